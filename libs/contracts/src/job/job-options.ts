@@ -1,0 +1,33 @@
+// Job options after defaults are applied (api-v1.md, "Job types and their inputs").
+
+export const OUTPUT_CODECS = ['vp9', 'h264'] as const;
+export type OutputCodec = (typeof OUTPUT_CODECS)[number];
+
+export interface VideoBackgroundRemovalOptions {
+  output_codec: OutputCodec;
+  refine_foreground_edges: boolean;
+  subject_is_person: boolean;
+}
+
+export interface CleanAudioVideoOptions {
+  strength: number;
+  normalize_loudness: boolean;
+  target_lufs: number;
+}
+
+export interface JobOptionsByType {
+  'video-background-removal': VideoBackgroundRemovalOptions;
+  'clean-audio-video': CleanAudioVideoOptions;
+}
+
+export const CLEAN_AUDIO_DEFAULTS: CleanAudioVideoOptions = {
+  strength: 0.874,
+  normalize_loudness: true,
+  target_lufs: -19,
+};
+
+export const BACKGROUND_REMOVAL_DEFAULTS: VideoBackgroundRemovalOptions = {
+  output_codec: 'vp9',
+  refine_foreground_edges: true,
+  subject_is_person: true,
+};

@@ -1,0 +1,13 @@
+import type { JobType } from './job-type';
+
+// A produced file as the worker stored it; the gateway turns object_key into a presigned URL on read.
+export interface StoredFileV1 {
+  object_key: string;
+  content_type: string;
+  file_name: string;
+  file_size: number;
+}
+
+export type StoredResultV1 =
+  | { job_type: Extract<JobType, 'clean-audio-video'>; video: StoredFileV1 }
+  | { job_type: Extract<JobType, 'video-background-removal'>; files: StoredFileV1[] };

@@ -1,0 +1,115 @@
+import type { JobError } from '../job/job-object';
+import type { JobInputV1 } from '../job/job-input';
+import type { JobOptionsByType } from '../job/job-options';
+import type { JobRecordV1 } from '../job/job-record';
+import type { JobStatus } from '../job/job-status';
+import type { JobType } from '../job/job-type';
+import type { StoredResultV1 } from '../job/stored-result';
+
+// Every message that crosses a process boundary, one versioned type each. Additive changes keep the
+// version; anything else is a new ...V2 type on a new subject.
+
+interface JobMessageBaseV1 {
+  version: 1;
+  job_id: string;
+  account_id: string;
+  job_type: JobType;
+}
+
+// vj.work.v1.<job_type>: jobs service -> render workers.
+export interface JobWorkRequestedV1<T extends JobType = JobType> extends JobMessageBaseV1 {
+  job_type: T;
+  input: JobInputV1;
+  options: JobOptionsByType[T];
+  requested_at: string;
+}
+
+// vj.reports.job.v1.*: render worker -> jobs service.
+export interface JobStartedReportV1 extends JobMessageBaseV1 {
+  attempt: number;
+  worker_id: string;
+}
+
+export interface JobSucceededReportV1 extends JobMessageBaseV1 {
+  result: StoredResultV1;
+  media_duration_seconds: number;
+}
+
+export interface JobFailedReportV1 extends JobMessageBaseV1 {
+  error: JobError;
+}
+
+// vj.events.job.v1.*: jobs service -> any internal consumer, published through the outbox.
+interface JobEventBaseV1 extends JobMessageBaseV1 {
+  event_id: string;
+  occurred_at: string;
+}
+
+export interface JobCreatedEventV1 extends JobEventBaseV1 {
+  options: JobOptionsByType[JobType];
+}
+
+export interface JobCompletedEventV1 extends JobEventBaseV1 {
+  result: StoredResultV1;
+  media_duration_seconds: number;
+}
+
+export interface JobFailedEventV1 extends JobEventBaseV1 {
+  error: JobError;
+}
+
+export type JobCancelledEventV1 = JobEventBaseV1;
+
+// Core NATS request/reply with the jobs service (vj.rpc.jobs.v1.*).
+export type RpcReply<T> = { ok: true; data: T } | { ok: false; error: { code: RpcErrorCode; message: string } };
+export type RpcErrorCode = 'not_found' | 'conflict' | 'invalid_request' | 'internal';
+
+export interface CreateJobRequestV1<T extends JobType = JobType> {
+  version: 1;
+  account_id: string;
+  job_type: T;
+  input: JobInputV1;
+  options: JobOptionsByType[T];
+  // Present when the client sent Idempotency-Key; request_hash fingerprints the body.
+  idempotency?: { key: string; request_hash: string };
+}
+export interface CreateJobReplyV1 {
+  job: JobRecordV1;
+  // True when an Idempotency-Key matched an earlier create: the job is the original one.
+  replayed: boolean;
+}
+
+export interface GetJobRequestV1 {
+  version: 1;
+  account_id: string;
+  job_id: string;
+  job_type?: JobType;
+}
+
+export interface ListJobsRequestV1 {
+  version: 1;
+  account_id: string;
+  job_type?: JobType;
+  status?: JobStatus;
+  limit: number;
+  cursor?: string;
+}
+export interface ListJobsReplyV1 {
+  jobs: JobRecordV1[];
+  next_cursor: string | null;
+}
+
+export interface CancelJobRequestV1 {
+  version: 1;
+  account_id: string;
+  job_id: string;
+  job_type?: JobType;
+}
+
+// vj.health.v1.<service>: the gateway's readiness probe of each service.
+export interface HealthReplyV1 {
+  version: 1;
+  service: string;
+  instance: string;
+  ready: boolean;
+}

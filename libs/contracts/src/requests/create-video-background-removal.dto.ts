@@ -1,0 +1,26 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsDefined, IsIn, IsOptional } from 'class-validator';
+import { BACKGROUND_REMOVAL_DEFAULTS, OUTPUT_CODECS, type OutputCodec } from '../job/job-options';
+import { IsVideoUrl, VIDEO_URL_MAX_LENGTH } from './video-url.validator';
+
+export class CreateVideoBackgroundRemovalDto {
+  @ApiProperty({ description: 'http(s) URL, or the video_url returned by POST /v1/uploads', maxLength: VIDEO_URL_MAX_LENGTH })
+  @IsDefined()
+  @IsVideoUrl()
+  video_url!: string;
+
+  @ApiPropertyOptional({ enum: OUTPUT_CODECS, default: BACKGROUND_REMOVAL_DEFAULTS.output_codec })
+  @IsOptional()
+  @IsIn(OUTPUT_CODECS)
+  output_codec?: OutputCodec;
+
+  @ApiPropertyOptional({ default: BACKGROUND_REMOVAL_DEFAULTS.refine_foreground_edges })
+  @IsOptional()
+  @IsBoolean()
+  refine_foreground_edges?: boolean;
+
+  @ApiPropertyOptional({ default: BACKGROUND_REMOVAL_DEFAULTS.subject_is_person })
+  @IsOptional()
+  @IsBoolean()
+  subject_is_person?: boolean;
+}

@@ -1,0 +1,31 @@
+import { registerDecorator, type ValidationOptions } from 'class-validator';
+import { UPLOAD_URL_SCHEME } from '../job/job-input';
+
+export const VIDEO_URL_MAX_LENGTH = 8192;
+const UPLOAD_URL_PATTERN = /^upload:\/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function isVideoUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length > VIDEO_URL_MAX_LENGTH) return false;
+  if (value.startsWith(UPLOAD_URL_SCHEME)) return UPLOAD_URL_PATTERN.test(value);
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0 && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+// An http(s) URL of at most 8,192 characters, or the video_url returned by POST /v1/uploads.
+export function IsVideoUrl(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isVideoUrl',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: {
+        message: `$property must be an http(s) URL of at most ${VIDEO_URL_MAX_LENGTH} characters without credentials, or a video_url returned by POST /v1/uploads`,
+        ...options,
+      },
+      validator: { validate: isVideoUrl },
+    });
+}

@@ -1,0 +1,94 @@
+import { JOB_TYPES } from '../job/job-type';
+
+// JSON Schemas of every other body the API sends (api-v1.md).
+
+export const REQUEST_ERROR_CODES = [
+  'invalid_request',
+  'unauthenticated',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'rate_limited',
+  'internal',
+  'unavailable',
+] as const;
+export type RequestErrorCode = (typeof REQUEST_ERROR_CODES)[number];
+
+export const requestErrorSchema = {
+  $id: 'RequestError',
+  type: 'object',
+  additionalProperties: false,
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['code', 'message', 'details'],
+      properties: {
+        code: { type: 'string', enum: [...REQUEST_ERROR_CODES] },
+        message: { type: 'string' },
+        details: {
+          type: ['array', 'null'],
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'message'],
+            properties: {
+              type: { type: 'string' },
+              message: { type: 'string' },
+              field: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+export const jobListSchema = {
+  $id: 'JobList',
+  type: 'object',
+  additionalProperties: false,
+  required: ['data', 'next_cursor'],
+  properties: {
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'created_at', 'job'],
+        properties: {
+          type: { type: 'string', enum: [...JOB_TYPES] },
+          created_at: { type: 'string', format: 'date-time' },
+          // The job object, unchanged: validated against its type's schema by the caller.
+          job: { type: 'object' },
+        },
+      },
+    },
+    next_cursor: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const uploadSchema = {
+  $id: 'Upload',
+  type: 'object',
+  additionalProperties: false,
+  required: ['upload_id', 'upload_url', 'video_url', 'expires_at'],
+  properties: {
+    upload_id: { type: 'string', format: 'uuid' },
+    upload_url: { type: 'string', format: 'uri' },
+    video_url: { type: 'string' },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export const healthSchema = {
+  $id: 'Health',
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'checks'],
+  properties: {
+    status: { type: 'string', enum: ['ok', 'unavailable'] },
+    checks: { type: 'object', additionalProperties: { type: 'string', enum: ['up', 'down'] } },
+  },
+} as const;

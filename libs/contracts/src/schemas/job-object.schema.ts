@@ -1,0 +1,102 @@
+import { JOB_ERROR_CODES } from '../job/job-error-code';
+import { JOB_STATUSES } from '../job/job-status';
+import type { JobType } from '../job/job-type';
+
+// JSON Schemas of the public job resources (video-jobs-resources.md section 2). "No properties other
+// than those listed" becomes additionalProperties: false on every object.
+
+export const INT32_MAX = 2_147_483_647;
+
+export const fileObjectSchema = {
+  $id: 'FileObject',
+  type: 'object',
+  additionalProperties: false,
+  required: ['url'],
+  properties: {
+    url: { type: 'string', minLength: 1 },
+    content_type: { type: 'string' },
+    file_name: { type: 'string' },
+    file_size: { type: 'integer', minimum: 0 },
+  },
+} as const;
+
+export const jobErrorSchema = {
+  $id: 'JobError',
+  type: 'object',
+  additionalProperties: false,
+  required: ['code', 'message'],
+  properties: {
+    code: { type: 'string', enum: [...JOB_ERROR_CODES] },
+    message: { type: 'string' },
+    details: {
+      type: ['array', 'null'],
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'message'],
+        properties: {
+          type: { type: 'string' },
+          message: { type: 'string' },
+          field: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+const resultSchemas = {
+  'video-background-removal': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['files'],
+    properties: { files: { type: ['array', 'null'], items: { $ref: 'FileObject' } } },
+  },
+  'clean-audio-video': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['video'],
+    properties: { video: { $ref: 'FileObject' } },
+  },
+} as const;
+
+const int32 = { type: 'integer', minimum: -2_147_483_648, maximum: INT32_MAX } as const;
+
+function jobSchema(type: JobType, id: string) {
+  return {
+    $id: id,
+    type: 'object',
+    additionalProperties: false,
+    required: ['job_id', 'status'],
+    properties: {
+      job_id: { type: 'string', format: 'uuid' },
+      status: { type: 'string', enum: [...JOB_STATUSES] },
+      credits_estimated: int32,
+      credits_charged: int32,
+      result: resultSchemas[type],
+      error: { $ref: 'JobError' },
+    },
+    // Field presence by state (section 3): result only when COMPLETED, error only when FAILED.
+    allOf: [
+      {
+        if: { properties: { status: { const: 'COMPLETED' } } },
+        then: { required: ['result'], not: { required: ['error'] } },
+      },
+      {
+        if: { properties: { status: { const: 'FAILED' } } },
+        then: { required: ['error'], not: { anyOf: [{ required: ['result'] }, { required: ['credits_charged'] }] } },
+      },
+      {
+        if: { properties: { status: { enum: ['PROCESSING', 'CANCELLED'] } } },
+        then: { not: { anyOf: [{ required: ['result'] }, { required: ['error'] }, { required: ['credits_charged'] }] } },
+      },
+    ],
+  } as const;
+}
+
+export const videoBackgroundRemovalJobSchema = jobSchema('video-background-removal', 'VideoBackgroundRemovalJob');
+export const cleanAudioVideoJobSchema = jobSchema('clean-audio-video', 'CleanAudioVideoJob');
+
+export const jobSchemaIdByType: Record<JobType, string> = {
+  'video-background-removal': videoBackgroundRemovalJobSchema.$id,
+  'clean-audio-video': cleanAudioVideoJobSchema.$id,
+};

@@ -1,0 +1,41 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { healthSchema, jobListSchema, requestErrorSchema, uploadSchema } from './api-responses.schema';
+import { cleanAudioVideoJobSchema, fileObjectSchema, jobErrorSchema, videoBackgroundRemovalJobSchema } from './job-object.schema';
+
+export const ALL_SCHEMAS = [
+  fileObjectSchema,
+  jobErrorSchema,
+  videoBackgroundRemovalJobSchema,
+  cleanAudioVideoJobSchema,
+  requestErrorSchema,
+  jobListSchema,
+  uploadSchema,
+  healthSchema,
+] as const;
+
+export type SchemaId = (typeof ALL_SCHEMAS)[number]['$id'];
+
+let ajv: Ajv | undefined;
+
+function instance(): Ajv {
+  if (!ajv) {
+    ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
+    addFormats(ajv);
+    for (const schema of ALL_SCHEMAS) ajv.addSchema(schema);
+  }
+  return ajv;
+}
+
+export function schemaValidator(id: SchemaId): ValidateFunction {
+  const validate = instance().getSchema(id);
+  if (!validate) throw new Error(`unknown schema ${id}`);
+  return validate;
+}
+
+// Returns a readable list of violations, empty when the body matches.
+export function schemaViolations(id: SchemaId, body: unknown): string[] {
+  const validate = schemaValidator(id);
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+}

@@ -1,0 +1,5 @@
+export * from './free-port';
+export * from './nats-server';
+export * from './postgres-cluster';
+export * from './s3-server';
+export * from './wait-for';

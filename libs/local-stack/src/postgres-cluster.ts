@@ -1,0 +1,105 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { freePort } from './free-port';
+import { waitFor } from './wait-for';
+
+export interface LocalPostgres {
+  // Superuser URL of the cluster's `postgres` database.
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+// Debian installs server binaries outside PATH, one folder per major version.
+export function postgresBinDir(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))) : [];
+  versions.sort((a, b) => Number(b) - Number(a));
+  if (!versions[0]) throw new Error('PostgreSQL server binaries not found: apt-get install postgresql');
+  return join(root, versions[0], 'bin');
+}
+
+// initdb refuses to run as root, so a root caller runs the cluster as the `postgres` system user.
+function runAsIds(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  return { uid, gid };
+}
+
+export interface StartPostgresOptions {
+  dataDir?: string;
+  port?: number;
+  // Tests trade durability for speed.
+  durable?: boolean;
+}
+
+// A private PostgreSQL cluster on a free port: initdb on first use of dataDir, then pg_ctl start.
+export async function startPostgresCluster(options: StartPostgresOptions = {}): Promise<LocalPostgres> {
+  const bin = postgresBinDir();
+  const ids = runAsIds();
+  const ownDir = !options.dataDir;
+  const baseDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vj-pg-'));
+  const dataDir = join(baseDir, 'data');
+  mkdirSync(baseDir, { recursive: true });
+  if (ids) chownSync(baseDir, ids.uid, ids.gid);
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    execFileSync(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale'], {
+      stdio: 'pipe',
+      ...ids,
+    });
+  }
+  const port = options.port ?? (await freePort());
+  const settings = ['-c', `port=${port}`, '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${baseDir}`];
+  if (!options.durable) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const child: ChildProcess = spawn(join(bin, 'postgres'), ['-D', dataDir, ...settings], { stdio: ['ignore', 'ignore', 'pipe'], ...ids });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.once('error', () => undefined);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  try {
+    await waitFor(`PostgreSQL on port ${port}`, async () => {
+      if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
+      const client = new Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.end();
+      return true;
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    adminUrl,
+    async stop() {
+      if (child.exitCode === null) {
+        // SIGINT is PostgreSQL's "fast shutdown".
+        child.kill('SIGINT');
+        await exited;
+      }
+      if (ownDir) rmSync(baseDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function databaseUrl(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+// Creates a database (optionally from a migrated template) and returns its URL.
+export async function createDatabase(adminUrl: string, name: string, template?: string): Promise<string> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
+  } finally {
+    await client.end();
+  }
+  return databaseUrl(adminUrl, name);
+}

@@ -1,0 +1,109 @@
+import { createWriteStream } from 'node:fs';
+import { stat as statFile } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { Client } from 'minio';
+
+export interface ObjectStorageConfig {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region: string;
+  // Host that clients outside the deployment use; presigned URLs are signed for it.
+  publicEndpoint?: string;
+}
+
+export interface ObjectInfo {
+  size: number;
+  contentType: string | undefined;
+}
+
+export class ObjectTooLargeError extends Error {}
+
+function client(endpoint: string, config: ObjectStorageConfig): Client {
+  const url = new URL(endpoint);
+  return new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    useSSL: url.protocol === 'https:',
+    accessKey: config.accessKey,
+    secretKey: config.secretKey,
+    // A fixed region keeps presigning offline (no bucket-location lookup).
+    region: config.region,
+    pathStyle: true,
+  });
+}
+
+// The one adapter over S3 (MinIO in production): uploads, results and presigned URLs.
+export class ObjectStorage {
+  private readonly internal: Client;
+  private readonly presigner: Client;
+
+  constructor(private readonly config: ObjectStorageConfig) {
+    this.internal = client(config.endpoint, config);
+    this.presigner = config.publicEndpoint ? client(config.publicEndpoint, config) : this.internal;
+  }
+
+  get bucket(): string {
+    return this.config.bucket;
+  }
+
+  async ensureBucket(): Promise<void> {
+    if (!(await this.internal.bucketExists(this.config.bucket))) {
+      await this.internal.makeBucket(this.config.bucket, this.config.region).catch(async (error: unknown) => {
+        // Another service may have created it between the check and the call.
+        if (!(await this.internal.bucketExists(this.config.bucket))) throw error;
+      });
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return await this.internal.bucketExists(this.config.bucket);
+    } catch {
+      return false;
+    }
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    try {
+      const info = await this.internal.statObject(this.config.bucket, key);
+      return { size: info.size, contentType: info.metaData?.['content-type'] as string | undefined };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey') return null;
+      throw error;
+    }
+  }
+
+  async putFile(key: string, path: string, contentType: string): Promise<{ size: number }> {
+    const { size } = await statFile(path);
+    await this.internal.fPutObject(this.config.bucket, key, path, { 'Content-Type': contentType });
+    return { size };
+  }
+
+  // Streams an object to a local file, refusing objects larger than maxBytes.
+  async downloadToFile(key: string, path: string, maxBytes: number, signal?: AbortSignal): Promise<{ size: number }> {
+    const info = await this.stat(key);
+    if (!info) throw new Error(`object ${key} not found`);
+    if (info.size > maxBytes) throw new ObjectTooLargeError(`object is ${info.size} bytes, more than the limit of ${maxBytes}`);
+    const body = await this.internal.getObject(this.config.bucket, key);
+    await pipeline(body, createWriteStream(path), { signal });
+    return { size: info.size };
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.internal.removeObject(this.config.bucket, key);
+  }
+
+  presignPut(key: string, ttlSeconds: number): Promise<string> {
+    return this.presigner.presignedPutObject(this.config.bucket, key, ttlSeconds);
+  }
+
+  // The download keeps the file's name and type whatever the object key is.
+  presignGet(key: string, ttlSeconds: number, fileName: string, contentType: string): Promise<string> {
+    return this.presigner.presignedGetObject(this.config.bucket, key, ttlSeconds, {
+      'response-content-disposition': `attachment; filename="${fileName.replace(/["\\]/g, '_')}"`,
+      'response-content-type': contentType,
+    });
+  }
+}

@@ -55,3 +55,10 @@ export const STREAM_SUBJECTS: Record<StreamName, string[]> = {
   [STREAMS.reports]: [subjects.reportAll()],
   [STREAMS.jobEvents]: [subjects.jobEventAll()],
 };
+
+// Core NATS queue groups: one member of each group handles a message, so several instances can run.
+export const queueGroups = {
+  jobsRpc: () => 'vj-jobs-rpc',
+  health: (service: ServiceName) => `vj-health-${service}`,
+  deadLetters: (consumer: ConsumerName) => `vj-dead-letters-${consumer}`,
+} as const;

@@ -20,7 +20,8 @@ let ajv: Ajv | undefined;
 
 function instance(): Ajv {
   if (!ajv) {
-    ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
+    // strictRequired is off: the state rules say "must not have" with `not: { required }`.
+    ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
     addFormats(ajv);
     for (const schema of ALL_SCHEMAS) ajv.addSchema(schema);
   }

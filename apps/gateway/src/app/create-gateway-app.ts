@@ -1,0 +1,54 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ObjectStorage } from '@vj/storage';
+import type { GatewayConfig } from '../gateway.env';
+import { AllExceptionsFilter } from '../http/all-exceptions.filter';
+import { bodyParserErrorsMiddleware } from '../http/body-parser-errors.middleware';
+import { requestIdMiddleware } from '../http/request-id.middleware';
+import { createIdentityDataSource } from '../identity/identity-data-source';
+import { runIdentityMigrations } from '../identity/run-identity-migrations';
+import { connectGatewayMessaging, type GatewayMessaging } from '../messaging/gateway-messaging';
+import { GatewayModule } from './gateway.module';
+import { logLevels } from './log-levels';
+import { setupOpenApi } from './openapi';
+
+// Job creation bodies are a few hundred bytes; anything near this is not a real request.
+export const JSON_BODY_LIMIT = '64kb';
+
+export interface GatewayOverrides {
+  // Tests pass fakes of the jobs service and the health pings instead of a NATS connection.
+  messaging?: GatewayMessaging;
+}
+
+// Boot steps (bucket, identity migrations, connections) then the HTTP app, initialised but not listening.
+export async function createGatewayApp(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<NestExpressApplication> {
+  const storage = new ObjectStorage({
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+    publicEndpoint: config.S3_PUBLIC_ENDPOINT,
+  });
+  await storage.ensureBucket();
+  const dataSource = await createIdentityDataSource(config.DATABASE_URL).initialize();
+  let messaging: GatewayMessaging | undefined;
+  try {
+    await runIdentityMigrations(dataSource);
+    messaging = overrides.messaging ?? (await connectGatewayMessaging(config));
+    const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ config, storage, dataSource, messaging }), {
+      bodyParser: false,
+      logger: logLevels(config.LOG_LEVEL),
+    });
+    app.use(requestIdMiddleware);
+    app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
+    app.use(bodyParserErrorsMiddleware);
+    app.useGlobalFilters(new AllExceptionsFilter());
+    setupOpenApi(app);
+    return await app.init();
+  } catch (error) {
+    await messaging?.close();
+    await dataSource.destroy();
+    throw error;
+  }
+}

@@ -1,0 +1,61 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ObjectStorage } from '@vj/storage';
+import type { DataSource } from 'typeorm';
+import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { GATEWAY_CONFIG } from '../config/gateway-config.token';
+import type { GatewayConfig } from '../gateway.env';
+import { HealthController } from '../health/health.controller';
+import { HealthService } from '../health/health.service';
+import { SERVICE_HEALTH_PORT } from '../health/service-health.port';
+import { RequestValidationPipe } from '../http/request-validation.pipe';
+import { AccountsRepository } from '../identity/accounts.repository';
+import { AuthenticateApiKeyUseCase } from '../identity/authenticate-api-key.use-case';
+import { CancelJobService } from '../jobs/cancel-job.service';
+import { CleanAudioVideoController } from '../jobs/clean-audio-video.controller';
+import { CreateJobService } from '../jobs/create-job.service';
+import { JobPresenter } from '../jobs/job-presenter.service';
+import { JOBS_PORT } from '../jobs/jobs-port';
+import { JobsListController } from '../jobs/jobs-list.controller';
+import { ReadJobsService } from '../jobs/read-jobs.service';
+import { VideoBackgroundRemovalController } from '../jobs/video-background-removal.controller';
+import { VideoInputResolver } from '../jobs/video-input.resolver';
+import type { GatewayMessaging } from '../messaging/gateway-messaging';
+import { CreateUploadService } from '../uploads/create-upload.service';
+import { UploadsController } from '../uploads/uploads.controller';
+import { GatewayResources } from './gateway-resources';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  storage: ObjectStorage;
+  dataSource: DataSource;
+  messaging: GatewayMessaging;
+}
+
+@Module({})
+export class GatewayModule {
+  static register(deps: GatewayDeps): DynamicModule {
+    return {
+      module: GatewayModule,
+      controllers: [VideoBackgroundRemovalController, CleanAudioVideoController, JobsListController, UploadsController, HealthController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: deps.config },
+        { provide: ObjectStorage, useValue: deps.storage },
+        { provide: JOBS_PORT, useValue: deps.messaging.jobs },
+        { provide: SERVICE_HEALTH_PORT, useValue: deps.messaging.serviceHealth },
+        { provide: AccountsRepository, useValue: new AccountsRepository(deps.dataSource) },
+        { provide: AuthenticateApiKeyUseCase, useFactory: (accounts: AccountsRepository) => new AuthenticateApiKeyUseCase(accounts), inject: [AccountsRepository] },
+        { provide: GatewayResources, useValue: new GatewayResources(deps.dataSource, deps.messaging) },
+        { provide: APP_GUARD, useClass: BearerAuthGuard },
+        { provide: APP_PIPE, useValue: new RequestValidationPipe() },
+        VideoInputResolver,
+        JobPresenter,
+        CreateJobService,
+        ReadJobsService,
+        CancelJobService,
+        CreateUploadService,
+        HealthService,
+      ],
+    };
+  }
+}

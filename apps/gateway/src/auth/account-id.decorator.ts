@@ -1,0 +1,9 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { HttpRequest } from '../http/http-types';
+
+// The account the bearer key belongs to, set by BearerAuthGuard.
+export const AccountId = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
+  const accountId = context.switchToHttp().getRequest<HttpRequest>().accountId;
+  if (!accountId) throw new Error('AccountId used on a route without BearerAuthGuard');
+  return accountId;
+});

@@ -1,0 +1,47 @@
+import { schemaViolations, type ServiceName } from '@vj/contracts';
+import type { ObjectStorage } from '@vj/storage';
+import type { AccountsRepository } from '../identity/accounts.repository';
+import { HealthService } from './health.service';
+
+function service(options: { nats?: boolean; s3?: boolean; db?: boolean; down?: ServiceName[] } = {}) {
+  const pinged: ServiceName[] = [];
+  const health = new HealthService(
+    {
+      isConnected: () => options.nats ?? true,
+      ping: async (name) => (pinged.push(name), !(options.down ?? []).includes(name)),
+    },
+    { ping: async () => options.s3 ?? true } as ObjectStorage,
+    { ping: async () => options.db ?? true } as AccountsRepository,
+  );
+  return { health, pinged };
+}
+
+describe('HealthService', () => {
+  it('is ok when NATS, S3, the database and every service are up', async () => {
+    const report = await service().health.check();
+    expect(report).toEqual({
+      status: 'ok',
+      checks: { nats: 'up', s3: 'up', database: 'up', jobs: 'up', 'render-worker': 'up', billing: 'up' },
+    });
+    expect(schemaViolations('Health', report)).toEqual([]);
+  });
+
+  it('is unavailable when one service does not answer its ping', async () => {
+    const report = await service({ down: ['billing'] }).health.check();
+    expect(report.status).toBe('unavailable');
+    expect(report.checks.billing).toBe('down');
+    expect(report.checks.jobs).toBe('up');
+  });
+
+  it('marks every service down without pinging when NATS is not connected', async () => {
+    const { health, pinged } = service({ nats: false });
+    const report = await health.check();
+    expect(report.checks).toMatchObject({ nats: 'down', jobs: 'down', 'render-worker': 'down', billing: 'down' });
+    expect(pinged).toEqual([]);
+  });
+
+  it('is unavailable when S3 or the database is unreachable', async () => {
+    expect((await service({ s3: false }).health.check()).checks.s3).toBe('down');
+    expect((await service({ db: false }).health.check()).status).toBe('unavailable');
+  });
+});

@@ -1,0 +1,49 @@
+import { BadRequestException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { schemaViolations } from '@vj/contracts';
+import { JobsServiceError } from '../jobs/jobs-port';
+import { ApiError } from './api-error';
+import { toApiError } from './error-mapping';
+
+const RID = 'req-1';
+
+function mapped(exception: unknown) {
+  const { error, logged } = toApiError(exception, RID);
+  expect(schemaViolations('RequestError', error.toBody())).toEqual([]);
+  return { status: error.status, code: error.code, message: error.message, logged };
+}
+
+describe('toApiError', () => {
+  it.each([
+    ['not_found', 404, 'not_found'],
+    ['conflict', 409, 'conflict'],
+    ['invalid_request', 422, 'invalid_request'],
+    ['unavailable', 503, 'unavailable'],
+  ] as const)('maps the jobs service code %s to HTTP %i %s', (code, status, requestCode) => {
+    expect(mapped(new JobsServiceError(code, 'why'))).toMatchObject({ status, code: requestCode });
+  });
+
+  it('hides an internal jobs service error behind the request id and logs it', () => {
+    expect(mapped(new JobsServiceError('internal', 'db password wrong'))).toEqual({
+      status: 500,
+      code: 'internal',
+      message: `internal error (request id ${RID})`,
+      logged: true,
+    });
+  });
+
+  it('hides an unexpected exception behind the request id and logs it', () => {
+    const result = mapped(new TypeError('cannot read x of undefined'));
+    expect(result).toMatchObject({ status: 500, code: 'internal', logged: true });
+    expect(result.message).not.toContain('undefined');
+  });
+
+  it('passes request errors through unchanged', () => {
+    expect(mapped(ApiError.invalidField('video_url', 'bad'))).toEqual({ status: 422, code: 'invalid_request', message: 'bad', logged: false });
+  });
+
+  it('maps Nest HTTP exceptions by status', () => {
+    expect(mapped(new NotFoundException('Cannot GET /x'))).toMatchObject({ status: 404, code: 'not_found', message: 'Cannot GET /x' });
+    expect(mapped(new BadRequestException('nope'))).toMatchObject({ status: 400, code: 'invalid_request' });
+    expect(mapped(new PayloadTooLargeException())).toMatchObject({ status: 413, code: 'payload_too_large' });
+  });
+});

@@ -1,0 +1,169 @@
+import request from 'supertest';
+import type { CreatedAccount } from '../identity/create-account.use-case';
+import { generateApiKey } from '../identity/api-key';
+import { bearer, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
+
+const VIDEO = 'https://media.example.com/clip.mp4';
+
+describe('HTTP surface: auth, errors, health and OpenAPI', () => {
+  let gw: GatewayHarness;
+  let alice: CreatedAccount;
+
+  beforeAll(async () => {
+    gw = await startGateway('gateway_http_api');
+    alice = await gw.newAccount('alice');
+  });
+
+  afterAll(() => gw.stop());
+
+  function expectError(res: request.Response, status: number, code: string): void {
+    expect(res.status).toBe(status);
+    expectSchema('RequestError', res.body);
+    expect(res.body.error.code).toBe(code);
+  }
+
+  describe('authentication', () => {
+    it.each([
+      ['no Authorization header', {}],
+      ['a Basic scheme', { Authorization: 'Basic dXNlcjpwYXNz' }],
+      ['an empty bearer', { Authorization: 'Bearer ' }],
+      ['a malformed key', { Authorization: 'Bearer not-a-key' }],
+      ['a well-formed key nobody owns', { Authorization: `Bearer ${generateApiKey()}` }],
+    ])('answers 401 unauthenticated for %s', async (_name, headers) => {
+      expectError(await request(gw.server).get('/v1/jobs').set(headers), 401, 'unauthenticated');
+    });
+
+    it.each([
+      ['POST', '/v1/clean-audio-video'],
+      ['POST', '/v1/video-background-removal'],
+      ['GET', '/v1/clean-audio-video/7d0b6c1e-3f4a-4c3e-9a51-0c2f6b1e9d10'],
+      ['POST', '/v1/video-background-removal/7d0b6c1e-3f4a-4c3e-9a51-0c2f6b1e9d10/cancel'],
+      ['POST', '/v1/uploads'],
+    ])('guards %s %s', async (method, path) => {
+      const res = method === 'GET' ? await request(gw.server).get(path) : await request(gw.server).post(path).send({ video_url: VIDEO });
+      expectError(res, 401, 'unauthenticated');
+    });
+
+    it('checks the key before the body', async () => {
+      expectError(await request(gw.server).post('/v1/clean-audio-video').send({ nonsense: true }), 401, 'unauthenticated');
+    });
+  });
+
+  describe('request errors', () => {
+    it('answers malformed JSON with 400 invalid_request', async () => {
+      const res = await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).set('Content-Type', 'application/json').send('{"video_url":');
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.details).toBeNull();
+    });
+
+    it.each([
+      ['a JSON array', (r: request.Test) => r.send([{ video_url: VIDEO }])],
+      ['a JSON string', (r: request.Test) => r.set('Content-Type', 'application/json').send('"video"')],
+      ['a text/plain body', (r: request.Test) => r.set('Content-Type', 'text/plain').send(VIDEO)],
+      ['no body', (r: request.Test) => r],
+    ])('answers %s with 400 invalid_request', async (_name, send) => {
+      expectError(await send(request(gw.server).post('/v1/clean-audio-video').set(bearer(alice))), 400, 'invalid_request');
+    });
+
+    it('answers a JSON body over 64 kB with 413 payload_too_large', async () => {
+      const res = await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).send({ video_url: VIDEO, padding: 'x'.repeat(70_000) });
+      expectError(res, 413, 'payload_too_large');
+    });
+
+    it('answers an unknown route with 404 not_found', async () => {
+      expectError(await request(gw.server).get('/v2/things'), 404, 'not_found');
+      expectError(await request(gw.server).delete('/v1/jobs').set(bearer(alice)), 404, 'not_found');
+    });
+
+    it('answers 503 unavailable when the jobs service cannot be reached', async () => {
+      gw.jobs.reachable = false;
+      try {
+        expectError(await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).send({ video_url: VIDEO }), 503, 'unavailable');
+        expectError(await request(gw.server).get('/v1/jobs').set(bearer(alice)), 503, 'unavailable');
+      } finally {
+        gw.jobs.reachable = true;
+      }
+    });
+
+    it('answers an unexpected failure with 500 internal, hiding the cause and quoting the request id', async () => {
+      const original = gw.jobs.list;
+      gw.jobs.list = async () => {
+        throw new Error('connection string postgres://secret@db');
+      };
+      try {
+        const res = await request(gw.server).get('/v1/jobs').set(bearer(alice));
+        expectError(res, 500, 'internal');
+        expect(res.body.error.message).not.toContain('secret');
+        expect(res.body.error.message).toContain(res.headers['x-request-id']);
+      } finally {
+        gw.jobs.list = original;
+      }
+    });
+
+    it('sends an x-request-id on every response', async () => {
+      const res = await request(gw.server).get('/v1/jobs').set(bearer(alice));
+      expectSchema('JobList', res.body);
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+
+  describe('/healthz', () => {
+    it('answers 200 ok when every dependency and service is up', async () => {
+      const res = await request(gw.server).get('/healthz');
+      expect(res.status).toBe(200);
+      expectSchema('Health', res.body);
+      expect(res.body).toEqual({
+        status: 'ok',
+        checks: { nats: 'up', s3: 'up', database: 'up', jobs: 'up', 'render-worker': 'up', billing: 'up' },
+      });
+    });
+
+    it('answers 503 with the same shape when a service does not answer its ping', async () => {
+      gw.serviceHealth.down.add('render-worker');
+      try {
+        const res = await request(gw.server).get('/healthz');
+        expect(res.status).toBe(503);
+        expectSchema('Health', res.body);
+        expect(res.body.status).toBe('unavailable');
+        expect(res.body.checks['render-worker']).toBe('down');
+      } finally {
+        gw.serviceHealth.down.clear();
+      }
+    });
+
+    it('answers 503 when NATS is not connected', async () => {
+      gw.serviceHealth.connected = false;
+      try {
+        const res = await request(gw.server).get('/healthz');
+        expect(res.status).toBe(503);
+        expectSchema('Health', res.body);
+        expect(res.body.checks.nats).toBe('down');
+      } finally {
+        gw.serviceHealth.connected = true;
+      }
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('serves the document at /docs-json with the contracts schemas as components', async () => {
+      const res = await request(gw.server).get('/docs-json');
+      expect(res.status).toBe(200);
+      const schemas = res.body.components.schemas;
+      for (const id of ['CleanAudioVideoJob', 'VideoBackgroundRemovalJob', 'FileObject', 'JobError', 'RequestError', 'JobList', 'Upload', 'Health']) {
+        expect(schemas[id]).toBeDefined();
+      }
+      expect(JSON.stringify(schemas)).not.toMatch(/"\$ref":"(?!#\/components\/schemas\/)/);
+      const create = res.body.paths['/v1/clean-audio-video'].post;
+      expect(create.responses['202'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CleanAudioVideoJob' });
+      expect(Object.keys(res.body.paths)).toEqual(
+        expect.arrayContaining(['/v1/video-background-removal/{job_id}/cancel', '/v1/jobs', '/v1/uploads', '/healthz']),
+      );
+    });
+
+    it('serves Swagger UI at /docs', async () => {
+      const res = await request(gw.server).get('/docs').redirects(1);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('swagger-ui');
+    });
+  });
+});

@@ -1,0 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import type { HttpRequest, HttpResponse } from './http-types';
+
+const INCOMING_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+// Every response carries x-request-id; logs quote it so a caller's report leads to the cause.
+export function requestIdMiddleware(req: HttpRequest, res: HttpResponse, next: () => void): void {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+  req.requestId = id;
+  res.setHeader('x-request-id', id);
+  next();
+}

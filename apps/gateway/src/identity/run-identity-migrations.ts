@@ -1,0 +1,9 @@
+import type { DataSource } from 'typeorm';
+import { IDENTITY_SCHEMA } from './identity-schema';
+
+// The migrations table lives inside the schema, so the schema must exist before TypeORM looks for it.
+export async function runIdentityMigrations(dataSource: DataSource): Promise<string[]> {
+  await dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${IDENTITY_SCHEMA}"`);
+  const applied = await dataSource.runMigrations({ transaction: 'each' });
+  return applied.map((migration) => migration.name);
+}

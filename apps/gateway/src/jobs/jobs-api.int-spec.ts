@@ -1,0 +1,345 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS, uploadObjectKey, uploadVideoUrl, type JobType } from '@vj/contracts';
+import type { CreatedAccount } from '../identity/create-account.use-case';
+import { bearer, expectJob, expectJobList, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
+
+const VIDEO = 'https://media.example.com/clip.mp4';
+
+describe('job endpoints', () => {
+  let gw: GatewayHarness;
+  let alice: CreatedAccount;
+  let bob: CreatedAccount;
+
+  beforeAll(async () => {
+    gw = await startGateway('gateway_jobs_api');
+    alice = await gw.newAccount('alice');
+    bob = await gw.newAccount('bob');
+  });
+
+  afterAll(() => gw.stop());
+
+  const create = (type: JobType, body: unknown, account = alice) => request(gw.server).post(`/v1/${type}`).set(bearer(account)).send(body as object);
+
+  function expectInvalid(res: request.Response, status: number, fields: string[]): void {
+    expect(res.status).toBe(status);
+    expectSchema('RequestError', res.body);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([...fields].sort());
+  }
+
+  describe('create', () => {
+    it.each(['clean-audio-video', 'video-background-removal'] as const)('accepts a %s job with 202 and a PROCESSING job object', async (type) => {
+      const res = await create(type, { video_url: VIDEO });
+      expect(res.status).toBe(202);
+      expectJob(type, res.body);
+      expect(res.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING' });
+    });
+
+    it('sends the create command with defaults applied and the URL as input', async () => {
+      await create('clean-audio-video', { video_url: VIDEO, strength: 0.2 });
+      expect(gw.jobs.creates.at(-1)).toMatchObject({
+        version: 1,
+        account_id: alice.account_id,
+        job_type: 'clean-audio-video',
+        input: { kind: 'url', url: VIDEO },
+        options: { ...CLEAN_AUDIO_DEFAULTS, strength: 0.2 },
+      });
+      await create('video-background-removal', { video_url: VIDEO });
+      expect(gw.jobs.creates.at(-1)?.options).toEqual(BACKGROUND_REMOVAL_DEFAULTS);
+    });
+
+    it('shows credits_estimated on the create response when the jobs service quotes one', async () => {
+      gw.jobs.creditsEstimate = 42;
+      try {
+        const res = await create('clean-audio-video', { video_url: VIDEO });
+        expectJob('clean-audio-video', res.body);
+        expect(res.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING', credits_estimated: 42 });
+        const read = await request(gw.server).get(`/v1/clean-audio-video/${res.body.job_id}`).set(bearer(alice));
+        expectJob('clean-audio-video', read.body);
+        expect(read.body).not.toHaveProperty('credits_estimated');
+      } finally {
+        gw.jobs.creditsEstimate = null;
+      }
+    });
+
+    it('names each unknown property in details', async () => {
+      const res = await create('clean-audio-video', { video_url: VIDEO, colour: 'red', speed: 2 });
+      expectInvalid(res, 422, ['colour', 'speed']);
+      expect(res.body.error.details.every((d: { type: string }) => d.type === 'unknown_property')).toBe(true);
+    });
+
+    it.each([
+      ['strength above 1', { strength: 1.5 }, 'strength'],
+      ['strength below 0', { strength: -0.1 }, 'strength'],
+      ['target_lufs below -40', { target_lufs: -50 }, 'target_lufs'],
+      ['target_lufs above -8', { target_lufs: -2 }, 'target_lufs'],
+      ['strength as a string', { strength: '0.5' }, 'strength'],
+      ['normalize_loudness as a string', { normalize_loudness: 'yes' }, 'normalize_loudness'],
+    ])('refuses clean-audio %s with 422 on that field', async (_name, extra, field) => {
+      expectInvalid(await create('clean-audio-video', { video_url: VIDEO, ...extra }), 422, [field]);
+    });
+
+    it.each([
+      ['an unknown output_codec', { output_codec: 'av1' }, 'output_codec'],
+      ['refine_foreground_edges as a number', { refine_foreground_edges: 1 }, 'refine_foreground_edges'],
+      ['subject_is_person as null', { subject_is_person: null }, 'subject_is_person'],
+    ])('refuses background-removal with %s with 422 on that field', async (_name, extra, field) => {
+      expectInvalid(await create('video-background-removal', { video_url: VIDEO, ...extra }), 422, [field]);
+    });
+
+    it.each([
+      ['missing', undefined],
+      ['ftp://', 'ftp://media.example.com/clip.mp4'],
+      ['with credentials', 'https://user:secret@media.example.com/clip.mp4'],
+      ['longer than 8192 characters', `https://media.example.com/${'a'.repeat(8200)}`],
+      ['not a URL', 'clip.mp4'],
+      ['a malformed upload:// id', 'upload://not-a-uuid'],
+      ['a number', 42],
+    ])('refuses a video_url that is %s with 422 on video_url', async (_name, videoUrl) => {
+      expectInvalid(await create('clean-audio-video', { video_url: videoUrl }), 422, ['video_url']);
+    });
+
+    it('accepts an upload of the same account and sends it as an upload input', async () => {
+      const uploadId = randomUUID();
+      await putObject(uploadObjectKey(alice.account_id, uploadId), 'video bytes');
+      const res = await create('video-background-removal', { video_url: uploadVideoUrl(uploadId) });
+      expect(res.status).toBe(202);
+      expectJob('video-background-removal', res.body);
+      expect(gw.jobs.creates.at(-1)?.input).toEqual({ kind: 'upload', upload_id: uploadId, object_key: uploadObjectKey(alice.account_id, uploadId) });
+    });
+
+    it("refuses another account's upload with 422 on video_url", async () => {
+      const uploadId = randomUUID();
+      await putObject(uploadObjectKey(bob.account_id, uploadId), 'video bytes');
+      expectInvalid(await create('clean-audio-video', { video_url: uploadVideoUrl(uploadId) }), 422, ['video_url']);
+    });
+
+    it('refuses an upload that was never PUT with 422 on video_url', async () => {
+      expectInvalid(await create('clean-audio-video', { video_url: uploadVideoUrl(randomUUID()) }), 422, ['video_url']);
+    });
+
+    it('refuses an uploaded file bigger than UPLOAD_MAX_BYTES with 413', async () => {
+      const uploadId = randomUUID();
+      await putObject(uploadObjectKey(alice.account_id, uploadId), 'x'.repeat(gw.config.UPLOAD_MAX_BYTES + 1));
+      const res = await create('clean-audio-video', { video_url: uploadVideoUrl(uploadId) });
+      expect(res.status).toBe(413);
+      expectSchema('RequestError', res.body);
+      expect(res.body.error.code).toBe('payload_too_large');
+    });
+  });
+
+  describe('Idempotency-Key', () => {
+    const createWithKey = (key: string, body: object, type: JobType = 'clean-audio-video') =>
+      request(gw.server).post(`/v1/${type}`).set(bearer(alice)).set('Idempotency-Key', key).send(body);
+
+    it('replays the first answer for the same key and body, whatever the key order, without a new job', async () => {
+      gw.jobs.creditsEstimate = 7;
+      const first = await createWithKey('order-1', { video_url: VIDEO, strength: 0.5 });
+      gw.jobs.creditsEstimate = null;
+      const creates = gw.jobs.creates.length;
+      const replay = await createWithKey('order-1', { strength: 0.5, video_url: VIDEO });
+      expect(first.status).toBe(202);
+      expect(replay.status).toBe(202);
+      expectJob('clean-audio-video', replay.body);
+      expect(replay.body).toEqual(first.body);
+      expect(replay.body.credits_estimated).toBe(7);
+      expect(gw.jobs.creates.at(-1)?.idempotency).toEqual(gw.jobs.creates.at(creates - 1)?.idempotency);
+    });
+
+    it('replays PROCESSING even after the job was cancelled', async () => {
+      const first = await createWithKey('order-2', { video_url: VIDEO });
+      await request(gw.server).post(`/v1/clean-audio-video/${first.body.job_id}/cancel`).set(bearer(alice)).expect(200);
+      const replay = await createWithKey('order-2', { video_url: VIDEO });
+      expect(replay.status).toBe(202);
+      expect(replay.body).toEqual(first.body);
+    });
+
+    it('answers 409 conflict for the same key with another body', async () => {
+      await createWithKey('order-3', { video_url: VIDEO });
+      const res = await createWithKey('order-3', { video_url: VIDEO, strength: 0.1 });
+      expect(res.status).toBe(409);
+      expectSchema('RequestError', res.body);
+      expect(res.body.error.code).toBe('conflict');
+    });
+
+    it('keeps keys per account', async () => {
+      const mine = await createWithKey('shared-key', { video_url: VIDEO });
+      const theirs = await request(gw.server).post('/v1/clean-audio-video').set(bearer(bob)).set('Idempotency-Key', 'shared-key').send({ video_url: VIDEO });
+      expect(theirs.status).toBe(202);
+      expect(theirs.body.job_id).not.toBe(mine.body.job_id);
+    });
+
+    it.each([
+      ['longer than 255 characters', 'k'.repeat(256)],
+      ['with a space', 'two words'],
+      ['with non-ASCII characters', 'clé'],
+    ])('refuses a key %s with 400', async (_name, key) => {
+      const res = await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).set('Idempotency-Key', key).send({ video_url: VIDEO });
+      expect(res.status).toBe(400);
+      expectSchema('RequestError', res.body);
+      expect(res.body.error.code).toBe('invalid_request');
+    });
+
+    it('hashes the raw body before defaults are applied', async () => {
+      await createWithKey('raw-body', { video_url: VIDEO });
+      const res = await createWithKey('raw-body', { video_url: VIDEO, strength: CLEAN_AUDIO_DEFAULTS.strength });
+      expect(res.status).toBe(409);
+    });
+  });
+
+  describe('get', () => {
+    it('answers a PROCESSING job with job_id and status only', async () => {
+      const { body } = await create('clean-audio-video', { video_url: VIDEO });
+      const res = await request(gw.server).get(`/v1/clean-audio-video/${body.job_id}`).set(bearer(alice));
+      expect(res.status).toBe(200);
+      expectJob('clean-audio-video', res.body);
+      expect(res.body).toEqual({ job_id: body.job_id, status: 'PROCESSING' });
+    });
+
+    it('answers a COMPLETED job with fresh presigned URLs that download the result', async () => {
+      const { body } = await create('clean-audio-video', { video_url: VIDEO });
+      const key = `results/${body.job_id}/clean.mp4`;
+      await putObject(key, 'clean bytes');
+      gw.jobs.complete(body.job_id, { job_type: 'clean-audio-video', video: { object_key: key, content_type: 'video/mp4', file_name: 'clean.mp4', file_size: 11 } }, 5);
+      const res = await request(gw.server).get(`/v1/clean-audio-video/${body.job_id}`).set(bearer(alice));
+      expect(res.status).toBe(200);
+      expectJob('clean-audio-video', res.body);
+      expect(res.body).toEqual({
+        job_id: body.job_id,
+        status: 'COMPLETED',
+        credits_charged: 5,
+        result: { video: { url: expect.any(String), content_type: 'video/mp4', file_name: 'clean.mp4', file_size: 11 } },
+      });
+      const url = new URL(res.body.result.video.url);
+      expect(url.searchParams.get('X-Amz-Expires')).toBe(String(gw.config.RESULT_URL_TTL_SECONDS));
+      const download = await fetch(url);
+      expect(await download.text()).toBe('clean bytes');
+    });
+
+    it('answers a COMPLETED background-removal job with every file', async () => {
+      const { body } = await create('video-background-removal', { video_url: VIDEO, output_codec: 'h264' });
+      const file = (name: string) => ({ object_key: `results/${body.job_id}/${name}`, content_type: 'video/mp4', file_name: name, file_size: 3 });
+      gw.jobs.complete(body.job_id, { job_type: 'video-background-removal', files: [file('rgb.mp4'), file('alpha.mp4')] }, null);
+      const res = await request(gw.server).get(`/v1/video-background-removal/${body.job_id}`).set(bearer(alice));
+      expectJob('video-background-removal', res.body);
+      expect(res.body.result.files.map((f: { file_name: string }) => f.file_name)).toEqual(['rgb.mp4', 'alpha.mp4']);
+      expect(res.body).not.toHaveProperty('credits_charged');
+    });
+
+    it('answers a FAILED job with its error', async () => {
+      const { body } = await create('clean-audio-video', { video_url: VIDEO });
+      gw.jobs.fail(body.job_id, { code: 'audio_too_long', message: 'audio is 31 minutes long; the limit is 30', details: null });
+      const res = await request(gw.server).get(`/v1/clean-audio-video/${body.job_id}`).set(bearer(alice));
+      expectJob('clean-audio-video', res.body);
+      expect(res.body).toEqual({ job_id: body.job_id, status: 'FAILED', error: { code: 'audio_too_long', message: 'audio is 31 minutes long; the limit is 30', details: null } });
+    });
+
+    it("answers 404 for another account's job", async () => {
+      const { body } = await create('clean-audio-video', { video_url: VIDEO }, bob);
+      const res = await request(gw.server).get(`/v1/clean-audio-video/${body.job_id}`).set(bearer(alice));
+      expect(res.status).toBe(404);
+      expectSchema('RequestError', res.body);
+      expect(res.body.error.code).toBe('not_found');
+    });
+
+    it('answers 404 for a job of the other type', async () => {
+      const { body } = await create('clean-audio-video', { video_url: VIDEO });
+      const res = await request(gw.server).get(`/v1/video-background-removal/${body.job_id}`).set(bearer(alice));
+      expect(res.status).toBe(404);
+      expectSchema('RequestError', res.body);
+    });
+
+    it('answers 404 for an id that is not a UUID', async () => {
+      const res = await request(gw.server).get('/v1/clean-audio-video/not-a-uuid').set(bearer(alice));
+      expect(res.status).toBe(404);
+      expectSchema('RequestError', res.body);
+      expect(res.body.error.code).toBe('not_found');
+    });
+  });
+
+  describe('cancel', () => {
+    it('cancels a PROCESSING job and answers it CANCELLED', async () => {
+      const { body } = await create('video-background-removal', { video_url: VIDEO });
+      const res = await request(gw.server).post(`/v1/video-background-removal/${body.job_id}/cancel`).set(bearer(alice));
+      expect(res.status).toBe(200);
+      expectJob('video-background-removal', res.body);
+      expect(res.body).toEqual({ job_id: body.job_id, status: 'CANCELLED' });
+    });
+
+    it('answers 409 conflict for a job that is already final', async () => {
+      const { body } = await create('clean-audio-video', { video_url: VIDEO });
+      gw.jobs.fail(body.job_id, { code: 'timeout', message: 'too slow' });
+      const res = await request(gw.server).post(`/v1/clean-audio-video/${body.job_id}/cancel`).set(bearer(alice));
+      expect(res.status).toBe(409);
+      expectSchema('RequestError', res.body);
+      expect(res.body.error.code).toBe('conflict');
+    });
+
+    it("answers 404 for another account's job", async () => {
+      const { body } = await create('clean-audio-video', { video_url: VIDEO }, bob);
+      const res = await request(gw.server).post(`/v1/clean-audio-video/${body.job_id}/cancel`).set(bearer(alice));
+      expect(res.status).toBe(404);
+      expectSchema('RequestError', res.body);
+    });
+  });
+
+  describe('list', () => {
+    let carol: CreatedAccount;
+    const ids: string[] = [];
+
+    beforeAll(async () => {
+      carol = await gw.newAccount('carol');
+      for (const type of ['clean-audio-video', 'video-background-removal', 'clean-audio-video'] as const) {
+        ids.push((await create(type, { video_url: VIDEO }, carol)).body.job_id);
+      }
+    });
+
+    const list = (query: string, account = carol) => request(gw.server).get(`/v1/jobs${query}`).set(bearer(account));
+
+    it('lists only the account’s jobs, newest first, with type, created_at and the job object', async () => {
+      const res = await list('');
+      expect(res.status).toBe(200);
+      expectJobList(res.body);
+      expect(res.body.data.map((item: { job: { job_id: string } }) => item.job.job_id)).toEqual([...ids].reverse());
+      expect(res.body.data[0]).toEqual({ type: 'clean-audio-video', created_at: expect.any(String), job: { job_id: ids[2], status: 'PROCESSING' } });
+      expect(res.body.next_cursor).toBeNull();
+    });
+
+    it('pages with limit and next_cursor', async () => {
+      const first = await list('?limit=2');
+      expectJobList(first.body);
+      expect(first.body.data).toHaveLength(2);
+      const second = await list(`?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+      expectJobList(second.body);
+      expect(second.body.data.map((item: { job: { job_id: string } }) => item.job.job_id)).toEqual([ids[0]]);
+      expect(second.body.next_cursor).toBeNull();
+    });
+
+    it('filters by type and status', async () => {
+      const byType = await list('?type=video-background-removal');
+      expectJobList(byType.body);
+      expect(byType.body.data.map((item: { job: { job_id: string } }) => item.job.job_id)).toEqual([ids[1]]);
+      const byStatus = await list('?status=COMPLETED');
+      expectJobList(byStatus.body);
+      expect(byStatus.body.data).toEqual([]);
+    });
+
+    it.each([
+      ['limit=0', ['limit']],
+      ['limit=101', ['limit']],
+      ['limit=ten', ['limit']],
+      ['type=transcode', ['type']],
+      ['status=DONE', ['status']],
+      ['page=2&sort=asc', ['page', 'sort']],
+    ])('refuses ?%s with 422 naming the fields', async (query, fields) => {
+      expectInvalid(await list(`?${query}`), 422, fields);
+    });
+  });
+
+  async function putObject(key: string, body: string): Promise<void> {
+    const url = await gw.storage.presignPut(key, 60);
+    const res = await fetch(url, { method: 'PUT', body });
+    expect(res.status).toBe(200);
+  }
+});

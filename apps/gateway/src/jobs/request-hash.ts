@@ -1,0 +1,19 @@
+import { createHash } from 'node:crypto';
+
+// JSON with object keys sorted at every depth, so the same body hashes the same whatever the key order.
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+// Fingerprint of a create body for Idempotency-Key: same key + another hash is a conflict.
+export function requestHash(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}

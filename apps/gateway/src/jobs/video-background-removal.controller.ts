@@ -1,0 +1,53 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { CreateVideoBackgroundRemovalDto, type JobObject } from '@vj/contracts';
+import { AccountId } from '../auth/account-id.decorator';
+import { ApiBody, ApiRequestErrors } from '../http/openapi-responses';
+import { CancelJobService } from './cancel-job.service';
+import { CreateJobService } from './create-job.service';
+import { Idempotency, type IdempotencyInput } from './idempotency.decorators';
+import { JobIdPipe } from './job-id.pipe';
+import { backgroundRemovalOptions } from './job-options';
+import { ReadJobsService } from './read-jobs.service';
+
+const TYPE = 'video-background-removal';
+
+@ApiTags(TYPE)
+@ApiBearerAuth()
+@ApiRequestErrors(401, 503)
+@Controller(`v1/${TYPE}`)
+export class VideoBackgroundRemovalController {
+  constructor(
+    private readonly createJob: CreateJobService,
+    private readonly readJobs: ReadJobsService,
+    private readonly cancelJob: CancelJobService,
+  ) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'same key + same body replays the first answer; another body is 409' })
+  @ApiBody(202, 'VideoBackgroundRemovalJob', 'job accepted')
+  @ApiRequestErrors(400, 409, 413, 422)
+  create(
+    @AccountId() accountId: string,
+    @Body() body: CreateVideoBackgroundRemovalDto,
+    @Idempotency() idempotency: IdempotencyInput | undefined,
+  ): Promise<JobObject> {
+    return this.createJob.execute({ accountId, jobType: TYPE, videoUrl: body.video_url, options: backgroundRemovalOptions(body), idempotency });
+  }
+
+  @Get(':job_id')
+  @ApiBody(200, 'VideoBackgroundRemovalJob', 'the job')
+  @ApiRequestErrors(404)
+  get(@AccountId() accountId: string, @Param('job_id', JobIdPipe) jobId: string): Promise<JobObject> {
+    return this.readJobs.get(accountId, TYPE, jobId);
+  }
+
+  @Post(':job_id/cancel')
+  @HttpCode(200)
+  @ApiBody(200, 'VideoBackgroundRemovalJob', 'the job, CANCELLED')
+  @ApiRequestErrors(404, 409)
+  cancel(@AccountId() accountId: string, @Param('job_id', JobIdPipe) jobId: string): Promise<JobObject> {
+    return this.cancelJob.execute(accountId, TYPE, jobId);
+  }
+}

@@ -1,0 +1,21 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CreateUploadDto } from '@vj/contracts';
+import { AccountId } from '../auth/account-id.decorator';
+import { ApiBody, ApiRequestErrors } from '../http/openapi-responses';
+import { CreateUploadService, type UploadTicket } from './create-upload.service';
+
+@ApiTags('uploads')
+@ApiBearerAuth()
+@Controller('v1/uploads')
+export class UploadsController {
+  constructor(private readonly createUpload: CreateUploadService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiBody(201, 'Upload', 'PUT the bytes to upload_url, then pass video_url when creating a job')
+  @ApiRequestErrors(400, 401, 413, 422)
+  create(@AccountId() accountId: string, @Body() body: CreateUploadDto): Promise<UploadTicket> {
+    return this.createUpload.execute(accountId, body);
+  }
+}

@@ -1,0 +1,21 @@
+import type { ServiceName } from '@vj/contracts';
+import type { ServiceHealthPort } from '../src/health/service-health.port';
+import type { GatewayMessaging } from '../src/messaging/gateway-messaging';
+import { FakeJobsPort } from './fake-jobs-port';
+
+export class FakeServiceHealth implements ServiceHealthPort {
+  connected = true;
+  readonly down = new Set<ServiceName>();
+
+  isConnected(): boolean {
+    return this.connected;
+  }
+
+  async ping(service: ServiceName): Promise<boolean> {
+    return !this.down.has(service);
+  }
+}
+
+export function fakeMessaging(): GatewayMessaging & { jobs: FakeJobsPort; serviceHealth: FakeServiceHealth } {
+  return { jobs: new FakeJobsPort(), serviceHealth: new FakeServiceHealth(), close: async () => undefined };
+}

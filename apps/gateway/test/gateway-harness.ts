@@ -1,0 +1,71 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { jobSchemaIdByType, schemaViolations, type JobType, type SchemaId } from '@vj/contracts';
+import { createDatabase, startS3Server, type LocalS3Server } from '@vj/local-stack';
+import { ObjectStorage } from '@vj/storage';
+import { createGatewayApp } from '../src/app/create-gateway-app';
+import { gatewayEnv, type GatewayConfig } from '../src/gateway.env';
+import { AccountsRepository } from '../src/identity/accounts.repository';
+import { CreateAccountUseCase, type CreatedAccount } from '../src/identity/create-account.use-case';
+import { fakeMessaging } from './fake-messaging';
+
+export const TEST_UPLOAD_MAX_BYTES = 1000;
+
+// The real gateway app on a real PostgreSQL database and a real S3 server, with a fake jobs service.
+export async function startGateway(databaseName: string, env: Record<string, string> = {}) {
+  const adminUrl = process.env.TEST_DATABASE_ADMIN_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_ADMIN_URL is not set (jest global setup)');
+  const s3: LocalS3Server = await startS3Server();
+  const config: GatewayConfig = gatewayEnv.parse({
+    NATS_URL: 'nats://127.0.0.1:4222',
+    DATABASE_URL: await createDatabase(adminUrl, databaseName),
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY: s3.accessKey,
+    S3_SECRET_KEY: s3.secretKey,
+    UPLOAD_MAX_BYTES: String(TEST_UPLOAD_MAX_BYTES),
+    LOG_LEVEL: 'fatal',
+    ...env,
+  });
+  const messaging = fakeMessaging();
+  const app: NestExpressApplication = await createGatewayApp(config, { messaging });
+  const storage = new ObjectStorage({
+    endpoint: s3.endpoint,
+    accessKey: s3.accessKey,
+    secretKey: s3.secretKey,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+  });
+  const createAccount = new CreateAccountUseCase(app.get(AccountsRepository));
+  return {
+    app,
+    config,
+    storage,
+    jobs: messaging.jobs,
+    serviceHealth: messaging.serviceHealth,
+    server: app.getHttpServer(),
+    newAccount: (name = 'acme'): Promise<CreatedAccount> => createAccount.execute({ name }),
+    async stop() {
+      await app.close();
+      await s3.stop();
+    },
+  };
+}
+
+export type GatewayHarness = Awaited<ReturnType<typeof startGateway>>;
+
+export function bearer(account: CreatedAccount): { Authorization: string } {
+  return { Authorization: `Bearer ${account.api_key}` };
+}
+
+// Every response body in the gateway's tests goes through the contracts' JSON Schemas.
+export function expectSchema(id: SchemaId, body: unknown): void {
+  expect(schemaViolations(id, body)).toEqual([]);
+}
+
+export function expectJob(type: JobType, body: unknown): void {
+  expectSchema(jobSchemaIdByType[type] as SchemaId, body);
+}
+
+export function expectJobList(body: { data?: { type: JobType; job: unknown }[] }): void {
+  expectSchema('JobList', body);
+  for (const item of body.data ?? []) expectJob(item.type, item.job);
+}

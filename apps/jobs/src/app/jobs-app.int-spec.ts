@@ -1,0 +1,180 @@
+import type { INestMicroservice } from '@nestjs/common';
+import { CLEAN_AUDIO_DEFAULTS, BACKGROUND_REMOVAL_DEFAULTS, CONSUMERS, STREAMS, subjects, type CreateJobRequestV1, type JobRecordV1, type StoredResultV1 } from '@vj/contracts';
+import { createDatabase, startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
+import { decodeJson, ensureConsumer, JetStreamPublisher, JobsRpcClient, pingHealth } from '@vj/messaging';
+import { randomUUID } from 'node:crypto';
+import { connect, type JetStreamManager, type NatsConnection } from 'nats';
+import { Client } from 'pg';
+import { jobsEnv } from '../jobs.env';
+import { createJobsApp } from './create-jobs-app';
+
+const ACCOUNT = randomUUID();
+const OTHER_ACCOUNT = randomUUID();
+const result: StoredResultV1 = { job_type: 'clean-audio-video', video: { object_key: 'results/x/out.mp4', content_type: 'video/mp4', file_name: 'out.mp4', file_size: 10 } };
+
+function cleanAudio(overrides: Partial<CreateJobRequestV1> = {}): CreateJobRequestV1 {
+  return { version: 1, account_id: ACCOUNT, job_type: 'clean-audio-video', input: { kind: 'url', url: 'https://example.com/a.mp4' }, options: CLEAN_AUDIO_DEFAULTS, ...overrides };
+}
+
+describe('jobs service over NATS and PostgreSQL', () => {
+  let nats: LocalNatsServer;
+  let app: INestMicroservice;
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+  let rpc: JobsRpcClient;
+  let publisher: JetStreamPublisher;
+  let db: Client;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    const databaseUrl = await createDatabase(process.env.TEST_DATABASE_ADMIN_URL!, 'jobs_app');
+    const config = jobsEnv.parse({ NATS_URL: nats.url, DATABASE_URL: databaseUrl, LOG_LEVEL: 'fatal', SWEEP_INTERVAL_SECONDS: '1', JOB_TIMEOUT_GRACE_SECONDS: '0', OUTBOX_POLL_MS: '100' });
+    app = await createJobsApp(config);
+    await app.listen();
+    nc = await connect({ servers: nats.url });
+    jsm = await nc.jetstreamManager();
+    rpc = new JobsRpcClient(nc);
+    publisher = new JetStreamPublisher(nc);
+    db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.end();
+    await nc?.close();
+    await nats?.stop();
+  });
+
+  async function messagesOf(stream: string, jobId: string): Promise<{ subject: string; payload: Record<string, unknown> }[]> {
+    const { state } = await jsm.streams.info(stream);
+    const found = [];
+    for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+      const stored = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
+      const payload = stored && decodeJson<Record<string, unknown>>(stored.data);
+      if (stored && payload?.job_id === jobId) found.push({ subject: stored.subject, payload });
+    }
+    return found;
+  }
+  const eventsOf = async (jobId: string) => (await messagesOf(STREAMS.jobEvents, jobId)).map((m) => m.subject);
+  const settle = () => new Promise((r) => setTimeout(r, 400));
+
+  it('creates a job and publishes its work message and created event exactly once', async () => {
+    const { job, replayed } = await rpc.call('create', cleanAudio());
+    expect(replayed).toBe(false);
+    expect(job).toMatchObject({ account_id: ACCOUNT, job_type: 'clean-audio-video', status: 'PROCESSING', result: null, error: null });
+    await waitFor('outbox published', async () => (await eventsOf(job.job_id)).length === 1);
+    await settle();
+    const work = await messagesOf(STREAMS.work, job.job_id);
+    expect(work).toEqual([{ subject: subjects.work('clean-audio-video'), payload: expect.objectContaining({ version: 1, job_id: job.job_id, options: CLEAN_AUDIO_DEFAULTS }) }]);
+    expect(await eventsOf(job.job_id)).toEqual([subjects.jobEvent('created')]);
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM jobs.outbox WHERE published_at IS NULL');
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('replays the original job for the same Idempotency-Key and body, and refuses another body', async () => {
+    const idempotency = { key: `key-${randomUUID()}`, request_hash: 'hash-a' };
+    const first = await rpc.call('create', cleanAudio({ idempotency }));
+    const again = await rpc.call('create', cleanAudio({ idempotency }));
+    expect(again).toEqual({ job: first.job, replayed: true });
+    await expect(rpc.call('create', cleanAudio({ idempotency: { ...idempotency, request_hash: 'hash-b' } }))).rejects.toMatchObject({ code: 'conflict' });
+    await settle();
+    expect(await messagesOf(STREAMS.work, first.job.job_id)).toHaveLength(1);
+  });
+
+  it('creates a single job when concurrent creates share an Idempotency-Key', async () => {
+    const idempotency = { key: `key-${randomUUID()}`, request_hash: 'hash' };
+    const replies = await Promise.all(Array.from({ length: 5 }, () => rpc.call('create', cleanAudio({ idempotency }))));
+    expect(new Set(replies.map((r) => r.job.job_id)).size).toBe(1);
+    expect(replies.filter((r) => !r.replayed)).toHaveLength(1);
+  });
+
+  it("hides another account's job and a job of the other type as not_found", async () => {
+    const { job } = await rpc.call('create', cleanAudio());
+    await expect(rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id, job_type: 'clean-audio-video' })).resolves.toEqual(job);
+    await expect(rpc.call('get', { version: 1, account_id: OTHER_ACCOUNT, job_id: job.job_id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id, job_type: 'video-background-removal' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(rpc.call('cancel', { version: 1, account_id: OTHER_ACCOUNT, job_id: job.job_id })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: 'not-a-uuid' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('cancels a processing job with a cancelled event, and answers conflict when it is already final', async () => {
+    const { job } = await rpc.call('create', cleanAudio());
+    const cancelled = await rpc.call('cancel', { version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    expect(cancelled.status).toBe('CANCELLED');
+    await expect(rpc.call('cancel', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).rejects.toMatchObject({ code: 'conflict' });
+    await waitFor('cancelled event', async () => (await eventsOf(job.job_id)).includes(subjects.jobEvent('cancelled')));
+  });
+
+  it('completes a job on a succeeded report and ignores duplicate and late reports', async () => {
+    const { job } = await rpc.call('create', cleanAudio());
+    const base = { version: 1 as const, job_id: job.job_id, account_id: ACCOUNT, job_type: job.job_type };
+    await publisher.publish(subjects.report('started'), { ...base, attempt: 1, worker_id: 'w1' }, { msgId: `${job.job_id}.started.1` });
+    await publisher.publish(subjects.report('succeeded'), { ...base, result, media_duration_seconds: 42.5 }, { msgId: `${job.job_id}.succeeded` });
+    await waitFor('completed', async () => (await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).status === 'COMPLETED');
+    await publisher.publish(subjects.report('succeeded'), { ...base, result, media_duration_seconds: 1 }, { msgId: `${job.job_id}.succeeded.dup` });
+    await publisher.publish(subjects.report('failed'), { ...base, error: { code: 'timeout', message: 'late' } }, { msgId: `${job.job_id}.failed` });
+    await waitFor('reports consumed', async () => (await jsm.streams.info(STREAMS.reports)).state.messages === 0);
+    await settle();
+    const completed: JobRecordV1 = await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    expect(completed).toMatchObject({ status: 'COMPLETED', result, error: null });
+    const { rows } = await db.query('SELECT attempts, media_duration_seconds FROM jobs.job WHERE job_id = $1', [job.job_id]);
+    expect(rows[0]).toEqual({ attempts: 1, media_duration_seconds: 42.5 });
+    expect(await eventsOf(job.job_id)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('completed')]);
+  });
+
+  it('lists an account newest first, page by page, with type and status filters', async () => {
+    const account = randomUUID();
+    const created: JobRecordV1[] = [];
+    for (let i = 0; i < 5; i++) {
+      const request = i % 2 ? cleanAudio({ account_id: account }) : { ...cleanAudio({ account_id: account }), job_type: 'video-background-removal' as const, options: BACKGROUND_REMOVAL_DEFAULTS };
+      created.push((await rpc.call('create', request)).job);
+    }
+    const newestFirst = created.map((j) => j.job_id).reverse();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await rpc.call('list', { version: 1, account_id: account, limit: 2, cursor });
+      seen.push(...page.jobs.map((j) => j.job_id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(newestFirst);
+    const clean = await rpc.call('list', { version: 1, account_id: account, limit: 20, job_type: 'clean-audio-video' });
+    expect(clean.jobs.map((j) => j.job_id)).toEqual([created[3].job_id, created[1].job_id]);
+    expect(clean.next_cursor).toBeNull();
+    await rpc.call('cancel', { version: 1, account_id: account, job_id: created[0].job_id });
+    const cancelled = await rpc.call('list', { version: 1, account_id: account, limit: 20, status: 'CANCELLED' });
+    expect(cancelled.jobs.map((j) => j.job_id)).toEqual([created[0].job_id]);
+    await expect(rpc.call('list', { version: 1, account_id: account, limit: 20, cursor: 'bogus' })).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('fails the job with generation_failed when its work message hits max deliveries unsettled', async () => {
+    await jsm.streams.purge(STREAMS.work);
+    const workerSpec = { stream: STREAMS.work, durable: CONSUMERS.renderWorker, filterSubject: subjects.workAll(), subjects: [], ackWaitMs: 1_000, maxDeliver: 1, concurrency: 1, backoffMs: [], maxProcessingMs: 1_000 };
+    await ensureConsumer(jsm, workerSpec);
+    const { job } = await rpc.call('create', cleanAudio());
+    const consumer = await nc.jetstream().consumers.get(STREAMS.work, CONSUMERS.renderWorker);
+    // A worker takes the job and crashes; the next pull (any worker) makes JetStream give up on it.
+    await waitFor('taken', async () => (await consumer.next({ expires: 1_000 }))?.subject === subjects.work('clean-audio-video'));
+    await waitFor('dead-lettered', async () => {
+      await consumer.next({ expires: 1_000 });
+      return (await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).status === 'FAILED';
+    }, 15_000);
+    const failed = await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    expect(failed.error).toEqual({ code: 'generation_failed', message: 'processing failed after 1 attempts' });
+    await waitFor('failed event', async () => (await eventsOf(job.job_id)).includes(subjects.jobEvent('failed')));
+    await consumer.delete();
+  });
+
+  it('fails a processing job past its deadline with timeout', async () => {
+    const { job } = await rpc.call('create', cleanAudio());
+    await db.query(`UPDATE jobs.job SET deadline_at = now() - interval '1 second' WHERE job_id = $1`, [job.job_id]);
+    await waitFor('swept', async () => (await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).status === 'FAILED', 5_000);
+    const failed = await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    expect(failed.error?.code).toBe('timeout');
+  });
+
+  it('answers health pings as ready', async () => {
+    expect(await pingHealth(nc, 'jobs')).toMatchObject({ service: 'jobs', ready: true });
+  });
+});

@@ -1,0 +1,35 @@
+import { subjects, type JobEventKind, type JobEventPayloads, type JobWorkRequestedV1 } from '@vj/contracts';
+import { randomUUID } from 'node:crypto';
+import type { JobEntity } from '../database/job.entity';
+import type { OutboxDraft } from './outbox-draft';
+
+// The work message: msgId = job_id so a re-published row is dropped by the stream's dedup window.
+export function workMessage(job: JobEntity): OutboxDraft {
+  const payload: JobWorkRequestedV1 = {
+    version: 1,
+    job_id: job.job_id,
+    account_id: job.account_id,
+    job_type: job.job_type,
+    input: job.input,
+    options: job.options,
+    requested_at: job.created_at.toISOString(),
+  };
+  return { subject: subjects.work(job.job_type), msgId: job.job_id, payload };
+}
+
+// A job has at most one event of each kind, so `<job_id>.<kind>` is a stable dedup id.
+export function jobEventMessage(kind: JobEventKind, job: JobEntity): OutboxDraft {
+  const base = { version: 1 as const, job_id: job.job_id, account_id: job.account_id, job_type: job.job_type, event_id: randomUUID(), occurred_at: job.updated_at.toISOString() };
+  const payloads: { [K in JobEventKind]: () => JobEventPayloads[K] } = {
+    created: () => ({ ...base, options: job.options }),
+    completed: () => ({ ...base, result: required(job.result, 'result'), media_duration_seconds: job.media_duration_seconds ?? 0 }),
+    failed: () => ({ ...base, error: required(job.error, 'error') }),
+    cancelled: () => base,
+  };
+  return { subject: subjects.jobEvent(kind), msgId: `${job.job_id}.${kind}`, payload: payloads[kind]() };
+}
+
+function required<T>(value: T | null, field: string): T {
+  if (value === null) throw new Error(`job event needs the job's ${field}`);
+  return value;
+}

@@ -1,0 +1,35 @@
+import type { JobStatus, JobType } from '@vj/contracts';
+import type { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
+import type { JobEntity } from '../database/job.entity';
+import type { ListPosition } from '../domain/list-cursor';
+import type { OutboxDraft } from '../domain/outbox-draft';
+
+export interface ListFilter {
+  accountId: string;
+  jobType?: JobType;
+  status?: JobStatus;
+  after?: ListPosition;
+  limit: number;
+}
+
+// What a locked-job decision wants written: the job's new state and its messages, in one transaction.
+export interface JobWrite {
+  job: JobEntity;
+  outbox: OutboxDraft[];
+}
+
+// Thrown when another create holds the same (account, Idempotency-Key).
+export class IdempotencyKeyTakenError extends Error {}
+
+// All job persistence behind one port, so the service unit-tests with an in-memory fake.
+export interface JobStore {
+  // Inserts the job, its idempotency key (replacing an expired one) and its outbox rows atomically.
+  insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null): Promise<void>;
+  findIdempotencyKey(accountId: string, key: string, notBefore: Date): Promise<IdempotencyKeyEntity | null>;
+  findJob(jobId: string): Promise<JobEntity | null>;
+  listJobs(filter: ListFilter): Promise<JobEntity[]>;
+  // Locks the job row, lets `decide` look at it, and writes what it returns, all in one transaction.
+  updateJob<T>(jobId: string, decide: (job: JobEntity | null) => { value: T; write?: JobWrite }): Promise<T>;
+  findJobsPastDeadline(before: Date, limit: number): Promise<string[]>;
+  deleteIdempotencyKeysBefore(before: Date): Promise<number>;
+}

@@ -1,0 +1,179 @@
+import {
+  isJobType,
+  type CancelJobRequestV1,
+  type CreateJobReplyV1,
+  type CreateJobRequestV1,
+  type GetJobRequestV1,
+  type JobError,
+  type JobRecordV1,
+  type ListJobsReplyV1,
+  type ListJobsRequestV1,
+} from '@vj/contracts';
+import { RpcError } from '@vj/messaging';
+import { randomUUID } from 'node:crypto';
+import { JobEntity } from '../database/job.entity';
+import { jobDeadline, type JobTimeouts } from '../domain/job-deadline';
+import { jobEventMessage, workMessage } from '../domain/job-messages';
+import { toJobRecord } from '../domain/job-record';
+import { transition, type JobChange, type JobCommand } from '../domain/job-state-machine';
+import { decodeCursor, encodeCursor } from '../domain/list-cursor';
+import { IdempotencyKeyTakenError, type JobStore } from './job-store';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600_000;
+
+export interface JobsServiceOptions {
+  timeouts: JobTimeouts;
+  now?: () => Date;
+  // Called after a commit that wrote outbox rows (the relay publishes them without waiting for its poll).
+  onOutboxWritten?: () => void;
+}
+
+export type CommandOutcome = 'applied' | 'ignored';
+
+// The job use cases; the RPC server, the reports consumer, the dead-letter path and the sweeper all call these.
+export class JobsService {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly options: JobsServiceOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async create(request: CreateJobRequestV1): Promise<CreateJobReplyV1> {
+    if (!isJobType(request.job_type)) throw new RpcError('invalid_request', `unknown job type ${String(request.job_type)}`);
+    const replay = await this.replay(request);
+    if (replay) return replay;
+    const now = this.now();
+    const job = Object.assign(new JobEntity(), {
+      job_id: randomUUID(),
+      account_id: request.account_id,
+      job_type: request.job_type,
+      status: 'PROCESSING',
+      input: request.input,
+      options: request.options,
+      result: null,
+      error: null,
+      credits_estimated: null,
+      credits_charged: null,
+      media_duration_seconds: null,
+      attempts: 0,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+      deadline_at: jobDeadline(now, request.job_type, this.options.timeouts),
+    } satisfies JobEntity);
+    const idempotency = request.idempotency
+      ? { key: request.idempotency.key, requestHash: request.idempotency.request_hash, expiredBefore: this.keyCutoff() }
+      : null;
+    try {
+      await this.store.insertJob({ job, outbox: [workMessage(job), jobEventMessage('created', job)] }, idempotency);
+    } catch (error) {
+      // A concurrent create with the same key won the insert: answer with its job.
+      const winner = error instanceof IdempotencyKeyTakenError ? await this.replay(request) : null;
+      if (winner) return winner;
+      throw error;
+    }
+    this.options.onOutboxWritten?.();
+    return { job: toJobRecord(job), replayed: false };
+  }
+
+  private async replay(request: CreateJobRequestV1): Promise<CreateJobReplyV1 | null> {
+    if (!request.idempotency) return null;
+    const { key, request_hash } = request.idempotency;
+    const existing = await this.store.findIdempotencyKey(request.account_id, key, this.keyCutoff());
+    if (!existing) return null;
+    if (existing.request_hash !== request_hash) throw new RpcError('conflict', 'Idempotency-Key was already used with a different request body');
+    const job = await this.store.findJob(existing.job_id);
+    if (!job) throw new Error(`idempotency key points to missing job ${existing.job_id}`);
+    return { job: toJobRecord(job), replayed: true };
+  }
+
+  private keyCutoff(): Date {
+    return new Date(this.now().getTime() - IDEMPOTENCY_KEY_TTL_MS);
+  }
+
+  async get(request: GetJobRequestV1): Promise<JobRecordV1> {
+    const job = UUID.test(request.job_id) ? await this.store.findJob(request.job_id) : null;
+    if (!job || !visible(job, request)) throw notFound();
+    return toJobRecord(job);
+  }
+
+  async list(request: ListJobsRequestV1): Promise<ListJobsReplyV1> {
+    const after = request.cursor ? decodeCursor(request.cursor) : undefined;
+    if (after === null) throw new RpcError('invalid_request', 'cursor is not valid');
+    const limit = Math.min(Math.max(Math.trunc(request.limit) || 20, 1), 100);
+    const jobs = await this.store.listJobs({ accountId: request.account_id, jobType: request.job_type, status: request.status, after, limit: limit + 1 });
+    const page = jobs.slice(0, limit);
+    const last = page[page.length - 1];
+    const next_cursor = jobs.length > limit && last ? encodeCursor({ createdAt: last.created_at, jobId: last.job_id }) : null;
+    return { jobs: page.map(toJobRecord), next_cursor };
+  }
+
+  async cancel(request: CancelJobRequestV1): Promise<JobRecordV1> {
+    if (!UUID.test(request.job_id)) throw notFound();
+    const record = await this.store.updateJob(request.job_id, (job) => {
+      if (!job || !visible(job, request)) throw notFound();
+      const next = transition(job, { kind: 'cancel' });
+      if (next.outcome !== 'applied') throw new RpcError('conflict', next.reason);
+      const updated = this.apply(job, next.change);
+      return { value: toJobRecord(updated), write: { job: updated, outbox: next.event ? [jobEventMessage(next.event, updated)] : [] } };
+    });
+    this.options.onOutboxWritten?.();
+    return record;
+  }
+
+  // Reports, dead letters and the sweeper: an unknown job or a final one is "ignored", never an error.
+  async applyCommand(jobId: string, command: JobCommand): Promise<CommandOutcome> {
+    const outcome = await this.store.updateJob<CommandOutcome>(jobId, (job) => {
+      if (!job) return { value: 'ignored' };
+      const next = transition(job, command);
+      if (next.outcome !== 'applied') return { value: 'ignored' };
+      const updated = this.apply(job, next.change);
+      return { value: 'applied', write: { job: updated, outbox: next.event ? [jobEventMessage(next.event, updated)] : [] } };
+    });
+    if (outcome === 'applied') this.options.onOutboxWritten?.();
+    return outcome;
+  }
+
+  failJob(jobId: string, error: JobError): Promise<CommandOutcome> {
+    return this.applyCommand(jobId, { kind: 'fail', error });
+  }
+
+  // Fails every PROCESSING job whose deadline passed more than graceMs ago: a crash never leaves a job stuck.
+  async failJobsPastDeadline(graceMs: number, batch = 100): Promise<number> {
+    const ids = await this.store.findJobsPastDeadline(new Date(this.now().getTime() - graceMs), batch);
+    let failed = 0;
+    for (const id of ids) {
+      const outcome = await this.failJob(id, { code: 'timeout', message: 'processing exceeded the time limit of the job type' });
+      if (outcome === 'applied') failed++;
+    }
+    await this.store.deleteIdempotencyKeysBefore(this.keyCutoff());
+    return failed;
+  }
+
+  private apply(job: JobEntity, change: JobChange): JobEntity {
+    const now = this.now();
+    return Object.assign(new JobEntity(), job, {
+      status: change.status,
+      attempts: change.attempts,
+      result: change.result ?? job.result,
+      error: change.error ?? job.error,
+      media_duration_seconds: change.media_duration_seconds ?? job.media_duration_seconds,
+      updated_at: now,
+      finished_at: change.finished ? now : job.finished_at,
+    });
+  }
+}
+
+// Another account's job, or a job of the other type when the caller names one, does not exist for the caller.
+function visible(job: JobEntity, request: { account_id: string; job_type?: string }): boolean {
+  return job.account_id === request.account_id && (!request.job_type || request.job_type === job.job_type);
+}
+
+function notFound(): RpcError {
+  return new RpcError('not_found', 'job not found');
+}

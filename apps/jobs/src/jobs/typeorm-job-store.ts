@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { LessThan, QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
+import { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
+import { JobEntity } from '../database/job.entity';
+import { OutboxMessageEntity } from '../database/outbox-message.entity';
+import type { OutboxDraft } from '../domain/outbox-draft';
+import { IdempotencyKeyTakenError, type JobStore, type JobWrite, type ListFilter } from './job-store';
+
+const UNIQUE_VIOLATION = '23505';
+
+export class TypeormJobStore implements JobStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null): Promise<void> {
+    try {
+      await this.dataSource.transaction(async (tx) => {
+        await tx.insert(JobEntity, write.job);
+        if (idempotency) {
+          const { key, requestHash, expiredBefore } = idempotency;
+          // An expired key counts as absent: it may be reused for a new job.
+          await tx.delete(IdempotencyKeyEntity, { account_id: write.job.account_id, key, created_at: LessThan(expiredBefore) });
+          await tx.insert(IdempotencyKeyEntity, { account_id: write.job.account_id, key, request_hash: requestHash, job_id: write.job.job_id, created_at: write.job.created_at });
+        }
+        await insertOutbox(tx, write.outbox, write.job.updated_at);
+      });
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION && idempotency) {
+        throw new IdempotencyKeyTakenError(idempotency.key);
+      }
+      throw error;
+    }
+  }
+
+  async findIdempotencyKey(accountId: string, key: string, notBefore: Date): Promise<IdempotencyKeyEntity | null> {
+    const row = await this.dataSource.manager.findOneBy(IdempotencyKeyEntity, { account_id: accountId, key });
+    return row && row.created_at >= notBefore ? row : null;
+  }
+
+  findJob(jobId: string): Promise<JobEntity | null> {
+    return this.dataSource.manager.findOneBy(JobEntity, { job_id: jobId });
+  }
+
+  listJobs({ accountId, jobType, status, after, limit }: ListFilter): Promise<JobEntity[]> {
+    const query = this.dataSource.manager
+      .createQueryBuilder(JobEntity, 'job')
+      .where('job.account_id = :accountId', { accountId })
+      .orderBy('job.created_at', 'DESC')
+      .addOrderBy('job.job_id', 'DESC')
+      .limit(limit);
+    if (jobType) query.andWhere('job.job_type = :jobType', { jobType });
+    if (status) query.andWhere('job.status = :status', { status });
+    if (after) query.andWhere('(job.created_at, job.job_id) < (:createdAt, :jobId)', { createdAt: after.createdAt, jobId: after.jobId });
+    return query.getMany();
+  }
+
+  updateJob<T>(jobId: string, decide: (job: JobEntity | null) => { value: T; write?: JobWrite }): Promise<T> {
+    return this.dataSource.transaction(async (tx) => {
+      const job = await tx.findOne(JobEntity, { where: { job_id: jobId }, lock: { mode: 'pessimistic_write' } });
+      const { value, write } = decide(job);
+      if (write) {
+        await tx.save(JobEntity, write.job);
+        await insertOutbox(tx, write.outbox, write.job.updated_at);
+      }
+      return value;
+    });
+  }
+
+  async findJobsPastDeadline(before: Date, limit: number): Promise<string[]> {
+    const rows = await this.dataSource.manager.find(JobEntity, {
+      select: { job_id: true },
+      where: { status: 'PROCESSING', deadline_at: LessThan(before) },
+      order: { deadline_at: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => row.job_id);
+  }
+
+  async deleteIdempotencyKeysBefore(before: Date): Promise<number> {
+    const result = await this.dataSource.manager.delete(IdempotencyKeyEntity, { created_at: LessThan(before) });
+    return result.affected ?? 0;
+  }
+}
+
+async function insertOutbox(tx: EntityManager, drafts: OutboxDraft[], createdAt: Date): Promise<void> {
+  // One insert per row keeps the identity `position` in the order the drafts were listed.
+  for (const draft of drafts) {
+    await tx.insert(OutboxMessageEntity, { id: randomUUID(), subject: draft.subject, msg_id: draft.msgId, payload: draft.payload as object, created_at: createdAt, published_at: null });
+  }
+}

@@ -1,0 +1,27 @@
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { serveJobsRpc, type RpcService } from '@vj/messaging';
+import type { NatsConnection } from 'nats';
+import type { JobsService } from '../jobs/jobs.service';
+
+// Serves vj.rpc.jobs.v1.* (create/get/list/cancel) for the gateway once the app is up.
+export class JobsRpcLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private service: RpcService | undefined;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly jobs: JobsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.service = serveJobsRpc(this.nc, {
+      create: (request) => this.jobs.create(request),
+      get: (request) => this.jobs.get(request),
+      list: (request) => this.jobs.list(request),
+      cancel: (request) => this.jobs.cancel(request),
+    });
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.service?.close();
+  }
+}

@@ -1,0 +1,54 @@
+import { Logger, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { connectNats, ensureStreams, JetStreamServer, serveHealth } from '@vj/messaging';
+import { ObjectStorage } from '@vj/storage';
+import { logLevelsUpTo } from './log-levels';
+import { Sha256DenyListPolicy } from './moderation/sha256-deny-list-policy';
+import { CancellationRegistry } from './processing/cancellation-registry';
+import type { RenderWorkerConfig } from './render-worker.env';
+import { RenderWorkerModule } from './render-worker.module';
+import { workConsumer } from './work-consumer';
+
+export interface RunningWorker {
+  app: INestMicroservice;
+  // Abandons running jobs (their messages are redelivered elsewhere), then closes everything.
+  stop(reason: string): Promise<void>;
+}
+
+export async function bootRenderWorker(config: RenderWorkerConfig): Promise<RunningWorker> {
+  const storage = new ObjectStorage({
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+  });
+  await storage.ensureBucket();
+  const moderation = await Sha256DenyListPolicy.fromFile(config.MODERATION_DENY_SHA256_FILE);
+  const nc = await connectNats({ url: config.NATS_URL, name: 'render-worker' });
+  await ensureStreams(await nc.jetstreamManager());
+
+  // The server ensures the durable work consumer before it pulls from it.
+  const server = new JetStreamServer({ connection: nc, consumers: [workConsumer(config)] });
+  const app = await NestFactory.createMicroservice(RenderWorkerModule.register({ config, nc, storage, moderation }), {
+    strategy: server,
+    logger: logLevelsUpTo(config.LOG_LEVEL),
+  });
+  let ready = false;
+  const health = serveHealth(nc, 'render-worker', () => ready && !nc.isClosed());
+  await app.listen();
+  ready = true;
+  new Logger('render-worker').log(`ready: ${config.WORKER_CONCURRENCY} job(s) at a time`);
+
+  return {
+    app,
+    async stop(reason) {
+      ready = false;
+      // Long renders cannot finish within a stop timeout: their messages are nak'ed and run elsewhere.
+      app.get(CancellationRegistry).abandonAll(reason);
+      await app.close();
+      health.unsubscribe();
+      await nc.drain();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { uploadObjectKey, type JobWorkRequestedV1 } from '@vj/contracts';
+import type { ObjectStorage } from '@vj/storage';
+import { JobFailure } from '../errors/job-failure';
+import type { InputSource } from '../processing/ports';
+import type { AllowList } from './allow-list';
+import { fetchUpload } from './fetch-upload';
+import type { FetchedInput } from './fetched-input';
+import { transload } from './transload';
+
+export interface InputLimits {
+  maxBytes: number;
+  timeoutMs: number;
+  allowHosts: AllowList;
+}
+
+// A job's input is either an upload already in our bucket or a URL to transload.
+export class JobInputSource implements InputSource {
+  constructor(
+    private readonly storage: Pick<ObjectStorage, 'stat' | 'downloadToFile'>,
+    private readonly limits: InputLimits,
+  ) {}
+
+  async fetch(job: JobWorkRequestedV1, destPath: string, signal: AbortSignal): Promise<FetchedInput> {
+    const { input } = job;
+    if (input.kind === 'url') return transload(input.url, destPath, { ...this.limits, signal });
+    // Defence in depth: an upload is only ever read from its owner's prefix.
+    if (input.object_key !== uploadObjectKey(job.account_id, input.upload_id)) {
+      throw new JobFailure('input_validation', 'The upload does not belong to this account', [{ type: 'upload', message: 'unknown upload', field: 'video_url' }]);
+    }
+    return fetchUpload(this.storage, input.object_key, destPath, this.limits.maxBytes, signal);
+  }
+}

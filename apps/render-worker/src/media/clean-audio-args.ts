@@ -1,0 +1,69 @@
+import { EBUR128_FILTER } from './loudness';
+import type { OutputFormat } from './output-format';
+
+// ffmpeg argument lists for the clean-audio job, built from probe data and options only.
+
+export const PCM_SAMPLE_RATE = 48_000;
+export const PCM_BYTES_PER_SECOND = PCM_SAMPLE_RATE * 2;
+// The denoiser's format (RNNoise works on 48 kHz mono) and the job's output format.
+const PCM_FORMAT = ['-f', 's16le', '-ar', String(PCM_SAMPLE_RATE), '-ac', '1'];
+const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
+
+// The first audio stream as raw PCM on stdout. The first sample is placed at the file's time 0
+// (silence is inserted if the audio starts late) and gaps are filled, so the raw file lines up
+// with the copied picture. Decoding stops a second past the limit: metadata can lie.
+export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): string[] {
+  return [
+    ...QUIET,
+    '-i', inputPath,
+    '-map', '0:a:0',
+    '-t', String(maxAudioSeconds + 1),
+    '-af', 'aresample=async=1:first_pts=0',
+    ...PCM_FORMAT,
+    '-c:a', 'pcm_s16le',
+    'pipe:1',
+  ];
+}
+
+export function rawAudioInput(rawPath: string): string[] {
+  return [...PCM_FORMAT, '-i', rawPath];
+}
+
+// ebur128 prints its summary at info level, so this one is not quiet.
+export function measureLoudnessArgs(input: readonly string[]): string[] {
+  return ['-hide_banner', '-nostdin', '-nostats', ...input, '-map', '0:a:0', '-af', EBUR128_FILTER, '-f', 'null', '-'];
+}
+
+export interface MuxPlan {
+  inputPath: string;
+  rawAudioPath: string;
+  outputPath: string;
+  format: OutputFormat;
+  // null: the audio is not normalised (normalize_loudness false, or silence).
+  audioFilter: string | null;
+  // Carried over from the original audio stream.
+  language: string | null;
+}
+
+// The picture is copied bit for bit (`V` skips cover art); the cleaned audio replaces every audio
+// stream; subtitles and data streams are left out by mapping only these two.
+export function muxArgs(plan: MuxPlan): string[] {
+  return [
+    ...QUIET,
+    '-y',
+    '-i', plan.inputPath,
+    ...rawAudioInput(plan.rawAudioPath),
+    '-map', '0:V:0',
+    '-map', '1:a:0',
+    '-c:v', 'copy',
+    ...(plan.audioFilter ? ['-af', plan.audioFilter] : []),
+    '-ar', String(PCM_SAMPLE_RATE),
+    '-ac', '1',
+    ...plan.format.audioCodecArgs,
+    '-map_metadata', '0',
+    ...(plan.language ? ['-metadata:s:a:0', `language=${plan.language}`] : []),
+    ...plan.format.muxerArgs,
+    '-f', plan.format.muxer,
+    plan.outputPath,
+  ];
+}

@@ -1,0 +1,201 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CleanAudioVideoOptions } from '@vj/contracts';
+import {
+  decodeAudioArgs,
+  measureLoudnessArgs,
+  muxArgs,
+  PCM_BYTES_PER_SECOND,
+  rawAudioInput,
+  type MuxPlan,
+} from './clean-audio-args';
+import { denoiseCommand } from './denoise-command';
+import { damagedInputError, damageIn, truncationIn } from './input-damage';
+import {
+  FIRST_TRUE_PEAK_AIM_DB,
+  LOWEST_TRUE_PEAK_AIM_DB,
+  loudnormApplyFilter,
+  loudnormMeasureFilter,
+  lowerTruePeakAim,
+  parseLoudnormJson,
+  TRUE_PEAK_LIMIT_DB,
+  type LoudnessMeasurement,
+} from './loudnorm';
+import { isAbortError, MediaError, throwIfAborted } from './media-error';
+import { outputFormatFor } from './output-format';
+import { probeMedia } from './probe';
+import { lastLine, ProcessFailedError, ProcessRunner, type CommandRunner } from './process-runner';
+
+export interface CleanAudioVideoRequest {
+  inputPath: string;
+  // Every file the job writes goes here; the caller owns the folder and removes it.
+  workDir: string;
+  options: CleanAudioVideoOptions;
+  // The job's time limit, shared by all of its processes.
+  timeoutMs: number;
+  maxAudioSeconds?: number;
+  signal?: AbortSignal;
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  // Runs the denoiser script.
+  nodePath?: string;
+  runner?: CommandRunner;
+}
+
+export interface CleanedVideo {
+  outputPath: string;
+  contentType: 'video/mp4' | 'video/webm';
+  fileExtension: 'mp4' | 'webm';
+  durationSeconds: number;
+  // Integrated loudness of the delivered audio, measured after encoding; only when normalised.
+  measuredLufs?: number;
+}
+
+export const DEFAULT_MAX_AUDIO_SECONDS = 1800;
+// Encodes tried before the delivered true peak is accepted as it is (see loudnorm.ts).
+const TRUE_PEAK_ATTEMPTS = 3;
+
+// Replaces the first audio stream of a video with a denoised (and loudness-normalised) 48 kHz
+// mono track and copies the picture unchanged (api-v1.md, clean-audio-video). Fails with a
+// MediaError carrying the job error code, or an AbortError when the signal fires.
+export async function cleanAudioVideo(request: CleanAudioVideoRequest): Promise<CleanedVideo> {
+  const job = new CleanAudioJob(request);
+  try {
+    return await job.run();
+  } catch (error) {
+    await rm(job.outputPath, { force: true }); // never leave a partial result to be uploaded
+    if (error instanceof MediaError || isAbortError(error)) throw error;
+    throw new MediaError('generation_failed', 'Cleaning the audio failed', null, { cause: error });
+  } finally {
+    await rm(job.rawPath, { force: true });
+  }
+}
+
+class CleanAudioJob {
+  readonly rawPath: string;
+  outputPath: string;
+  private readonly runner: CommandRunner;
+  private readonly ffmpegPath: string;
+  private readonly maxAudioSeconds: number;
+  private readonly deadline: number;
+
+  constructor(private readonly request: CleanAudioVideoRequest) {
+    this.runner = request.runner ?? new ProcessRunner();
+    this.ffmpegPath = request.ffmpegPath ?? 'ffmpeg';
+    this.maxAudioSeconds = request.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS;
+    this.deadline = Date.now() + request.timeoutMs;
+    this.rawPath = join(request.workDir, 'denoised.s16le');
+    this.outputPath = join(request.workDir, 'clean-audio.out'); // named for its format once probed
+  }
+
+  async run(): Promise<CleanedVideo> {
+    const { request } = this;
+    throwIfAborted(request.signal);
+    await mkdir(request.workDir, { recursive: true });
+    const probe = await probeMedia(this.runner, {
+      ffprobePath: request.ffprobePath ?? 'ffprobe',
+      inputPath: request.inputPath,
+      timeoutMs: this.remainingMs(),
+      signal: request.signal,
+    });
+    const format = outputFormatFor(probe);
+    this.checkAudioLength(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
+    const audioSeconds = await this.denoise();
+    const measured = request.options.normalize_loudness ? await this.measure(rawAudioInput(this.rawPath)) : null;
+    this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
+    const plan: MuxPlan = {
+      inputPath: request.inputPath,
+      rawAudioPath: this.rawPath,
+      outputPath: this.outputPath,
+      format,
+      audioFilter: null,
+      language: probe.audio?.language ?? null,
+    };
+    const result: CleanedVideo = {
+      outputPath: this.outputPath,
+      contentType: format.contentType,
+      fileExtension: format.fileExtension,
+      durationSeconds: probe.durationSeconds ?? audioSeconds,
+    };
+    // Lossy encoders can push the true peak past loudnorm's limit: measure what is delivered and
+    // encode again aiming lower while it is above the ceiling.
+    let aim = FIRST_TRUE_PEAK_AIM_DB;
+    for (let attempt = 1; ; attempt++) {
+      plan.audioFilter = measured && loudnormApplyFilter(measured, { integratedLufs: request.options.target_lufs, truePeakDb: aim });
+      await this.mux(plan);
+      if (!plan.audioFilter) return result;
+      const delivered = await this.measure(['-i', this.outputPath]);
+      const done = delivered.truePeakDb <= TRUE_PEAK_LIMIT_DB || attempt === TRUE_PEAK_ATTEMPTS || aim <= LOWEST_TRUE_PEAK_AIM_DB;
+      if (done) return { ...result, measuredLufs: delivered.integratedLufs };
+      aim = lowerTruePeakAim(aim, delivered.truePeakDb);
+    }
+  }
+
+  private checkAudioLength(seconds: number): void {
+    if (seconds <= this.maxAudioSeconds) return;
+    throw new MediaError('audio_too_long', `The audio is longer than ${this.maxAudioSeconds} seconds`, [
+      { type: 'audio_too_long', message: `The audio lasts ${Math.round(seconds)} s; the limit is ${this.maxAudioSeconds} s` },
+    ]);
+  }
+
+  // ffmpeg decode | rnnoise-filter > raw file, streamed. Returns the audio's length in seconds.
+  private async denoise(): Promise<number> {
+    const { request } = this;
+    const decode = { file: this.ffmpegPath, args: decodeAudioArgs(request.inputPath, this.maxAudioSeconds) };
+    const denoiser = denoiseCommand(request.nodePath ?? process.execPath, request.options.strength);
+    try {
+      const [decoded] = await this.runner.pipe([decode, denoiser], {
+        timeoutMs: this.remainingMs(),
+        signal: request.signal,
+        stdout: createWriteStream(this.rawPath),
+      });
+      const truncated = truncationIn(decoded.stderrTail);
+      if (truncated) throw damagedInputError(truncated, request.inputPath);
+    } catch (error) {
+      // The decoder reads only the input, with arguments fixed by the probe: its failure is the file's.
+      if (error instanceof ProcessFailedError && error.file === this.ffmpegPath) {
+        throw new MediaError('invalid_file', 'The audio stream could not be decoded', [
+          { type: 'undecodable_audio', message: lastLine(error.stderrTail).replaceAll(request.inputPath, 'input') },
+        ]);
+      }
+      throw error;
+    }
+    const seconds = (await stat(this.rawPath)).size / PCM_BYTES_PER_SECOND;
+    if (seconds === 0) {
+      throw new MediaError('invalid_file', 'The audio stream holds no sound', [
+        { type: 'undecodable_audio', message: 'Decoding the first audio stream produced no samples' },
+      ]);
+    }
+    this.checkAudioLength(seconds);
+    return seconds;
+  }
+
+  private async measure(input: readonly string[]): Promise<LoudnessMeasurement> {
+    const filter = loudnormMeasureFilter({ integratedLufs: this.request.options.target_lufs, truePeakDb: FIRST_TRUE_PEAK_AIM_DB });
+    const { stderrTail } = await this.runner.run(
+      { file: this.ffmpegPath, args: measureLoudnessArgs(input, filter) },
+      { timeoutMs: this.remainingMs(), signal: this.request.signal },
+    );
+    return parseLoudnormJson(stderrTail);
+  }
+
+  private async mux(plan: MuxPlan): Promise<void> {
+    try {
+      await this.runner.run(
+        { file: this.ffmpegPath, args: muxArgs(plan) },
+        { timeoutMs: this.remainingMs(), signal: this.request.signal },
+      );
+    } catch (error) {
+      // Copying the picture reads all of the input's video packets: damage shows up here first.
+      const damage = error instanceof ProcessFailedError ? damageIn(error.stderrTail) : null;
+      throw damage ? damagedInputError(damage, plan.inputPath) : error;
+    }
+  }
+
+  private remainingMs(): number {
+    const ms = this.deadline - Date.now();
+    if (ms <= 0) throw new MediaError('timeout', `Cleaning the audio took longer than ${this.request.timeoutMs} ms`);
+    return ms;
+  }
+}

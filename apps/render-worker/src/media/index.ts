@@ -1,0 +1,13 @@
+// The media core of the render worker: what the job processors use.
+export { cleanAudioVideo, DEFAULT_MAX_AUDIO_SECONDS, type CleanAudioVideoRequest, type CleanedVideo } from './clean-audio-video';
+export { AbortError, isAbortError, MediaError } from './media-error';
+export type { AudioStreamProbe, MediaProbe, VideoStreamProbe } from './parse-probe';
+export { probeMedia, type ProbeRequest } from './probe';
+export {
+  ProcessFailedError,
+  ProcessRunner,
+  type CommandRunner,
+  type ProcessCommand,
+  type RunOptions,
+  type RunResult,
+} from './process-runner';

@@ -1,0 +1,31 @@
+import type { JobErrorCode, JobErrorDetail } from '@vj/contracts';
+
+// A job-level failure with the code the job will carry (api-v1.md, "Job error codes").
+export class MediaError extends Error {
+  constructor(
+    readonly code: JobErrorCode,
+    message: string,
+    readonly details: JobErrorDetail[] | null = null,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'MediaError';
+  }
+}
+
+// Cancellation is not a job failure: the job ends CANCELLED, so it gets its own error.
+export class AbortError extends Error {
+  constructor(message = 'The operation was aborted', options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AbortError';
+  }
+}
+
+// By name, so Node's own AbortError and DOMException('AbortError') are recognised too.
+export function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortError('The job was cancelled', { cause: signal.reason });
+}

@@ -1,0 +1,60 @@
+import { MediaError } from './media-error';
+import type { MediaProbe } from './parse-probe';
+
+// video-jobs-resources.md 2.5: the container and audio codec follow the input's video codec,
+// so the picture can be copied bit for bit into a container that accepts it.
+
+export interface OutputFormat {
+  muxer: 'mp4' | 'webm';
+  contentType: 'video/mp4' | 'video/webm';
+  fileExtension: 'mp4' | 'webm';
+  audioCodecArgs: readonly string[];
+  // faststart: the index goes before the media so players can start before the download ends.
+  muxerArgs: readonly string[];
+}
+
+const MP4: OutputFormat = {
+  muxer: 'mp4',
+  contentType: 'video/mp4',
+  fileExtension: 'mp4',
+  audioCodecArgs: ['-c:a', 'aac', '-b:a', '128k'],
+  muxerArgs: ['-movflags', '+faststart'],
+};
+
+const WEBM: OutputFormat = {
+  muxer: 'webm',
+  contentType: 'video/webm',
+  fileExtension: 'webm',
+  audioCodecArgs: ['-c:a', 'libopus', '-b:a', '96k'],
+  muxerArgs: [],
+};
+
+const FORMAT_BY_VIDEO_CODEC = new Map<string, OutputFormat>([
+  ['h264', MP4],
+  ['hevc', MP4],
+  ['av1', MP4],
+  ['mpeg4', MP4],
+  ['vp8', WEBM],
+  ['vp9', WEBM],
+]);
+
+export function outputFormatFor(probe: MediaProbe): OutputFormat {
+  if (!probe.video) {
+    throw new MediaError('invalid_file', 'The file has no video stream', [
+      { type: 'no_video_stream', message: 'The file contains no video stream to keep' },
+    ]);
+  }
+  const format = FORMAT_BY_VIDEO_CODEC.get(probe.video.codecName);
+  if (!format) {
+    const supported = [...FORMAT_BY_VIDEO_CODEC.keys()].join(', ');
+    throw new MediaError('invalid_file', `Unsupported video codec: ${probe.video.codecName}`, [
+      { type: 'unsupported_codec', message: `Video codec "${probe.video.codecName}" is not supported; supported: ${supported}` },
+    ]);
+  }
+  if (!probe.audio) {
+    throw new MediaError('invalid_file', 'The file has no audio stream', [
+      { type: 'no_audio_stream', message: 'The file contains no audio stream to clean' },
+    ]);
+  }
+  return format;
+}

@@ -1,0 +1,31 @@
+import { MediaError } from './media-error';
+import { parseProbe, type MediaProbe } from './parse-probe';
+import { lastLine, ProcessFailedError, type CommandRunner } from './process-runner';
+
+export interface ProbeRequest {
+  ffprobePath: string;
+  inputPath: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export function probeArgs(inputPath: string): string[] {
+  return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', inputPath];
+}
+
+// ffprobe failing can only mean the file is unreadable: its arguments never change.
+export async function probeMedia(runner: CommandRunner, request: ProbeRequest): Promise<MediaProbe> {
+  try {
+    const { stdout } = await runner.run(
+      { file: request.ffprobePath, args: probeArgs(request.inputPath) },
+      { timeoutMs: request.timeoutMs, signal: request.signal, stdout: 'capture' },
+    );
+    return parseProbe(stdout);
+  } catch (error) {
+    if (!(error instanceof ProcessFailedError)) throw error;
+    throw new MediaError('invalid_file', 'The file is not a readable video', [
+      // The local path means nothing to the user.
+      { type: 'unreadable_file', message: `ffprobe: ${lastLine(error.stderrTail).replaceAll(request.inputPath, 'input')}` },
+    ]);
+  }
+}

@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { basename } from 'node:path';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AbortError, MediaError } from './media-error';
+
+// The one place that starts external processes (ffmpeg, ffprobe, the denoiser). It uses
+// child_process directly rather than fluent-ffmpeg (archived upstream): arguments come from pure
+// builders, the denoiser is not ffmpeg, and fluent-ffmpeg adds nothing for timeouts, cancellation
+// or process-to-process pipes. Swapping the implementation means replacing this file only.
+
+export interface ProcessCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+}
+
+export interface RunOptions {
+  // Wall-clock limit: past it the process gets SIGKILL and the run fails with MediaError('timeout').
+  timeoutMs: number;
+  // Aborting kills the process at once; the run fails with AbortError.
+  signal?: AbortSignal;
+  // Streamed into stdin (for pipe(): into the first process); without it stdin is closed.
+  stdin?: Readable;
+  // Where stdout goes (for pipe(): the last process's), with back-pressure; 'capture' collects it
+  // as text for small outputs like ffprobe's JSON. Without it stdout is discarded.
+  stdout?: Writable | 'capture';
+}
+
+export interface RunResult {
+  stdout: string;
+  // The end of stderr: ffmpeg prints its reasons and loudnorm its JSON there.
+  stderrTail: string;
+}
+
+export interface CommandRunner {
+  run(command: ProcessCommand, options: RunOptions): Promise<RunResult>;
+  // Runs `a | b | c`: one limit for the whole pipe, and the first failure stops every process.
+  pipe(commands: readonly ProcessCommand[], options: RunOptions): Promise<RunResult[]>;
+}
+
+const STDERR_TAIL_CHARS = 16_384;
+
+export class ProcessFailedError extends Error {
+  constructor(
+    // The executable as it was started, so a caller can tell the processes of a pipe apart.
+    readonly file: string,
+    readonly exitCode: number | null,
+    readonly exitSignal: NodeJS.Signals | null,
+    readonly stderrTail: string,
+  ) {
+    super(`${basename(file)} exited with ${exitSignal ?? `code ${exitCode}`}: ${lastLine(stderrTail)}`);
+    this.name = 'ProcessFailedError';
+  }
+}
+
+export function lastLine(text: string): string {
+  const lines = text.trim().split('\n');
+  return lines[lines.length - 1]?.trim() || '(no output)';
+}
+
+// The child stopped reading its stdin; its exit status already says whether that was a failure.
+function isClosedByReader(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
+export class ProcessRunner implements CommandRunner {
+  run(command: ProcessCommand, options: RunOptions): Promise<RunResult> {
+    const name = basename(command.file);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(new AbortError(`${name} not started: cancelled`, { cause: signal.reason }));
+    return new Promise((resolve, reject) => {
+      const child = spawn(command.file, command.args, {
+        stdio: [options.stdin ? 'pipe' : 'ignore', options.stdout ? 'pipe' : 'ignore', 'pipe'],
+      });
+      let stopped: Error | undefined; // why we killed it, or why it never started
+      const stop = (reason: Error): void => {
+        stopped ??= reason;
+        child.kill('SIGKILL');
+      };
+      const timer = setTimeout(
+        () => stop(new MediaError('timeout', `${name} ran past its ${options.timeoutMs} ms limit and was killed`)),
+        options.timeoutMs,
+      );
+      const onAbort = (): void => stop(new AbortError(`${name} stopped: cancelled`, { cause: signal?.reason }));
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      let stderrTail = '';
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => (stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS)));
+
+      const streams: Promise<void>[] = [];
+      let stdinError: unknown;
+      let stdoutError: unknown;
+      const captured: Buffer[] = [];
+      if (options.stdin && child.stdin) {
+        streams.push(pipeline(options.stdin, child.stdin).catch((error: unknown) => void (stdinError = error)));
+      }
+      if (options.stdout === 'capture') child.stdout?.on('data', (chunk: Buffer) => captured.push(chunk));
+      else if (options.stdout && child.stdout) {
+        streams.push(pipeline(child.stdout, options.stdout).catch((error: unknown) => void (stdoutError = error)));
+      }
+
+      child.once('error', (error) => (stopped ??= error));
+      child.once('close', (exitCode, exitSignal) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        // A stdin source that never ends must not keep us waiting once the child is gone.
+        child.stdin?.destroy();
+        void Promise.all(streams).then(() => {
+          // A failing destination (disk full) is the cause when the child then dies of EPIPE.
+          if (stopped) reject(stopped);
+          else if (stdoutError) reject(stdoutError);
+          else if (exitCode !== 0) reject(new ProcessFailedError(command.file, exitCode, exitSignal, stderrTail));
+          else if (stdinError && !isClosedByReader(stdinError)) reject(stdinError);
+          else resolve({ stdout: Buffer.concat(captured).toString('utf8'), stderrTail });
+        });
+      });
+    });
+  }
+
+  async pipe(commands: readonly ProcessCommand[], options: RunOptions): Promise<RunResult[]> {
+    const controller = new AbortController();
+    const forwardAbort = (): void => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) forwardAbort();
+    options.signal?.addEventListener('abort', forwardAbort, { once: true });
+    const links = commands.slice(1).map(() => new PassThrough());
+    const last = commands.length - 1;
+    let firstError: { error: unknown } | undefined; // the cause; the others are its consequences
+    const runs = commands.map((command, i) =>
+      this.run(command, {
+        timeoutMs: options.timeoutMs,
+        signal: controller.signal,
+        stdin: i === 0 ? options.stdin : links[i - 1],
+        stdout: i === last ? options.stdout : links[i],
+      }).catch((error: unknown) => {
+        if (!firstError) {
+          firstError = { error };
+          controller.abort();
+        }
+        throw error;
+      }),
+    );
+    const settled = await Promise.allSettled(runs);
+    options.signal?.removeEventListener('abort', forwardAbort);
+    if (firstError) throw firstError.error;
+    return settled.map((result) => (result as PromiseFulfilledResult<RunResult>).value);
+  }
+}

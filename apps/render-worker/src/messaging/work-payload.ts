@@ -1,0 +1,17 @@
+import type { JobType, JobWorkRequestedV1 } from '@vj/contracts';
+import { PermanentMessageError } from '@vj/messaging';
+
+// A work message that cannot be a job of this subject's type is never going to succeed: term it.
+export function parseWorkPayload<T extends JobType>(jobType: T, payload: unknown): JobWorkRequestedV1<T> {
+  const work = payload as Partial<JobWorkRequestedV1> | null;
+  const problems = [
+    work?.version !== 1 && 'version is not 1',
+    work?.job_type !== jobType && `job_type is not ${jobType}`,
+    typeof work?.job_id !== 'string' && 'job_id is missing',
+    typeof work?.account_id !== 'string' && 'account_id is missing',
+    (work?.input?.kind !== 'url' && work?.input?.kind !== 'upload') && 'input is missing',
+    (typeof work?.options !== 'object' || work.options === null) && 'options are missing',
+  ].filter(Boolean);
+  if (problems.length) throw new PermanentMessageError(`unusable work message: ${problems.join(', ')}`);
+  return work as JobWorkRequestedV1<T>;
+}

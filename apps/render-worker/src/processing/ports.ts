@@ -1,0 +1,62 @@
+import type { JobReportKind, JobStatus, JobType, JobWorkRequestedV1, ReportPayloads } from '@vj/contracts';
+import type { FetchedInput } from '../input/fetched-input';
+
+// The job processor's I/O, behind interfaces so it unit-tests with fakes (STYLE habit 5).
+
+// The jobs service's current status of a job; null when it does not know the job.
+export interface JobStatusReader {
+  currentStatus(job: Pick<JobWorkRequestedV1, 'account_id' | 'job_id'>): Promise<JobStatus | null>;
+}
+export const JOB_STATUS_READER = Symbol('JobStatusReader');
+
+export interface ReportSink {
+  publish<K extends JobReportKind>(kind: K, report: ReportPayloads[K], msgId: string): Promise<void>;
+}
+export const REPORT_SINK = Symbol('ReportSink');
+
+// Brings a job's input video onto local disk.
+export interface InputSource {
+  fetch(job: JobWorkRequestedV1, destPath: string, signal: AbortSignal): Promise<FetchedInput>;
+}
+export const INPUT_SOURCE = Symbol('InputSource');
+
+export interface ResultStore {
+  putFile(key: string, path: string, contentType: string): Promise<{ size: number }>;
+}
+export const RESULT_STORE = Symbol('ResultStore');
+
+export interface ProducedFile {
+  path: string;
+  fileName: string;
+  contentType: string;
+}
+
+export interface ProcessorOutput {
+  files: ProducedFile[];
+  durationSeconds: number;
+}
+
+export interface ProcessorRun<T extends JobType> {
+  job: JobWorkRequestedV1<T>;
+  inputPath: string;
+  workDir: string;
+  signal: AbortSignal;
+}
+
+// One per job type: the media work itself.
+export interface JobTypeProcessor<T extends JobType = JobType> {
+  // Past it the job fails with `timeout`.
+  readonly timeLimitMs: number;
+  run(work: ProcessorRun<T>): Promise<ProcessorOutput>;
+}
+
+// A mapped type, so a job type without a processor does not compile.
+export type JobProcessors = { [T in JobType]: JobTypeProcessor<T> };
+export const JOB_PROCESSORS = Symbol('JobProcessors');
+
+export interface WorkerSettings {
+  workerId: string;
+  // Parent of the per-job temporary directories.
+  workDir: string;
+}
+export const WORKER_SETTINGS = Symbol('WorkerSettings');

@@ -1,0 +1,261 @@
+import { Logger } from '@nestjs/common';
+import type { JobReportKind, JobStatus, JobWorkRequestedV1, ReportPayloads } from '@vj/contracts';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TransloadError } from '../input/transload-error';
+import { MediaError } from '../media/media-error';
+import type { ModerationVerdict } from '../moderation/moderation-policy';
+import { CancellationRegistry } from './cancellation-registry';
+import type { JobProcessors, ProcessorRun, ProcessorOutput } from './ports';
+import { ProcessJobUseCase, type Delivery } from './process-job.use-case';
+
+const JOB: JobWorkRequestedV1<'clean-audio-video'> = {
+  version: 1,
+  job_id: '6f1d6c1e-0000-4000-8000-000000000001',
+  account_id: 'acct-1',
+  job_type: 'clean-audio-video',
+  input: { kind: 'url', url: 'https://cdn.example.com/in.mp4' },
+  options: { strength: 0.874, normalize_loudness: true, target_lufs: -19 },
+  requested_at: '2025-01-01T00:00:00.000Z',
+};
+const FIRST: Delivery = { attempt: 1, isLastAttempt: false };
+const LAST: Delivery = { attempt: 3, isLastAttempt: true };
+
+type Published = { kind: JobReportKind; report: ReportPayloads[JobReportKind]; msgId: string };
+
+function setup(overrides: {
+  status?: JobStatus | null;
+  statusError?: Error;
+  fetchError?: Error;
+  verdict?: ModerationVerdict;
+  run?: (work: ProcessorRun<'clean-audio-video'>) => Promise<ProcessorOutput>;
+  timeLimitMs?: number;
+} = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'vj-process-job-'));
+  const published: Published[] = [];
+  const uploads: { key: string; contentType: string }[] = [];
+  const registry = new CancellationRegistry();
+  const output = (workDir: string): ProcessorOutput => {
+    const path = join(workDir, 'out.mp4');
+    writeFileSync(path, 'clean');
+    return { files: [{ path, fileName: `${JOB.job_id}-clean.mp4`, contentType: 'video/mp4' }], durationSeconds: 12.5 };
+  };
+  const processors: JobProcessors = {
+    'clean-audio-video': { timeLimitMs: overrides.timeLimitMs ?? 5_000, run: overrides.run ?? (async ({ workDir }) => output(workDir)) },
+    'video-background-removal': { timeLimitMs: 5_000, run: async () => Promise.reject(new Error('not used')) },
+  };
+  const useCase = new ProcessJobUseCase(
+    {
+      currentStatus: async () => {
+        if (overrides.statusError) throw overrides.statusError;
+        return overrides.status === undefined ? 'PROCESSING' : overrides.status;
+      },
+    },
+    {
+      publish: async <K extends JobReportKind>(kind: K, report: ReportPayloads[K], msgId: string) => {
+        published.push({ kind, report, msgId });
+      },
+    },
+    {
+      fetch: async (_job, destPath) => {
+        if (overrides.fetchError) throw overrides.fetchError;
+        writeFileSync(destPath, 'input');
+        return { path: destPath, size: 5, sha256: 'ab'.repeat(32) };
+      },
+    },
+    { check: async () => overrides.verdict ?? { allowed: true } },
+    processors,
+    {
+      putFile: async (key, _path, contentType) => {
+        uploads.push({ key, contentType });
+        return { size: 5 };
+      },
+    },
+    { workerId: 'worker-a', workDir: root },
+    registry,
+  );
+  const kinds = () => published.map((p) => p.kind);
+  const leftovers = () => readdirSync(root);
+  return { useCase, published, uploads, registry, kinds, leftovers, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+// Resolves once the processor is running, so a test can cancel mid-run.
+function blockingRun() {
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const run = ({ signal }: ProcessorRun<'clean-audio-video'>) =>
+    new Promise<ProcessorOutput>((_resolve, reject) => {
+      started();
+      signal.addEventListener('abort', () => reject(Object.assign(new Error('ffmpeg killed'), { name: 'AbortError' })));
+    });
+  return { running, run };
+}
+
+describe('ProcessJobUseCase', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  let env: ReturnType<typeof setup>;
+  afterEach(() => env.cleanup());
+
+  it('uploads the output and publishes started then succeeded with the stored result and duration', async () => {
+    env = setup();
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('succeeded');
+    const key = `results/acct-1/${JOB.job_id}/${JOB.job_id}-clean.mp4`;
+    expect(env.uploads).toEqual([{ key, contentType: 'video/mp4' }]);
+    expect(env.published).toEqual([
+      { kind: 'started', msgId: `${JOB.job_id}:started:1`, report: { version: 1, job_id: JOB.job_id, account_id: 'acct-1', job_type: 'clean-audio-video', attempt: 1, worker_id: 'worker-a' } },
+      {
+        kind: 'succeeded',
+        msgId: `${JOB.job_id}:succeeded:1`,
+        report: {
+          version: 1,
+          job_id: JOB.job_id,
+          account_id: 'acct-1',
+          job_type: 'clean-audio-video',
+          result: { job_type: 'clean-audio-video', video: { object_key: key, content_type: 'video/mp4', file_name: `${JOB.job_id}-clean.mp4`, file_size: 5 } },
+          media_duration_seconds: 12.5,
+        },
+      },
+    ]);
+  });
+
+  it('removes the job temp directory whatever the outcome', async () => {
+    env = setup();
+    await env.useCase.execute(JOB, FIRST);
+    expect(env.leftovers()).toEqual([]);
+    env.cleanup();
+    env = setup({ run: async () => Promise.reject(new Error('crash')) });
+    await env.useCase.execute(JOB, FIRST).catch(() => undefined);
+    expect(env.leftovers()).toEqual([]);
+  });
+
+  it.each(['COMPLETED', 'FAILED', 'CANCELLED'] as const)('skips a job that is already %s without reporting anything', async (status) => {
+    env = setup({ status });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('skipped');
+    expect(env.published).toEqual([]);
+  });
+
+  it('publishes nothing for a job cancelled while its status was being checked', async () => {
+    env = setup({ status: 'PROCESSING' });
+    const registry = env.registry;
+    const outcome = env.useCase.execute(JOB, FIRST);
+    registry.cancel(JOB.job_id);
+    await expect(outcome).resolves.toBe('cancelled');
+    expect(env.published).toEqual([]);
+  });
+
+  it('skips a job the jobs service does not know', async () => {
+    env = setup({ status: null });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('skipped');
+    expect(env.published).toEqual([]);
+  });
+
+  it('stops a job cancelled mid-run without uploading or reporting success', async () => {
+    const blocking = blockingRun();
+    env = setup({ run: blocking.run });
+    const outcome = env.useCase.execute(JOB, FIRST);
+    await blocking.running;
+    expect(env.registry.cancel(JOB.job_id)).toBe(true);
+    await expect(outcome).resolves.toBe('cancelled');
+    expect(env.uploads).toEqual([]);
+    expect(env.kinds()).toEqual(['started']);
+    expect(env.leftovers()).toEqual([]);
+  });
+
+  it('uploads nothing when the cancel arrives after processing finished but before the upload', async () => {
+    env = setup({
+      run: async ({ workDir }) => {
+        env.registry.cancel(JOB.job_id);
+        const path = join(workDir, 'out.mp4');
+        writeFileSync(path, 'x');
+        return { files: [{ path, fileName: 'f.mp4', contentType: 'video/mp4' }], durationSeconds: 1 };
+      },
+    });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('cancelled');
+    expect(env.uploads).toEqual([]);
+    expect(env.kinds()).toEqual(['started']);
+  });
+
+  it('fails the job with transload_failed and its details when the input cannot be fetched', async () => {
+    env = setup({ fetchError: new TransloadError('blocked_address', 'x resolves to 10.0.0.1') });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('failed');
+    expect(env.published[1]).toEqual({
+      kind: 'failed',
+      msgId: `${JOB.job_id}:failed:1`,
+      report: expect.objectContaining({
+        error: { code: 'transload_failed', message: expect.stringContaining('10.0.0.1'), details: [{ type: 'blocked_address', message: 'x resolves to 10.0.0.1', field: 'video_url' }] },
+      }),
+    });
+  });
+
+  it('fails the job with content_moderation when the policy denies the input, before processing it', async () => {
+    const run = jest.fn();
+    env = setup({ verdict: { allowed: false, reason: 'known prohibited file' }, run });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('failed');
+    expect(run).not.toHaveBeenCalled();
+    expect((env.published[1].report as ReportPayloads['failed']).error.code).toBe('content_moderation');
+  });
+
+  it('fails the job with the media error code, on the first attempt, without retrying', async () => {
+    env = setup({ run: async () => Promise.reject(new MediaError('invalid_file', 'no audio stream', [{ type: 'no_audio', message: 'the file has no audio stream' }])) });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('failed');
+    expect((env.published[1].report as ReportPayloads['failed']).error).toEqual({
+      code: 'invalid_file',
+      message: 'no audio stream',
+      details: [{ type: 'no_audio', message: 'the file has no audio stream' }],
+    });
+    expect(env.uploads).toEqual([]);
+  });
+
+  it('fails the job with timeout when processing passes the job type time limit', async () => {
+    const blocking = blockingRun();
+    env = setup({ run: blocking.run, timeLimitMs: 30 });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('failed');
+    expect((env.published[1].report as ReportPayloads['failed']).error.code).toBe('timeout');
+  });
+
+  it('rethrows an unexpected error so the message is retried, reporting no failure', async () => {
+    const crash = new Error('disk full');
+    env = setup({ run: async () => Promise.reject(crash) });
+    await expect(env.useCase.execute(JOB, FIRST)).rejects.toBe(crash);
+    expect(env.kinds()).toEqual(['started']);
+  });
+
+  it('rethrows when the jobs service cannot be asked, so the message is retried', async () => {
+    env = setup({ statusError: new Error('jobs.get: timeout') });
+    await expect(env.useCase.execute(JOB, FIRST)).rejects.toThrow('jobs.get');
+    expect(env.published).toEqual([]);
+  });
+
+  it('fails the job with generation_failed when an unexpected error happens on the last attempt', async () => {
+    env = setup({ run: async () => Promise.reject(new Error('disk full')) });
+    await expect(env.useCase.execute(JOB, LAST)).resolves.toBe('failed');
+    expect(env.published[1]).toEqual({
+      kind: 'failed',
+      msgId: `${JOB.job_id}:failed:3`,
+      report: expect.objectContaining({ error: { code: 'generation_failed', message: 'Processing failed after 3 attempts', details: null } }),
+    });
+  });
+
+  it('abandons the job for redelivery when the worker shuts down mid-run', async () => {
+    const blocking = blockingRun();
+    env = setup({ run: blocking.run });
+    const outcome = env.useCase.execute(JOB, FIRST);
+    await blocking.running;
+    env.registry.abandonAll('shutting down');
+    await expect(outcome).rejects.toThrow();
+    expect(env.kinds()).toEqual(['started']);
+    expect(env.uploads).toEqual([]);
+  });
+
+  it('stops when the transport gives up on the delivery', async () => {
+    const blocking = blockingRun();
+    env = setup({ run: blocking.run });
+    const transport = new AbortController();
+    const outcome = env.useCase.execute(JOB, { ...FIRST, signal: transport.signal });
+    await blocking.running;
+    transport.abort(new Error('processing exceeded 60000 ms'));
+    await expect(outcome).rejects.toThrow();
+    expect(env.uploads).toEqual([]);
+  });
+});

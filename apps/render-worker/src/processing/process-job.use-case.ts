@@ -1,0 +1,143 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isFinalJobStatus, type JobError, type JobWorkRequestedV1, type StoredFileV1 } from '@vj/contracts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JobFailure } from '../errors/job-failure';
+import { MODERATION_POLICY, type ModerationPolicy } from '../moderation/moderation-policy';
+import { CancellationRegistry, JobCancelled } from './cancellation-registry';
+import { jobErrorOf } from './job-error-of';
+import {
+  INPUT_SOURCE,
+  JOB_PROCESSORS,
+  JOB_STATUS_READER,
+  REPORT_SINK,
+  RESULT_STORE,
+  WORKER_SETTINGS,
+  type InputSource,
+  type JobProcessors,
+  type JobStatusReader,
+  type JobTypeProcessor,
+  type ProducedFile,
+  type ReportSink,
+  type ResultStore,
+  type WorkerSettings,
+} from './ports';
+import { reportMsgId, resultObjectKey, storedResult } from './stored-result';
+import { withTimeLimit } from './with-time-limit';
+
+export interface Delivery {
+  // 1-based delivery count of the work message.
+  attempt: number;
+  isLastAttempt: boolean;
+  // Aborted when the transport gives up on this delivery (it will be redelivered).
+  signal?: AbortSignal;
+}
+
+export type JobOutcome = 'skipped' | 'cancelled' | 'succeeded' | 'failed';
+
+// Runs one delivery of a work message. Resolves when the message is done with (ack); throws when our
+// own error deserves another attempt (nak), except on the last attempt, where the job fails instead.
+@Injectable()
+export class ProcessJobUseCase {
+  private readonly logger = new Logger(ProcessJobUseCase.name);
+
+  constructor(
+    @Inject(JOB_STATUS_READER) private readonly statuses: JobStatusReader,
+    @Inject(REPORT_SINK) private readonly reports: ReportSink,
+    @Inject(INPUT_SOURCE) private readonly inputs: InputSource,
+    @Inject(MODERATION_POLICY) private readonly moderation: ModerationPolicy,
+    @Inject(JOB_PROCESSORS) private readonly processors: JobProcessors,
+    @Inject(RESULT_STORE) private readonly results: ResultStore,
+    @Inject(WORKER_SETTINGS) private readonly settings: WorkerSettings,
+    private readonly cancellations: CancellationRegistry,
+  ) {}
+
+  async execute(job: JobWorkRequestedV1, delivery: Delivery): Promise<JobOutcome> {
+    // Registered before the status check, so a cancel event in between is not missed.
+    const registration = this.cancellations.register(job.job_id);
+    const signal = delivery.signal ? AbortSignal.any([registration.signal, delivery.signal]) : registration.signal;
+    try {
+      return await this.run(job, delivery, signal);
+    } catch (error) {
+      return await this.handleError(job, delivery, signal, error);
+    } finally {
+      registration.release();
+    }
+  }
+
+  private async run(job: JobWorkRequestedV1, delivery: Delivery, signal: AbortSignal): Promise<JobOutcome> {
+    const status = await this.statuses.currentStatus(job);
+    if (status === null || isFinalJobStatus(status)) {
+      this.logger.log(`job ${job.job_id} is ${status ?? 'unknown to the jobs service'}: skipping it`);
+      return 'skipped';
+    }
+    signal.throwIfAborted();
+    await this.reports.publish(
+      'started',
+      { ...this.base(job), attempt: delivery.attempt, worker_id: this.settings.workerId },
+      reportMsgId(job.job_id, 'started', delivery.attempt),
+    );
+    const workDir = await mkdtemp(join(this.settings.workDir, `job-${job.job_id}-`));
+    try {
+      const files = await this.produce(job, workDir, signal);
+      const stored = await this.upload(job, files.files, signal);
+      await this.reports.publish(
+        'succeeded',
+        { ...this.base(job), result: storedResult(job.job_type, stored), media_duration_seconds: files.durationSeconds },
+        reportMsgId(job.job_id, 'succeeded', delivery.attempt),
+      );
+      return 'succeeded';
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  private async produce(job: JobWorkRequestedV1, workDir: string, signal: AbortSignal) {
+    const input = await this.inputs.fetch(job, join(workDir, 'input'), signal);
+    const verdict = await this.moderation.check(input);
+    if (!verdict.allowed) {
+      throw new JobFailure('content_moderation', 'The input was rejected by the content policy', [{ type: 'moderation', message: verdict.reason, field: 'video_url' }]);
+    }
+    signal.throwIfAborted();
+    const processor = this.processors[job.job_type] as JobTypeProcessor;
+    return withTimeLimit(processor.timeLimitMs, signal, (limited) => processor.run({ job, inputPath: input.path, workDir, signal: limited }));
+  }
+
+  private async upload(job: JobWorkRequestedV1, files: ProducedFile[], signal: AbortSignal): Promise<StoredFileV1[]> {
+    const stored: StoredFileV1[] = [];
+    for (const file of files) {
+      // A cancelled job uploads nothing (api-v1.md, "Cancel stops the work").
+      signal.throwIfAborted();
+      const key = resultObjectKey(job.account_id, job.job_id, file.fileName);
+      const { size } = await this.results.putFile(key, file.path, file.contentType);
+      stored.push({ object_key: key, content_type: file.contentType, file_name: file.fileName, file_size: size });
+    }
+    return stored;
+  }
+
+  private async handleError(job: JobWorkRequestedV1, delivery: Delivery, signal: AbortSignal, error: unknown): Promise<JobOutcome> {
+    // The jobs service already marked it CANCELLED: nothing to report, whatever the abort broke.
+    if (signal.aborted && signal.reason instanceof JobCancelled) {
+      this.logger.log(`job ${job.job_id} was cancelled while processing; stopped`);
+      return 'cancelled';
+    }
+    const jobError = jobErrorOf(error);
+    if (jobError) {
+      this.logger.log(`job ${job.job_id} failed with ${jobError.code}: ${jobError.message}`);
+      await this.fail(job, delivery, jobError);
+      return 'failed';
+    }
+    this.logger.error(`job ${job.job_id} attempt ${delivery.attempt}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (!delivery.isLastAttempt) throw error;
+    await this.fail(job, delivery, { code: 'generation_failed', message: `Processing failed after ${delivery.attempt} attempts`, details: null });
+    return 'failed';
+  }
+
+  private fail(job: JobWorkRequestedV1, delivery: Delivery, error: JobError): Promise<void> {
+    return this.reports.publish('failed', { ...this.base(job), error }, reportMsgId(job.job_id, 'failed', delivery.attempt));
+  }
+
+  private base(job: JobWorkRequestedV1) {
+    return { version: 1 as const, job_id: job.job_id, account_id: job.account_id, job_type: job.job_type };
+  }
+}

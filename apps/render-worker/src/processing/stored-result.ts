@@ -1,0 +1,19 @@
+import type { JobReportKind, JobType, StoredFileV1, StoredResultV1 } from '@vj/contracts';
+
+export function resultObjectKey(accountId: string, jobId: string, fileName: string): string {
+  return `results/${accountId}/${jobId}/${fileName}`;
+}
+
+// The result shape of each job type (video-jobs-resources.md 2.4 and 2.5).
+export function storedResult(jobType: JobType, files: StoredFileV1[]): StoredResultV1 {
+  if (jobType === 'clean-audio-video') {
+    if (files.length !== 1) throw new Error(`clean-audio-video produces one file, got ${files.length}`);
+    return { job_type: jobType, video: files[0] };
+  }
+  return { job_type: jobType, files };
+}
+
+// Nats-Msg-Id of a report: a redelivered attempt that publishes again is dropped as a duplicate.
+export function reportMsgId(jobId: string, kind: JobReportKind, attempt: number): string {
+  return `${jobId}:${kind}:${attempt}`;
+}

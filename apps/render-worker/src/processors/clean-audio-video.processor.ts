@@ -1,0 +1,39 @@
+import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
+import { cleanAudioVideo, type CleanAudioVideoRequest, type CleanedVideo } from '../media/clean-audio-video';
+import type { JobTypeProcessor, ProcessorOutput, ProcessorRun } from '../processing/ports';
+
+export interface CleanAudioSettings {
+  maxAudioSeconds: number;
+  timeLimitMs: number;
+  ffmpegPath?: string;
+  ffprobePath?: string;
+}
+
+export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-video'> {
+  constructor(
+    private readonly settings: CleanAudioSettings,
+    private readonly clean: (request: CleanAudioVideoRequest) => Promise<CleanedVideo> = cleanAudioVideo,
+  ) {}
+
+  get timeLimitMs(): number {
+    return this.settings.timeLimitMs;
+  }
+
+  async run({ job, inputPath, workDir, signal }: ProcessorRun<'clean-audio-video'>): Promise<ProcessorOutput> {
+    const cleaned = await this.clean({
+      inputPath,
+      workDir,
+      // Defaults again, for work messages written before an option existed.
+      options: { ...CLEAN_AUDIO_DEFAULTS, ...job.options },
+      maxAudioSeconds: this.settings.maxAudioSeconds,
+      timeoutMs: this.settings.timeLimitMs,
+      signal,
+      ffmpegPath: this.settings.ffmpegPath,
+      ffprobePath: this.settings.ffprobePath,
+    });
+    return {
+      files: [{ path: cleaned.outputPath, fileName: `${job.job_id}-clean.${cleaned.fileExtension}`, contentType: cleaned.contentType }],
+      durationSeconds: cleaned.durationSeconds,
+    };
+  }
+}

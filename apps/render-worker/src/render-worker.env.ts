@@ -1,0 +1,25 @@
+import { tmpdir } from 'node:os';
+import { defineEnv, env, logEnv, natsEnv, s3Env, type EnvValues } from '@vj/config';
+
+export const renderWorkerEnv = defineEnv({
+  ...natsEnv,
+  ...s3Env,
+  ...logEnv,
+  WORK_DIR: env.string({ doc: 'parent folder of the per-job temporary folders (inputs and outputs)', default: tmpdir() }),
+  WORKER_CONCURRENCY: env.int({ doc: 'jobs this process runs at once', default: 1, min: 1, max: 64 }),
+  FFMPEG_PATH: env.string({ doc: 'ffmpeg binary', default: 'ffmpeg' }),
+  FFPROBE_PATH: env.string({ doc: 'ffprobe binary', default: 'ffprobe' }),
+  TRANSLOAD_MAX_BYTES: env.int({ doc: 'largest input video fetched from a video_url or an upload', default: 2 * 1024 ** 3, min: 1 }),
+  TRANSLOAD_TIMEOUT_SECONDS: env.int({ doc: 'time limit for fetching a video_url, redirects and body included', default: 300, min: 1 }),
+  TRANSLOAD_ALLOW_HOSTS: env.string({
+    doc: 'comma-separated hosts, IPs or CIDRs exempt from the private-network guard of video_url fetches',
+    optional: true,
+  }),
+  MODERATION_DENY_SHA256_FILE: env.string({ doc: "file of denied inputs' SHA-256 hex digests, one a line, '#' comments", optional: true }),
+  CLEAN_AUDIO_MAX_SECONDS: env.int({ doc: 'longest audio a clean-audio-video job accepts (else audio_too_long)', default: 1800, min: 1 }),
+  CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'time limit of one clean-audio-video run (else timeout)', default: 3600, min: 1 }),
+  WORK_MAX_DELIVER: env.int({ doc: 'deliveries of a work message before the job fails with generation_failed', default: 3, min: 1 }),
+  WORK_ACK_WAIT_SECONDS: env.int({ doc: 'JetStream ack wait of the work consumer; keep-alives are sent every third of it', default: 30, min: 1 }),
+});
+
+export type RenderWorkerConfig = EnvValues<typeof renderWorkerEnv.variables>;

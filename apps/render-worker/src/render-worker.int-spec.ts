@@ -1,0 +1,137 @@
+import { CONSUMERS, STREAMS, subjects, type JobRecordV1, type JobStatus, type JobWorkRequestedV1, type ReportPayloads } from '@vj/contracts';
+import { startNatsServer, startS3Server, waitFor, type LocalNatsServer, type LocalS3Server } from '@vj/local-stack';
+import { decodeJson, JetStreamPublisher, pingHealth, RpcError, serveJobsRpc, type RpcService } from '@vj/messaging';
+import { ObjectStorage } from '@vj/storage';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from 'nats';
+import { bootRenderWorker, type RunningWorker } from './boot';
+import { renderWorkerEnv } from './render-worker.env';
+
+type Report = { subject: string; payload: ReportPayloads[keyof ReportPayloads] & { job_id: string } };
+
+describe('render worker against nats-server and S3', () => {
+  let nats: LocalNatsServer;
+  let s3: LocalS3Server;
+  let nc: NatsConnection;
+  let worker: RunningWorker;
+  let rpc: RpcService;
+  let storage: ObjectStorage;
+  let stallServer: Server;
+  let stallUrl: string;
+  let workDir: string;
+  const statuses = new Map<string, JobStatus>();
+  const reports: Report[] = [];
+
+  beforeAll(async () => {
+    [nats, s3] = await Promise.all([startNatsServer(), startS3Server()]);
+    nc = await connect({ servers: nats.url });
+    rpc = serveJobsRpc(nc, {
+      get: async (request) => {
+        const status = statuses.get(request.job_id);
+        if (!status) throw new RpcError('not_found', 'no such job');
+        return { job_id: request.job_id, status } as JobRecordV1;
+      },
+      create: async () => Promise.reject(new Error('unused')),
+      list: async () => Promise.reject(new Error('unused')),
+      cancel: async () => Promise.reject(new Error('unused')),
+    });
+    nc.subscribe(subjects.reportAll(), { callback: (_e, msg) => reports.push({ subject: msg.subject, payload: decodeJson(msg.data) }) });
+    // Sends headers then nothing: a transload that is still running when the job is cancelled.
+    stallServer = createServer((_req, res) => res.writeHead(200, { 'content-length': 1_000_000 }).write('x'));
+    await new Promise<void>((resolve) => stallServer.listen(0, '127.0.0.1', resolve));
+    stallUrl = `http://127.0.0.1:${(stallServer.address() as AddressInfo).port}/video.mp4`;
+    workDir = mkdtempSync(join(tmpdir(), 'vj-worker-int-'));
+    const config = renderWorkerEnv.parse({
+      NATS_URL: nats.url,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      S3_BUCKET: 'worker-int',
+      WORK_DIR: workDir,
+      TRANSLOAD_ALLOW_HOSTS: '127.0.0.1',
+      WORKER_CONCURRENCY: '2',
+      LOG_LEVEL: 'error',
+    });
+    storage = new ObjectStorage({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'worker-int', region: 'us-east-1' });
+    worker = await bootRenderWorker(config);
+  });
+
+  afterAll(async () => {
+    await worker?.stop('test over');
+    await rpc?.close();
+    stallServer?.closeAllConnections();
+    stallServer?.close();
+    await nc?.close();
+    await Promise.all([nats?.stop(), s3?.stop()]);
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  function publishWork(job: Omit<JobWorkRequestedV1, 'version' | 'account_id' | 'requested_at'>, status: JobStatus = 'PROCESSING') {
+    statuses.set(job.job_id, status);
+    const work = { version: 1, account_id: 'acct-1', requested_at: new Date().toISOString(), ...job };
+    return new JetStreamPublisher(nc).publish(subjects.work(job.job_type), work, { msgId: `work-${job.job_id}` });
+  }
+  const reportsOf = (jobId: string) => reports.filter((r) => r.payload.job_id === jobId);
+  const kindsOf = (jobId: string) => reportsOf(jobId).map((r) => r.subject.split('.').pop());
+  const workLeft = async () => (await (await nc.jetstreamManager()).consumers.info(STREAMS.work, CONSUMERS.renderWorker)).num_pending;
+  const cleanAudio = { job_type: 'clean-audio-video' as const, options: { strength: 0.874, normalize_loudness: true, target_lufs: -19 } };
+
+  it('answers the health probe as ready', async () => {
+    expect(await pingHealth(nc, 'render-worker')).toEqual(expect.objectContaining({ service: 'render-worker', ready: true }));
+  });
+
+  it('fails a background-removal job with generation_failed and acks its work', async () => {
+    const jobId = randomUUID();
+    await publishWork({ job_id: jobId, job_type: 'video-background-removal', input: { kind: 'url', url: stallUrl }, options: { output_codec: 'vp9', refine_foreground_edges: true, subject_is_person: true } });
+    await waitFor('failed report', async () => kindsOf(jobId).includes('failed'));
+    expect(kindsOf(jobId)).toEqual(['started', 'failed']);
+    expect(reportsOf(jobId)[1].payload).toEqual(expect.objectContaining({ error: expect.objectContaining({ code: 'generation_failed' }) }));
+    await waitFor('work acked', async () => (await workLeft()) === 0);
+  });
+
+  it('fails a job whose video_url points into a private network with transload_failed', async () => {
+    const jobId = randomUUID();
+    await publishWork({ job_id: jobId, ...cleanAudio, input: { kind: 'url', url: 'http://10.1.2.3/video.mp4' } });
+    await waitFor('failed report', async () => kindsOf(jobId).includes('failed'));
+    expect(reportsOf(jobId)[1].payload).toEqual(expect.objectContaining({ error: expect.objectContaining({ code: 'transload_failed' }) }));
+  });
+
+  it('skips a job that is already cancelled without reporting anything', async () => {
+    const jobId = randomUUID();
+    await publishWork({ job_id: jobId, ...cleanAudio, input: { kind: 'url', url: stallUrl } }, 'CANCELLED');
+    await waitFor('work acked', async () => (await workLeft()) === 0 && statuses.has(jobId));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reportsOf(jobId)).toEqual([]);
+  });
+
+  it('stops a running job when its cancel event arrives, reporting nothing after started', async () => {
+    const jobId = randomUUID();
+    await publishWork({ job_id: jobId, ...cleanAudio, input: { kind: 'url', url: stallUrl } });
+    await waitFor('started', async () => kindsOf(jobId).includes('started'));
+    nc.publish(subjects.jobEvent('cancelled'), JSON.stringify({ version: 1, job_id: jobId, account_id: 'acct-1', job_type: 'clean-audio-video', event_id: randomUUID(), occurred_at: new Date().toISOString() }));
+    await waitFor('work acked', async () => (await workLeft()) === 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(kindsOf(jobId)).toEqual(['started']);
+  });
+
+  it('cleans an uploaded video, stores the result under results/ and reports success', async () => {
+    const source = join(workDir, 'source.mp4');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'libx264', '-c:a', 'aac', '-shortest', '-y', source]);
+    await storage.putFile('uploads/acct-1/up-1', source, 'video/mp4');
+    const jobId = randomUUID();
+    await publishWork({ job_id: jobId, ...cleanAudio, input: { kind: 'upload', upload_id: 'up-1', object_key: 'uploads/acct-1/up-1' } });
+    await waitFor('outcome', async () => kindsOf(jobId).length === 2, 50_000);
+    const outcome = reportsOf(jobId)[1].payload as ReportPayloads['succeeded'];
+    expect(kindsOf(jobId)).toEqual(['started', 'succeeded']);
+    const key = `results/acct-1/${jobId}/${jobId}-clean.mp4`;
+    expect(outcome.result).toEqual({ job_type: 'clean-audio-video', video: { object_key: key, content_type: 'video/mp4', file_name: `${jobId}-clean.mp4`, file_size: expect.any(Number) } });
+    expect(outcome.media_duration_seconds).toBeCloseTo(2, 0);
+    expect(await storage.stat(key)).toEqual(expect.objectContaining({ size: (outcome.result as { video: { file_size: number } }).video.file_size }));
+  }, 60_000);
+});

@@ -1,0 +1,75 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { JetStreamPublisher, JobsRpcClient } from '@vj/messaging';
+import type { ObjectStorage } from '@vj/storage';
+import type { NatsConnection } from 'nats';
+import { hostname } from 'node:os';
+import { AllowList } from './input/allow-list';
+import { JobInputSource } from './input/job-input-source';
+import { CancelListener } from './messaging/cancel-listener';
+import { JetStreamReportSink } from './messaging/jetstream-report-sink';
+import { JobsRpcStatusReader } from './messaging/jobs-rpc-status-reader';
+import { NATS_CONNECTION } from './messaging/nats-connection.token';
+import { WorkController } from './messaging/work.controller';
+import { MODERATION_POLICY, type ModerationPolicy } from './moderation/moderation-policy';
+import { CancellationRegistry } from './processing/cancellation-registry';
+import { FailDeadLetteredJobUseCase } from './processing/fail-dead-lettered-job.use-case';
+import {
+  INPUT_SOURCE,
+  JOB_PROCESSORS,
+  JOB_STATUS_READER,
+  REPORT_SINK,
+  RESULT_STORE,
+  WORKER_SETTINGS,
+  type JobProcessors,
+  type WorkerSettings,
+} from './processing/ports';
+import { ProcessJobUseCase } from './processing/process-job.use-case';
+import { CleanAudioVideoProcessor } from './processors/clean-audio-video.processor';
+import { VideoBackgroundRemovalProcessor } from './processors/video-background-removal.processor';
+import type { RenderWorkerConfig } from './render-worker.env';
+
+export interface RenderWorkerDependencies {
+  config: RenderWorkerConfig;
+  nc: NatsConnection;
+  storage: ObjectStorage;
+  moderation: ModerationPolicy;
+}
+
+@Module({})
+export class RenderWorkerModule {
+  static register({ config, nc, storage, moderation }: RenderWorkerDependencies): DynamicModule {
+    const processors: JobProcessors = {
+      'clean-audio-video': new CleanAudioVideoProcessor({
+        maxAudioSeconds: config.CLEAN_AUDIO_MAX_SECONDS,
+        timeLimitMs: config.CLEAN_AUDIO_TIMEOUT_SECONDS * 1000,
+        ffmpegPath: config.FFMPEG_PATH,
+        ffprobePath: config.FFPROBE_PATH,
+      }),
+      'video-background-removal': new VideoBackgroundRemovalProcessor(),
+    };
+    const settings: WorkerSettings = { workerId: `${hostname()}:${process.pid}`, workDir: config.WORK_DIR };
+    const inputs = new JobInputSource(storage, {
+      maxBytes: config.TRANSLOAD_MAX_BYTES,
+      timeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
+      allowHosts: AllowList.parse(config.TRANSLOAD_ALLOW_HOSTS),
+    });
+    return {
+      module: RenderWorkerModule,
+      controllers: [WorkController],
+      providers: [
+        CancellationRegistry,
+        ProcessJobUseCase,
+        FailDeadLetteredJobUseCase,
+        CancelListener,
+        { provide: NATS_CONNECTION, useValue: nc },
+        { provide: JOB_STATUS_READER, useValue: new JobsRpcStatusReader(new JobsRpcClient(nc)) },
+        { provide: REPORT_SINK, useValue: new JetStreamReportSink(new JetStreamPublisher(nc)) },
+        { provide: INPUT_SOURCE, useValue: inputs },
+        { provide: MODERATION_POLICY, useValue: moderation },
+        { provide: JOB_PROCESSORS, useValue: processors },
+        { provide: RESULT_STORE, useValue: storage },
+        { provide: WORKER_SETTINGS, useValue: settings },
+      ],
+    };
+  }
+}

@@ -1,0 +1,231 @@
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { EventPattern, Payload, Ctx, type MessageHandler } from '@nestjs/microservices';
+import { CONSUMERS, STREAMS, subjects } from '@vj/contracts';
+import { startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
+import { connect, type JetStreamManager, type NatsConnection } from 'nats';
+import type { ConsumerSpec } from './consumer-spec';
+import { deadLetterPattern, type DeadLetter } from './dead-letter';
+import { ensureConsumer } from './ensure-consumer';
+import { JetStreamContext } from './jetstream-context';
+import { JetStreamPublisher } from './jetstream-publisher';
+import { JetStreamServer } from './jetstream-server';
+import { PermanentMessageError } from './permanent-message-error';
+import { ensureStreams } from './streams';
+
+const CLEAN = subjects.work('clean-audio-video');
+const REMOVAL = subjects.work('video-background-removal');
+
+function workSpec(overrides: Partial<ConsumerSpec> = {}): ConsumerSpec {
+  return {
+    stream: STREAMS.work,
+    durable: CONSUMERS.renderWorker,
+    filterSubject: subjects.workAll(),
+    subjects: [CLEAN, REMOVAL],
+    ackWaitMs: 1_000,
+    maxDeliver: 3,
+    concurrency: 2,
+    backoffMs: [300, 300],
+    maxProcessingMs: 20_000,
+    ...overrides,
+  };
+}
+
+type Handler = (payload: unknown, ctx: JetStreamContext) => unknown;
+
+describe('JetStreamServer against nats-server', () => {
+  let nats: LocalNatsServer;
+  let nc: NatsConnection;
+  let jsm: JetStreamManager;
+  let publisher: JetStreamPublisher;
+  let server: JetStreamServer | undefined;
+  let seq = 0;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    nc = await connect({ servers: nats.url });
+    jsm = await nc.jetstreamManager();
+    publisher = new JetStreamPublisher(nc);
+  });
+
+  afterAll(async () => {
+    await nc.close();
+    await nats.stop();
+  });
+
+  // Fresh streams per test so consumers, sequences and dedup windows never leak between tests.
+  beforeEach(async () => {
+    for (const stream of Object.values(STREAMS)) await jsm.streams.delete(stream).catch(() => undefined);
+    await ensureStreams(jsm);
+  });
+
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function serve(spec: ConsumerSpec, handlers: Record<string, Handler>, deadLetters?: (d: DeadLetter) => unknown) {
+    server = new JetStreamServer({ connection: nc, consumers: [spec], pullExpiresMs: 1_000, closeTimeoutMs: 2_000 });
+    for (const [pattern, handler] of Object.entries(handlers)) server.addHandler(pattern, handler as MessageHandler, true);
+    server.addHandler(deadLetterPattern(spec.durable), (async (d: DeadLetter) => deadLetters?.(d)) as MessageHandler, true);
+    await new Promise<void>((resolve, reject) => server!.listen((error?: unknown) => (error ? reject(error) : resolve())));
+  }
+
+  const publish = (subject: string, payload: object) => publisher.publish(subject, payload, { msgId: `m-${++seq}` });
+  const streamMessages = async () => (await jsm.streams.info(STREAMS.work)).state.messages;
+
+  it('acks a message whose handler resolves, removing it from the work queue', async () => {
+    const seen: unknown[] = [];
+    await serve(workSpec(), { [CLEAN]: async (p) => seen.push(p), [REMOVAL]: async () => undefined });
+    await publish(CLEAN, { job_id: 'a' });
+    await waitFor('handled', async () => seen.length === 1 && (await streamMessages()) === 0);
+    expect(seen).toEqual([{ job_id: 'a' }]);
+  });
+
+  it('naks a transient error and redelivers after the backoff with the next attempt number', async () => {
+    const attempts: { attempt: number; at: number }[] = [];
+    await serve(workSpec({ backoffMs: [600] }), {
+      [CLEAN]: async (_p, ctx) => {
+        attempts.push({ attempt: ctx.attempt, at: Date.now() });
+        if (ctx.attempt === 1) throw new Error('transient');
+      },
+      [REMOVAL]: async () => undefined,
+    });
+    await publish(CLEAN, { job_id: 'b' });
+    await waitFor('redelivered', async () => attempts.length === 2 && (await streamMessages()) === 0);
+    expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
+    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(550);
+  });
+
+  it('terms a message on a permanent error without retrying or dead-lettering it', async () => {
+    let calls = 0;
+    const dead: DeadLetter[] = [];
+    await serve(
+      workSpec(),
+      { [CLEAN]: async () => { calls++; throw new PermanentMessageError('unknown job'); }, [REMOVAL]: async () => undefined },
+      (d) => dead.push(d),
+    );
+    await publish(CLEAN, { job_id: 'c' });
+    await waitFor('handled', async () => calls === 1);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(calls).toBe(1);
+    expect(dead).toEqual([]);
+    expect(await streamMessages()).toBe(0);
+  });
+
+  it('calls the dead-letter handler on the last attempt, then terms the message', async () => {
+    const attempts: number[] = [];
+    const dead: DeadLetter[] = [];
+    await serve(
+      workSpec({ maxDeliver: 3, backoffMs: [100] }),
+      { [CLEAN]: async (_p, ctx) => { attempts.push(ctx.attempt); throw new Error(`boom ${ctx.attempt}`); }, [REMOVAL]: async () => undefined },
+      (d) => dead.push(d),
+    );
+    await publish(CLEAN, { job_id: 'd' });
+    await waitFor('dead-lettered', async () => dead.length === 1);
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(dead[0]).toMatchObject({ reason: 'last-attempt', deliveries: 3, subject: CLEAN, payload: { job_id: 'd' }, error: 'boom 3' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(attempts).toHaveLength(3);
+    expect(dead).toHaveLength(1);
+    expect(await streamMessages()).toBe(0);
+  });
+
+  it('dead-letters a message that a crashed worker never settled, from the MAX_DELIVERIES advisory', async () => {
+    const spec = workSpec({ maxDeliver: 1, ackWaitMs: 1_000 });
+    await ensureConsumer(jsm, spec);
+    await publish(REMOVAL, { job_id: 'e' });
+    // The "crashed" worker takes the only delivery and never settles it.
+    const taken = await nc.jetstream().consumers.get(spec.stream, spec.durable).then((c) => c.next({ expires: 2_000 }));
+    expect(taken?.subject).toBe(REMOVAL);
+    const dead: DeadLetter[] = [];
+    const handled: unknown[] = [];
+    await serve(spec, { [CLEAN]: async (p) => handled.push(p), [REMOVAL]: async (p) => handled.push(p) }, (d) => dead.push(d));
+    await waitFor('advisory dead letter', async () => dead.length === 1, 10_000);
+    expect(dead[0]).toMatchObject({ reason: 'max-deliveries', deliveries: 1, subject: REMOVAL, payload: { job_id: 'e' } });
+    expect(handled).toEqual([]);
+    await waitFor('deleted from the stream', async () => (await streamMessages()) === 0);
+  });
+
+  it('keeps a handler that runs longer than ack wait from being redelivered', async () => {
+    const attempts: number[] = [];
+    await serve(workSpec({ ackWaitMs: 1_000 }), {
+      [CLEAN]: async (_p, ctx) => {
+        attempts.push(ctx.attempt);
+        await new Promise((r) => setTimeout(r, 3_000));
+      },
+      [REMOVAL]: async () => undefined,
+    });
+    await publish(CLEAN, { job_id: 'f' });
+    await waitFor('acked', async () => attempts.length === 1 && (await streamMessages()) === 0, 10_000);
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(attempts).toEqual([1]);
+  });
+
+  it('stops keep-alives after maxProcessingMs so a hung handler is redelivered, and aborts its signal', async () => {
+    const attempts: number[] = [];
+    let aborted = false;
+    await serve(workSpec({ ackWaitMs: 1_000, maxProcessingMs: 1_500 }), {
+      [CLEAN]: async (_p, ctx) => {
+        attempts.push(ctx.attempt);
+        if (ctx.attempt === 1) await new Promise((r) => ctx.signal.addEventListener('abort', () => { aborted = true; setTimeout(r, 2_000); }));
+      },
+      [REMOVAL]: async () => undefined,
+    });
+    await publish(CLEAN, { job_id: 'g' });
+    await waitFor('redelivered', async () => attempts.length === 2, 10_000);
+    expect(aborted).toBe(true);
+  });
+
+  it('refuses to start when a declared subject has no handler', async () => {
+    await expect(serve(workSpec(), { [CLEAN]: async () => undefined })).rejects.toThrow(`no handler for "${REMOVAL}"`);
+  });
+
+  it('drops a second publish with the same msgId inside the duplicate window', async () => {
+    const first = await publisher.publish(CLEAN, { job_id: 'h' }, { msgId: 'same' });
+    const second = await publisher.publish(CLEAN, { job_id: 'h' }, { msgId: 'same' });
+    expect(first.duplicate).toBe(false);
+    expect(second.duplicate).toBe(true);
+    expect(await streamMessages()).toBe(1);
+  });
+
+  it('dispatches to @EventPattern handlers of a Nest microservice and refuses a doubled handler', async () => {
+    const seen: { payload: unknown; subject: string; attempt: number }[] = [];
+    @Controller()
+    class WorkController {
+      @EventPattern(CLEAN)
+      clean(@Payload() payload: unknown, @Ctx() ctx: JetStreamContext) {
+        seen.push({ payload, subject: ctx.subject, attempt: ctx.attempt });
+      }
+      @EventPattern(REMOVAL)
+      removal() {}
+      @EventPattern(deadLetterPattern(CONSUMERS.renderWorker))
+      dead() {}
+    }
+    @Module({ controllers: [WorkController] })
+    class WorkModule {}
+    const app = await NestFactory.createMicroservice(WorkModule, {
+      strategy: new JetStreamServer({ connection: nc, consumers: [workSpec()], pullExpiresMs: 1_000 }),
+      logger: false,
+    });
+    await app.listen();
+    await publish(CLEAN, { job_id: 'i' });
+    await waitFor('dispatched', async () => seen.length === 1);
+    expect(seen).toEqual([{ payload: { job_id: 'i' }, subject: CLEAN, attempt: 1 }]);
+    await app.close();
+
+    @Controller()
+    class DoubledController {
+      @EventPattern(CLEAN)
+      again() {}
+    }
+    @Module({ controllers: [WorkController, DoubledController] })
+    class DoubledModule {}
+    const doubled = await NestFactory.createMicroservice(DoubledModule, {
+      strategy: new JetStreamServer({ connection: nc, consumers: [workSpec()] }),
+      logger: false,
+    });
+    await expect(doubled.listen()).rejects.toThrow(`2 handlers for "${CLEAN}"`);
+    await doubled.close();
+  });
+});

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what the two README commands need and is missing: npm packages (npm ci) and, when run as
+# root, the Debian packages ffmpeg, nats-server and postgresql. Nothing is fetched from anywhere else.
+# A service already given by URL (NATS_URL, DATABASE_URL) needs no local binary.
+set -euo pipefail
+
+missing=()
+command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1 || missing+=(ffmpeg)
+if [ -z "${NATS_URL:-}" ] || [ "${REQUIRE_LOCAL_SERVICES:-}" = 1 ]; then
+  command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
+fi
+if [ -z "${DATABASE_URL:-}" ] || [ "${REQUIRE_LOCAL_SERVICES:-}" = 1 ]; then
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian packages: ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  else
+    echo "Missing Debian packages: ${missing[*]}. Install them with: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# onnxruntime-node's install script would fetch CUDA files from outside the npm registry; its CPU
+# library ships inside the package.
+export ONNXRUNTIME_NODE_INSTALL=skip
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "Installing npm packages (npm ci)" >&2
+  npm ci --no-audit --no-fund >&2
+fi

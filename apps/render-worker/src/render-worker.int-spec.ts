@@ -4,7 +4,7 @@ import { decodeJson, JetStreamPublisher, pingHealth, RpcError, serveJobsRpc, typ
 import { ObjectStorage } from '@vj/storage';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -60,6 +60,8 @@ describe('render worker against nats-server and S3', () => {
     });
     storage = new ObjectStorage({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'worker-int', region: 'us-east-1' });
     worker = await bootRenderWorker(config);
+    writeFileSync(join(workDir, 'tiny'), 'tiny');
+    await storage.putFile('uploads/acct-1/tiny', join(workDir, 'tiny'), 'video/mp4');
   });
 
   afterAll(async () => {
@@ -88,7 +90,7 @@ describe('render worker against nats-server and S3', () => {
 
   it('fails a background-removal job with generation_failed and acks its work', async () => {
     const jobId = randomUUID();
-    await publishWork({ job_id: jobId, job_type: 'video-background-removal', input: { kind: 'url', url: stallUrl }, options: { output_codec: 'vp9', refine_foreground_edges: true, subject_is_person: true } });
+    await publishWork({ job_id: jobId, job_type: 'video-background-removal', input: { kind: 'upload', upload_id: 'tiny', object_key: 'uploads/acct-1/tiny' }, options: { output_codec: 'vp9', refine_foreground_edges: true, subject_is_person: true } });
     await waitFor('failed report', async () => kindsOf(jobId).includes('failed'));
     expect(kindsOf(jobId)).toEqual(['started', 'failed']);
     expect(reportsOf(jobId)[1].payload).toEqual(expect.objectContaining({ error: expect.objectContaining({ code: 'generation_failed' }) }));
@@ -118,6 +120,16 @@ describe('render worker against nats-server and S3', () => {
     await waitFor('work acked', async () => (await workLeft()) === 0);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(kindsOf(jobId)).toEqual(['started']);
+  });
+
+  it('terminates a malformed work message instead of retrying it', async () => {
+    await new JetStreamPublisher(nc).publish(subjects.work('clean-audio-video'), { job_id: 42 }, { msgId: 'malformed' });
+    const jsm = await nc.jetstreamManager();
+    await waitFor('settled', async () => {
+      const info = await jsm.consumers.info(STREAMS.work, CONSUMERS.renderWorker);
+      return info.num_pending === 0 && info.num_ack_pending === 0;
+    });
+    expect((await jsm.consumers.info(STREAMS.work, CONSUMERS.renderWorker)).num_redelivered).toBe(0);
   });
 
   it('cleans an uploaded video, stores the result under results/ and reports success', async () => {

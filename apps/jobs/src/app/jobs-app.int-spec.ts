@@ -110,6 +110,8 @@ describe('jobs service over NATS and PostgreSQL', () => {
     const { job } = await rpc.call('create', cleanAudio());
     const base = { version: 1 as const, job_id: job.job_id, account_id: ACCOUNT, job_type: job.job_type };
     await publisher.publish(subjects.report('started'), { ...base, attempt: 1, worker_id: 'w1' }, { msgId: `${job.job_id}.started.1` });
+    // Reports are handled concurrently; a started report that loses the race to succeeded is ignored.
+    await waitFor('started', async () => (await db.query('SELECT attempts FROM jobs.job WHERE job_id = $1', [job.job_id])).rows[0].attempts === 1);
     await publisher.publish(subjects.report('succeeded'), { ...base, result, media_duration_seconds: 42.5 }, { msgId: `${job.job_id}.succeeded` });
     await waitFor('completed', async () => (await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).status === 'COMPLETED');
     await publisher.publish(subjects.report('succeeded'), { ...base, result, media_duration_seconds: 1 }, { msgId: `${job.job_id}.succeeded.dup` });

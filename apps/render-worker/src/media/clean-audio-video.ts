@@ -11,17 +11,15 @@ import {
   type MuxPlan,
 } from './clean-audio-args';
 import { denoiseCommand } from './denoise-command';
-import { damagedInputError, damageIn, truncationIn } from './input-damage';
+import { damagedInputError, damageIn, forUser, truncationIn } from './input-damage';
 import {
-  FIRST_TRUE_PEAK_AIM_DB,
-  LOWEST_TRUE_PEAK_AIM_DB,
-  loudnormApplyFilter,
-  loudnormMeasureFilter,
-  lowerTruePeakAim,
-  parseLoudnormJson,
-  TRUE_PEAK_LIMIT_DB,
+  firstLoudnessPlan,
+  loudnessFilter,
+  nextLoudnessPlan,
+  parseEbur128Summary,
   type LoudnessMeasurement,
-} from './loudnorm';
+  type LoudnessPlan,
+} from './loudness';
 import { isAbortError, MediaError, throwIfAborted } from './media-error';
 import { outputFormatFor } from './output-format';
 import { probeMedia } from './probe';
@@ -53,8 +51,8 @@ export interface CleanedVideo {
 }
 
 export const DEFAULT_MAX_AUDIO_SECONDS = 1800;
-// Encodes tried before the delivered true peak is accepted as it is (see loudnorm.ts).
-const TRUE_PEAK_ATTEMPTS = 3;
+// Encodes tried before the delivered loudness is accepted as it is (see loudness.ts).
+const LOUDNESS_ATTEMPTS = 3;
 
 // Replaces the first audio stream of a video with a denoised (and loudness-normalised) 48 kHz
 // mono track and copies the picture unchanged (api-v1.md, clean-audio-video). Fails with a
@@ -104,31 +102,39 @@ class CleanAudioJob {
     const audioSeconds = await this.denoise();
     const measured = request.options.normalize_loudness ? await this.measure(rawAudioInput(this.rawPath)) : null;
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
-    const plan: MuxPlan = {
-      inputPath: request.inputPath,
-      rawAudioPath: this.rawPath,
-      outputPath: this.outputPath,
-      format,
-      audioFilter: null,
-      language: probe.audio?.language ?? null,
-    };
-    const result: CleanedVideo = {
+    const measuredLufs = await this.encode(
+      {
+        inputPath: request.inputPath,
+        rawAudioPath: this.rawPath,
+        outputPath: this.outputPath,
+        format,
+        audioFilter: null,
+        language: probe.audio?.language ?? null,
+      },
+      measured,
+    );
+    return {
       outputPath: this.outputPath,
       contentType: format.contentType,
       fileExtension: format.fileExtension,
       durationSeconds: probe.durationSeconds ?? audioSeconds,
+      ...(measuredLufs === undefined ? {} : { measuredLufs }),
     };
-    // Lossy encoders can push the true peak past loudnorm's limit: measure what is delivered and
-    // encode again aiming lower while it is above the ceiling.
-    let aim = FIRST_TRUE_PEAK_AIM_DB;
+  }
+
+  // Muxes the output. When normalising, checks the delivered file and encodes again with corrected
+  // gain and ceiling while it misses: limiting and lossy encoding move loudness and peaks.
+  // Returns the delivered integrated loudness when normalised.
+  private async encode(plan: MuxPlan, measured: LoudnessMeasurement | null): Promise<number | undefined> {
+    const target = this.request.options.target_lufs;
+    let loudness: LoudnessPlan | null = measured && firstLoudnessPlan(measured, target);
+    if (!measured || !loudness) return void (await this.mux(plan));
     for (let attempt = 1; ; attempt++) {
-      plan.audioFilter = measured && loudnormApplyFilter(measured, { integratedLufs: request.options.target_lufs, truePeakDb: aim });
-      await this.mux(plan);
-      if (!plan.audioFilter) return result;
-      const delivered = await this.measure(['-i', this.outputPath]);
-      const done = delivered.truePeakDb <= TRUE_PEAK_LIMIT_DB || attempt === TRUE_PEAK_ATTEMPTS || aim <= LOWEST_TRUE_PEAK_AIM_DB;
-      if (done) return { ...result, measuredLufs: delivered.integratedLufs };
-      aim = lowerTruePeakAim(aim, delivered.truePeakDb);
+      await this.mux({ ...plan, audioFilter: loudnessFilter(loudness, measured) });
+      const delivered = await this.measure(['-i', plan.outputPath]);
+      const next: LoudnessPlan | null = attempt < LOUDNESS_ATTEMPTS ? nextLoudnessPlan(loudness, measured, delivered, target) : null;
+      if (!next) return delivered.integratedLufs;
+      loudness = next;
     }
   }
 
@@ -156,7 +162,7 @@ class CleanAudioJob {
       // The decoder reads only the input, with arguments fixed by the probe: its failure is the file's.
       if (error instanceof ProcessFailedError && error.file === this.ffmpegPath) {
         throw new MediaError('invalid_file', 'The audio stream could not be decoded', [
-          { type: 'undecodable_audio', message: lastLine(error.stderrTail).replaceAll(request.inputPath, 'input') },
+          { type: 'undecodable_audio', message: forUser(lastLine(error.stderrTail), request.inputPath) },
         ]);
       }
       throw error;
@@ -172,12 +178,11 @@ class CleanAudioJob {
   }
 
   private async measure(input: readonly string[]): Promise<LoudnessMeasurement> {
-    const filter = loudnormMeasureFilter({ integratedLufs: this.request.options.target_lufs, truePeakDb: FIRST_TRUE_PEAK_AIM_DB });
     const { stderrTail } = await this.runner.run(
-      { file: this.ffmpegPath, args: measureLoudnessArgs(input, filter) },
+      { file: this.ffmpegPath, args: measureLoudnessArgs(input) },
       { timeoutMs: this.remainingMs(), signal: this.request.signal },
     );
-    return parseLoudnormJson(stderrTail);
+    return parseEbur128Summary(stderrTail);
   }
 
   private async mux(plan: MuxPlan): Promise<void> {

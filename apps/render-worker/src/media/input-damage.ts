@@ -15,9 +15,15 @@ export function damageIn(stderr: string): string | null {
 }
 
 export function damagedInputError(line: string, inputPath: string): MediaError {
-  // The local path means nothing to the user.
-  const message = line.replaceAll(inputPath, 'input');
-  return new MediaError('invalid_file', 'The file is damaged or truncated', [{ type: 'damaged_file', message }]);
+  return new MediaError('invalid_file', 'The file is damaged or truncated', [
+    { type: 'damaged_file', message: forUser(line, inputPath) },
+  ]);
+}
+
+// An ffmpeg log line as a detail message: without the local path and the "[mov,mp4 @ 0x55...]"
+// context prefix, which mean nothing to the user.
+export function forUser(line: string, inputPath: string): string {
+  return line.replaceAll(inputPath, 'input').replace(/^\[[^\]]* @ 0x[0-9a-f]+\]\s*/, '');
 }
 
 function matchingLine(text: string, pattern: RegExp): string | null {

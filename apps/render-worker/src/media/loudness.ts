@@ -24,6 +24,9 @@ export const LOUDNESS_TOLERANCE_LU = 0.5;
 const FIRST_CEILING_DB = -2;
 // alimiter's lowest limit (0.0625).
 const LOWEST_CEILING_DB = -24;
+// Most peak reduction asked of the limiter. Past it speech gains little loudness and sounds
+// crushed: targets above about -12 LUFS then land below target (peaks win over loudness).
+const MAX_LIMITING_DB = 12;
 // Below ebur128's absolute gate there is nothing to normalise (silence): gain would only raise hiss.
 const SILENCE_LUFS = -70;
 
@@ -42,7 +45,7 @@ export function parseEbur128Summary(stderr: string): LoudnessMeasurement {
 // null: silence, nothing to apply.
 export function firstLoudnessPlan(measured: LoudnessMeasurement, targetLufs: number): LoudnessPlan | null {
   if (!(measured.integratedLufs > SILENCE_LUFS) || !Number.isFinite(measured.truePeakDb)) return null;
-  return { gainDb: round(targetLufs - measured.integratedLufs), ceilingDb: FIRST_CEILING_DB };
+  return { gainDb: cappedGain(targetLufs - measured.integratedLufs, FIRST_CEILING_DB, measured), ceilingDb: FIRST_CEILING_DB };
 }
 
 // volume, and alimiter only where the gain would take the peaks past the ceiling; latency=true
@@ -67,10 +70,14 @@ export function nextLoudnessPlan(
   const missLu = targetLufs - delivered.integratedLufs;
   if (overshootDb <= 0 && Math.abs(missLu) <= LOUDNESS_TOLERANCE_LU) return null;
   const peakBeforeEncoding = Math.min(plan.ceilingDb, measured.truePeakDb + plan.gainDb);
-  return {
-    gainDb: Math.abs(missLu) > LOUDNESS_TOLERANCE_LU ? round(plan.gainDb + missLu) : plan.gainDb,
-    ceilingDb: overshootDb > 0 ? Math.max(LOWEST_CEILING_DB, round(peakBeforeEncoding - overshootDb - 0.3)) : plan.ceilingDb,
-  };
+  const ceilingDb = overshootDb > 0 ? Math.max(LOWEST_CEILING_DB, round(peakBeforeEncoding - overshootDb - 0.3)) : plan.ceilingDb;
+  const gainDb = Math.abs(missLu) > LOUDNESS_TOLERANCE_LU ? cappedGain(plan.gainDb + missLu, ceilingDb, measured) : plan.gainDb;
+  // Nothing left to change: keep what was delivered.
+  return gainDb === plan.gainDb && ceilingDb === plan.ceilingDb ? null : { gainDb, ceilingDb };
+}
+
+function cappedGain(gainDb: number, ceilingDb: number, measured: LoudnessMeasurement): number {
+  return round(Math.min(gainDb, ceilingDb - measured.truePeakDb + MAX_LIMITING_DB));
 }
 
 function decibels(text: string): number {

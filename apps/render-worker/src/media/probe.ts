@@ -1,3 +1,4 @@
+import { forUser } from './input-damage';
 import { MediaError } from './media-error';
 import { parseProbe, type MediaProbe } from './parse-probe';
 import { lastLine, ProcessFailedError, type CommandRunner } from './process-runner';
@@ -24,8 +25,7 @@ export async function probeMedia(runner: CommandRunner, request: ProbeRequest): 
   } catch (error) {
     if (!(error instanceof ProcessFailedError)) throw error;
     throw new MediaError('invalid_file', 'The file is not a readable video', [
-      // The local path means nothing to the user.
-      { type: 'unreadable_file', message: `ffprobe: ${lastLine(error.stderrTail).replaceAll(request.inputPath, 'input')}` },
+      { type: 'unreadable_file', message: forUser(lastLine(error.stderrTail), request.inputPath) },
     ]);
   }
 }

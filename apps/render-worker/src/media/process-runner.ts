@@ -28,7 +28,7 @@ export interface RunOptions {
 
 export interface RunResult {
   stdout: string;
-  // The end of stderr: ffmpeg prints its reasons and loudnorm its JSON there.
+  // The end of stderr: ffmpeg prints its reasons and ebur128 its summary there.
   stderrTail: string;
 }
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TransloadError } from '../input/transload-error';
-import { MediaError } from '../media/media-error';
+import { MediaError } from '../media';
 import type { ModerationVerdict } from '../moderation/moderation-policy';
 import { CancellationRegistry } from './cancellation-registry';
 import type { JobProcessors, ProcessorRun, ProcessorOutput } from './ports';

@@ -1,5 +1,5 @@
 import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
-import { cleanAudioVideo, type CleanAudioVideoRequest, type CleanedVideo } from '../media/clean-audio-video';
+import { cleanAudioVideo, type CleanAudioVideoRequest, type CleanedVideo } from '../media';
 import type { JobTypeProcessor, ProcessorOutput, ProcessorRun } from '../processing/ports';
 
 export interface CleanAudioSettings {

@@ -1,6 +1,6 @@
 import type { JobWorkRequestedV1 } from '@vj/contracts';
 import { JobFailure } from '../errors/job-failure';
-import type { CleanAudioVideoRequest } from '../media/clean-audio-video';
+import type { CleanAudioVideoRequest } from '../media';
 import { CleanAudioVideoProcessor } from './clean-audio-video.processor';
 import { VideoBackgroundRemovalProcessor } from './video-background-removal.processor';
 

@@ -176,11 +176,10 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     if (this.stopping) return;
     this.stopping = true;
     await Promise.all([...this.batches].map((batch) => batch.close()));
-    const timeout = sleep(this.options.closeTimeoutMs ?? 30_000).then(() => 'timeout' as const);
-    if ((await Promise.race([Promise.all(this.inFlight), timeout])) === 'timeout') {
+    if ((await withTimeout(Promise.all(this.inFlight), this.options.closeTimeoutMs ?? 30_000)) === 'timeout') {
       this.logger.warn(`closing with ${this.inFlight.size} handlers still running; their messages will be redelivered`);
     }
-    await Promise.race([Promise.all(this.loops), sleep(1_000)]);
+    await withTimeout(Promise.all(this.loops), 1_000);
     await Promise.all(this.subscriptions.map((sub) => (sub.isClosed() ? undefined : sub.drain())));
   }
 
@@ -190,5 +189,16 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
 
   unwrap<T>(): T {
     return this.options.connection as T;
+  }
+}
+
+// Resolves 'timeout' if `work` takes longer than `ms`, without leaving a timer behind either way.
+async function withTimeout(work: Promise<unknown>, ms: number): Promise<'done' | 'timeout'> {
+  const abort = new AbortController();
+  const timer = sleep(ms, 'timeout' as const, { signal: abort.signal }).catch(() => 'done' as const);
+  try {
+    return await Promise.race([work.then(() => 'done' as const), timer]);
+  } finally {
+    abort.abort();
   }
 }

@@ -1,0 +1,73 @@
+import { CLEAN_AUDIO_DEFAULTS, subjects, type CreateJobRequestV1 } from '@vj/contracts';
+import { InMemoryJobStore } from './in-memory-job-store';
+import { IDEMPOTENCY_KEY_TTL_MS, JobsService } from './jobs.service';
+
+const ACCOUNT = '0b6f7d7e-1c1a-4c55-9d0e-2b7b8a7f0001';
+const request = (overrides: Partial<CreateJobRequestV1> = {}): CreateJobRequestV1 => ({
+  version: 1,
+  account_id: ACCOUNT,
+  job_type: 'clean-audio-video',
+  input: { kind: 'url', url: 'https://example.com/a.mp4' },
+  options: CLEAN_AUDIO_DEFAULTS,
+  ...overrides,
+});
+
+describe('JobsService', () => {
+  let store: InMemoryJobStore;
+  let now: Date;
+  let service: JobsService;
+
+  beforeEach(() => {
+    store = new InMemoryJobStore();
+    now = new Date('2025-01-01T00:00:00.000Z');
+    service = new JobsService(store, { timeouts: { 'clean-audio-video': 3600, 'video-background-removal': 1800 }, now: () => now });
+  });
+
+  it('writes the work message and the created event with the job, and sets the deadline from the type limit', async () => {
+    const { job } = await service.create(request());
+    expect(store.outbox.map((m) => [m.subject, m.msgId])).toEqual([
+      [subjects.work('clean-audio-video'), job.job_id],
+      [subjects.jobEvent('created'), `${job.job_id}.created`],
+    ]);
+    expect(store.jobs.get(job.job_id)?.deadline_at).toEqual(new Date('2025-01-01T01:00:00.000Z'));
+  });
+
+  it('replays the same key and body, refuses another body, and treats a key older than 24 h as absent', async () => {
+    const idempotency = { key: 'k', request_hash: 'h1' };
+    const first = await service.create(request({ idempotency }));
+    expect(await service.create(request({ idempotency }))).toEqual({ job: first.job, replayed: true });
+    await expect(service.create(request({ idempotency: { key: 'k', request_hash: 'h2' } }))).rejects.toMatchObject({ code: 'conflict' });
+    now = new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS + 1);
+    const later = await service.create(request({ idempotency: { key: 'k', request_hash: 'h2' } }));
+    expect(later.replayed).toBe(false);
+    expect(later.job.job_id).not.toBe(first.job.job_id);
+  });
+
+  it('cancels with a cancelled event, then answers conflict without writing anything', async () => {
+    const { job } = await service.create(request());
+    expect((await service.cancel({ version: 1, account_id: ACCOUNT, job_id: job.job_id })).status).toBe('CANCELLED');
+    const written = store.outbox.length;
+    await expect(service.cancel({ version: 1, account_id: ACCOUNT, job_id: job.job_id })).rejects.toMatchObject({ code: 'conflict' });
+    expect(store.outbox.length).toBe(written);
+    expect(store.outbox[written - 1].subject).toBe(subjects.jobEvent('cancelled'));
+  });
+
+  it('ignores a report for an unknown job or a final one without writing an event', async () => {
+    const { job } = await service.create(request());
+    await service.failJob(job.job_id, { code: 'invalid_file', message: 'no audio' });
+    const written = store.outbox.length;
+    expect(await service.failJob(job.job_id, { code: 'timeout', message: 'late' })).toBe('ignored');
+    expect(await service.failJob('3f1d1b1e-0000-4000-8000-000000000000', { code: 'timeout', message: 'x' })).toBe('ignored');
+    expect(store.outbox.length).toBe(written);
+    expect(store.jobs.get(job.job_id)?.error?.code).toBe('invalid_file');
+  });
+
+  it('fails only jobs whose deadline passed more than the grace ago, with timeout', async () => {
+    const { job } = await service.create(request());
+    now = new Date(now.getTime() + 3600_000 + 30_000);
+    expect(await service.failJobsPastDeadline(60_000)).toBe(0);
+    now = new Date(now.getTime() + 31_000);
+    expect(await service.failJobsPastDeadline(60_000)).toBe(1);
+    expect(store.jobs.get(job.job_id)).toMatchObject({ status: 'FAILED', error: { code: 'timeout' } });
+  });
+});

@@ -29,5 +29,3 @@ export function environmentTable(): string {
   }
   return lines.join('\n');
 }
-
-if (require.main === module) process.stdout.write(`${environmentTable()}\n`);

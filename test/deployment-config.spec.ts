@@ -6,7 +6,7 @@ import { environmentTable, SERVICE_ENVS } from '../scripts/env-catalogue';
 const root = join(__dirname, '..');
 
 describe('deployment configuration', () => {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8')) as {
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
     services: Record<string, { environment?: Record<string, string> }>;
   };
 

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,6 +23,8 @@ describe('clean-audio-video through the REST API, all four services', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vj-e2e-'));
+    // PostgreSQL runs as the postgres user when we are root: it must be able to reach its data folder.
+    chmodSync(dir, 0o755);
     mkdirSync(dirname(logFile), { recursive: true });
     writeFileSync(logFile, '');
     files = await serveFolder(dir);

@@ -1,0 +1,105 @@
+import { decodeAudioArgs, measureLoudnessArgs, muxArgs, rawAudioInput, type MuxPlan } from './clean-audio-args';
+import { outputFormatFor } from './output-format';
+import type { MediaProbe } from './parse-probe';
+
+function formatFor(videoCodec: string) {
+  const probe: MediaProbe = {
+    formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
+    durationSeconds: 2,
+    video: { codecName: videoCodec, width: 320, height: 240, fps: 25, nbFrames: 50 },
+    audio: { codecName: 'aac', sampleRate: 44100, channels: 2, durationSeconds: 2, language: null },
+  };
+  return outputFormatFor(probe);
+}
+
+function plan(videoCodec: string, overrides: Partial<MuxPlan> = {}): MuxPlan {
+  return {
+    inputPath: '/w/in',
+    rawAudioPath: '/w/denoised.s16le',
+    outputPath: '/w/out',
+    format: formatFor(videoCodec),
+    audioFilter: null,
+    language: null,
+    ...overrides,
+  };
+}
+
+describe('decodeAudioArgs', () => {
+  it('decodes the first audio stream to s16le 48 kHz mono on stdout, aligned to time 0', () => {
+    expect(decodeAudioArgs('/w/in', 1800)).toEqual([
+      '-hide_banner', '-nostdin', '-v', 'error',
+      '-i', '/w/in',
+      '-map', '0:a:0',
+      '-t', '1801',
+      '-af', 'aresample=async=1:first_pts=0',
+      '-f', 's16le', '-ar', '48000', '-ac', '1',
+      '-c:a', 'pcm_s16le',
+      'pipe:1',
+    ]);
+  });
+});
+
+describe('measureLoudnessArgs', () => {
+  it('measures integrated loudness and true peak of raw PCM with ebur128', () => {
+    expect(measureLoudnessArgs(rawAudioInput('/w/denoised.s16le'))).toEqual([
+      '-hide_banner', '-nostdin', '-nostats',
+      '-f', 's16le', '-ar', '48000', '-ac', '1', '-i', '/w/denoised.s16le',
+      '-map', '0:a:0',
+      '-af', 'ebur128=peak=true:framelog=verbose',
+      '-f', 'null', '-',
+    ]);
+  });
+
+  it('measures the first audio stream of an encoded file', () => {
+    expect(measureLoudnessArgs(['-i', '/w/out.mp4']).slice(3, 7)).toEqual(['-i', '/w/out.mp4', '-map', '0:a:0']);
+  });
+});
+
+describe('muxArgs', () => {
+  it('copies the picture of H.264 into MP4 with the cleaned audio as 48 kHz mono AAC, faststart', () => {
+    expect(muxArgs(plan('h264', { audioFilter: 'volume=2.00dB' }))).toEqual([
+      '-hide_banner', '-nostdin', '-v', 'error', '-y',
+      '-i', '/w/in',
+      '-f', 's16le', '-ar', '48000', '-ac', '1', '-i', '/w/denoised.s16le',
+      '-map', '0:V:0',
+      '-map', '1:a:0',
+      '-c:v', 'copy',
+      '-af', 'volume=2.00dB',
+      '-ar', '48000', '-ac', '1',
+      '-c:a', 'aac', '-b:a', '128k',
+      '-map_metadata', '0',
+      '-movflags', '+faststart',
+      '-f', 'mp4', '/w/out',
+    ]);
+  });
+
+  it.each(['hevc', 'av1', 'mpeg4'])('muxes %s exactly as H.264: MP4, AAC, faststart', (codec) => {
+    expect(muxArgs(plan(codec))).toEqual(muxArgs(plan('h264')));
+  });
+
+  it.each(['vp8', 'vp9'])('copies %s into WebM with Opus and no MP4 flags', (codec) => {
+    const args = muxArgs(plan(codec));
+    expect(args.slice(args.indexOf('-c:v'))).toEqual([
+      '-c:v', 'copy',
+      '-ar', '48000', '-ac', '1',
+      '-c:a', 'libopus', '-b:a', '96k',
+      '-map_metadata', '0',
+      '-f', 'webm', '/w/out',
+    ]);
+  });
+
+  it('maps only the first real video stream and the cleaned audio: other audio, subtitles and data are dropped', () => {
+    const args = muxArgs(plan('h264'));
+    const maps = args.flatMap((arg, i) => (arg === '-map' ? [args[i + 1]] : []));
+    expect(maps).toEqual(['0:V:0', '1:a:0']);
+  });
+
+  it('applies no audio filter when loudness is not normalised', () => {
+    expect(muxArgs(plan('h264'))).not.toContain('-af');
+  });
+
+  it('keeps the language of the original audio stream', () => {
+    const args = muxArgs(plan('vp9', { language: 'fra' }));
+    expect(args.slice(args.indexOf('-metadata:s:a:0'), args.indexOf('-metadata:s:a:0') + 2)).toEqual(['-metadata:s:a:0', 'language=fra']);
+  });
+});

@@ -1,0 +1,3 @@
+import { environmentTable } from './env-catalogue';
+
+process.stdout.write(`${environmentTable()}\n`);

@@ -28,4 +28,6 @@ export default [
       ],
     },
   },
+  // Plain CommonJS launchers (run before any TypeScript hook is registered).
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 ];

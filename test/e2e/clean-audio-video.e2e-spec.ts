@@ -1,77 +1,21 @@
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { statSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CleanAudioVideoJob } from '@vj/contracts';
 import { freePort } from '@vj/local-stack';
-import { REPO_ROOT } from '../../scripts/stack/service-process';
-import { startStack, type RunningStack } from '../../scripts/stack/stack';
 import { ApiClient } from '../support/api-client';
-import { serveFolder } from '../support/file-server';
-import { waitForFinalJob } from '../support/job-polling';
+import { useE2eStack } from '../support/e2e-stack';
 import { generateVideo, loudness, probeStreams, videoPacketHashes } from '../support/media-tools';
 
 const JOB_SCHEMA = 'CleanAudioVideoJob' as const;
 
 describe('clean-audio-video through the REST API, all four services', () => {
-  let dir: string;
-  let stack: RunningStack;
-  let api: ApiClient;
-  let files: { baseUrl: string; close(): Promise<void> };
-  // Service output goes to a file CI keeps, not to the test report.
-  const logFile = join(REPO_ROOT, 'reports', 'e2e-clean-audio-services.log');
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vj-e2e-'));
-    // PostgreSQL runs as the postgres user when we are root: it must be able to reach its data folder.
-    chmodSync(dir, 0o755);
-    mkdirSync(dirname(logFile), { recursive: true });
-    writeFileSync(logFile, '');
-    files = await serveFolder(dir);
-    stack = await startStack({
-      dataDir: join(dir, 'data'),
-      durable: false,
-      env: { TRANSLOAD_ALLOW_HOSTS: '127.0.0.1', LOG_LEVEL: 'warn' },
-      log: (line) => appendFileSync(logFile, `${line}\n`),
-    });
-    api = new ApiClient(stack.apiUrl, stack.apiKey);
-  }, 180_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-    await files?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function upload(path: string, contentType: string): Promise<string> {
-    const created = await api.request<{ upload_url: string; video_url: string }>('POST', '/v1/uploads', 'Upload', {
-      file_name: path.split('/').pop(),
-      content_type: contentType,
-      file_size: statSync(path).size,
-    });
-    expect(created.status).toBe(201);
-    const put = await fetch(created.body.upload_url, { method: 'PUT', body: readFileSync(path) });
-    expect(put.status).toBe(200);
-    return created.body.video_url;
-  }
-
-  async function runJob(body: Record<string, unknown>): Promise<CleanAudioVideoJob> {
-    const created = await api.request<CleanAudioVideoJob>('POST', '/v1/clean-audio-video', JOB_SCHEMA, body);
-    expect(created.status).toBe(202);
-    expect(created.body.status).toBe('PROCESSING');
-    return waitForFinalJob(api, `/v1/clean-audio-video/${created.body.job_id}`, JOB_SCHEMA);
-  }
-
-  async function download(url: string, name: string): Promise<string> {
-    const response = await fetch(url);
-    expect(response.status).toBe(200);
-    const path = join(dir, name);
-    await writeFile(path, Buffer.from(await response.arrayBuffer()));
-    return path;
-  }
+  const e2e = useE2eStack('e2e-clean-audio');
+  const upload = (path: string, type: string) => e2e.upload(path, type);
+  const runJob = (body: Record<string, unknown>) => e2e.runCleanAudio(body);
+  const download = (url: string, name: string) => e2e.download(url, name);
 
   it('cleans an uploaded H.264 video: picture copied bit for bit, 48 kHz mono AAC in MP4, loudness on target', async () => {
-    const input = join(dir, 'noisy.mp4');
+    const input = join(e2e.dir, 'noisy.mp4');
     await generateVideo(input, { codec: 'h264', seconds: 4, audio: true });
     const job = await runJob({ video_url: await upload(input, 'video/mp4'), target_lufs: -19 });
     expect(job.status).toBe('COMPLETED');
@@ -89,9 +33,9 @@ describe('clean-audio-video through the REST API, all four services', () => {
   });
 
   it('keeps a VP9 video in WebM with Opus audio when the input comes from a URL', async () => {
-    const input = join(dir, 'noisy.webm');
+    const input = join(e2e.dir, 'noisy.webm');
     await generateVideo(input, { codec: 'vp9', seconds: 3, audio: true });
-    const job = await runJob({ video_url: `${files.baseUrl}/noisy.webm`, normalize_loudness: false });
+    const job = await runJob({ video_url: `${e2e.files.baseUrl}/noisy.webm`, normalize_loudness: false });
     expect(job.status).toBe('COMPLETED');
     expect(job.result!.video.content_type).toBe('video/webm');
     const output = await download(job.result!.video.url, 'clean.webm');
@@ -102,7 +46,7 @@ describe('clean-audio-video through the REST API, all four services', () => {
   });
 
   it('fails the job with invalid_file when the upload is a truncated video', async () => {
-    const input = join(dir, 'truncated.mp4');
+    const input = join(e2e.dir, 'truncated.mp4');
     await generateVideo(input, { codec: 'h264', seconds: 2, audio: true });
     truncateSync(input, 2000);
     const job = await runJob({ video_url: await upload(input, 'video/mp4') });
@@ -111,7 +55,7 @@ describe('clean-audio-video through the REST API, all four services', () => {
   });
 
   it('fails the job with invalid_file when the video has no audio stream', async () => {
-    const input = join(dir, 'silent.mp4');
+    const input = join(e2e.dir, 'silent.mp4');
     await generateVideo(input, { codec: 'h264', seconds: 1, audio: false });
     const job = await runJob({ video_url: await upload(input, 'video/mp4') });
     expect(job.status).toBe('FAILED');
@@ -120,7 +64,7 @@ describe('clean-audio-video through the REST API, all four services', () => {
   });
 
   it('fails the job with invalid_file when the file is not a video at all', async () => {
-    const input = join(dir, 'notes.mp4');
+    const input = join(e2e.dir, 'notes.mp4');
     writeFileSync(input, 'this is not a video');
     const job = await runJob({ video_url: await upload(input, 'video/mp4') });
     expect(job.status).toBe('FAILED');
@@ -134,7 +78,7 @@ describe('clean-audio-video through the REST API, all four services', () => {
   });
 
   it('fails the job with transload_failed when the URL answers 404', async () => {
-    const job = await runJob({ video_url: `${files.baseUrl}/missing.mp4` });
+    const job = await runJob({ video_url: `${e2e.files.baseUrl}/missing.mp4` });
     expect(job.status).toBe('FAILED');
     expect(job.error!.code).toBe('transload_failed');
   });
@@ -149,19 +93,19 @@ describe('clean-audio-video through the REST API, all four services', () => {
   });
 
   it('answers 401 without an API key and 422 naming an unknown property, and no service crashes', async () => {
-    const anonymous = new ApiClient(stack.apiUrl);
+    const anonymous = new ApiClient(e2e.stack.apiUrl);
     expect((await anonymous.request('GET', '/v1/jobs', 'JobList')).status).toBe(401);
-    const bad = await api.request<{ error: { details: Array<{ field?: string }> } }>('POST', '/v1/clean-audio-video', JOB_SCHEMA, {
+    const bad = await e2e.api.request<{ error: { details: Array<{ field?: string }> } }>('POST', '/v1/clean-audio-video', JOB_SCHEMA, {
       video_url: 'https://example.com/a.mp4',
       loudness: 3,
     });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.map((d) => d.field)).toContain('loudness');
-    expect(stack.services.every((s) => s.child.exitCode === null)).toBe(true);
+    expect(e2e.stack.services.every((s) => s.child.exitCode === null)).toBe(true);
   });
 
   it('lists the jobs it ran, newest first', async () => {
-    const list = await api.request<{ data: Array<{ type: string; job: CleanAudioVideoJob }> }>('GET', '/v1/jobs?type=clean-audio-video&limit=100', 'JobList');
+    const list = await e2e.api.request<{ data: Array<{ type: string; job: CleanAudioVideoJob }> }>('GET', '/v1/jobs?type=clean-audio-video&limit=100', 'JobList');
     expect(list.status).toBe(200);
     expect(list.body.data.length).toBeGreaterThanOrEqual(5);
     expect(list.body.data.every((row) => row.type === 'clean-audio-video')).toBe(true);

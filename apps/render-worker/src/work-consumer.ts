@@ -16,6 +16,9 @@ export function workConsumer(config: RenderWorkerConfig): ConsumerSpec {
     maxDeliver: config.WORK_MAX_DELIVER,
     concurrency: config.WORKER_CONCURRENCY,
     backoffMs: [10_000, 60_000],
+    // The jobs service owns this consumer's MAX_DELIVERIES advisory (a worker that died on the last
+    // attempt cannot report): it fails the job and removes the work message.
+    advisoryDeadLetters: false,
     maxProcessingMs: (config.TRANSLOAD_TIMEOUT_SECONDS + config.CLEAN_AUDIO_TIMEOUT_SECONDS) * 1000 + UPLOAD_MARGIN_MS,
   };
 }

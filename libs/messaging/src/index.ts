@@ -14,3 +14,4 @@ export * from './rpc/health';
 export * from './rpc/jobs-rpc-client';
 export * from './rpc/rpc-error';
 export * from './rpc/serve-jobs-rpc';
+export * from './jetstream/keep-errors.filter';

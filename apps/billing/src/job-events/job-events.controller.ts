@@ -1,9 +1,9 @@
 import { Controller, Logger, UseFilters } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { CONSUMERS, subjects, type JobEventPayloads } from '@vj/contracts';
-import { deadLetterPattern, type DeadLetter } from '@vj/messaging';
+import { deadLetterPattern, KeepErrorsFilter, type DeadLetter } from '@vj/messaging';
 import { JobEventLedger } from './job-event-ledger';
-import { KeepErrorsFilter } from './keep-errors.filter';
+
 
 // One handler per job event kind (JetStreamServer refuses to boot if one is missing or doubled).
 @Controller()

@@ -39,7 +39,7 @@ export interface MuxPlan {
   rawAudioPath: string;
   outputPath: string;
   format: OutputFormat;
-  // null: the audio is not normalised (normalize_loudness false, or silence).
+  // null: the audio is left as it is (silence).
   audioFilter: string | null;
   // Carried over from the original audio stream.
   language: string | null;

@@ -46,7 +46,7 @@ export interface CleanedVideo {
   contentType: 'video/mp4' | 'video/webm';
   fileExtension: 'mp4' | 'webm';
   durationSeconds: number;
-  // Integrated loudness of the delivered audio, measured after encoding; only when normalised.
+  // Integrated loudness of the delivered audio, measured after encoding; absent for silence.
   measuredLufs?: number;
 }
 
@@ -100,7 +100,12 @@ class CleanAudioJob {
     const format = outputFormatFor(probe);
     this.checkAudioLength(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
     const audioSeconds = await this.denoise();
-    const measured = request.options.normalize_loudness ? await this.measure(rawAudioInput(this.rawPath)) : null;
+    // "false keeps the input loudness" (api-v1.md): then the input's own loudness is the target,
+    // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound).
+    const targetLufs = request.options.normalize_loudness
+      ? request.options.target_lufs
+      : (await this.measure(['-i', request.inputPath])).integratedLufs;
+    const measured = await this.measure(rawAudioInput(this.rawPath));
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
     const measuredLufs = await this.encode(
       {
@@ -112,6 +117,7 @@ class CleanAudioJob {
         language: probe.audio?.language ?? null,
       },
       measured,
+      targetLufs,
     );
     return {
       outputPath: this.outputPath,
@@ -122,17 +128,16 @@ class CleanAudioJob {
     };
   }
 
-  // Muxes the output. When normalising, checks the delivered file and encodes again with corrected
-  // gain and ceiling while it misses: limiting and lossy encoding move loudness and peaks.
-  // Returns the delivered integrated loudness when normalised.
-  private async encode(plan: MuxPlan, measured: LoudnessMeasurement | null): Promise<number | undefined> {
-    const target = this.request.options.target_lufs;
-    let loudness: LoudnessPlan | null = measured && firstLoudnessPlan(measured, target);
-    if (!measured || !loudness) return void (await this.mux(plan));
+  // Muxes the output, then checks the delivered loudness and encodes again with corrected gain and
+  // ceiling while it misses: limiting and lossy encoding move loudness and peaks. Returns the
+  // delivered integrated loudness, or undefined for silence (left as it is).
+  private async encode(plan: MuxPlan, measured: LoudnessMeasurement, targetLufs: number): Promise<number | undefined> {
+    let loudness = firstLoudnessPlan(measured, targetLufs);
+    if (!loudness) return void (await this.mux(plan));
     for (let attempt = 1; ; attempt++) {
       await this.mux({ ...plan, audioFilter: loudnessFilter(loudness, measured) });
       const delivered = await this.measure(['-i', plan.outputPath]);
-      const next: LoudnessPlan | null = attempt < LOUDNESS_ATTEMPTS ? nextLoudnessPlan(loudness, measured, delivered, target) : null;
+      const next: LoudnessPlan | null = attempt < LOUDNESS_ATTEMPTS ? nextLoudnessPlan(loudness, measured, delivered, targetLufs) : null;
       if (!next) return delivered.integratedLufs;
       loudness = next;
     }
@@ -150,11 +155,12 @@ class CleanAudioJob {
     const { request } = this;
     const decode = { file: this.ffmpegPath, args: decodeAudioArgs(request.inputPath, this.maxAudioSeconds) };
     const denoiser = denoiseCommand(request.nodePath ?? process.execPath, request.options.strength);
+    const raw = createWriteStream(this.rawPath);
     try {
       const [decoded] = await this.runner.pipe([decode, denoiser], {
         timeoutMs: this.remainingMs(),
         signal: request.signal,
-        stdout: createWriteStream(this.rawPath),
+        stdout: raw,
       });
       const truncated = truncationIn(decoded.stderrTail);
       if (truncated) throw damagedInputError(truncated, request.inputPath);
@@ -166,6 +172,8 @@ class CleanAudioJob {
         ]);
       }
       throw error;
+    } finally {
+      raw.destroy(); // closes the file when the pipe failed before writing to it
     }
     const seconds = (await stat(this.rawPath)).size / PCM_BYTES_PER_SECOND;
     if (seconds === 0) {

@@ -10,8 +10,9 @@ export interface ProbeRequest {
   signal?: AbortSignal;
 }
 
+// -i, so a file name starting with '-' is never read as an option.
 export function probeArgs(inputPath: string): string[] {
-  return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', inputPath];
+  return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', inputPath];
 }
 
 // ffprobe failing can only mean the file is unreadable: its arguments never change.

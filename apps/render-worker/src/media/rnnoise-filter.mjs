@@ -79,6 +79,7 @@ process.stdout.on('error', (error) => {
   process.exit(1);
 });
 
+/** @type {Buffer} */
 let pending = Buffer.alloc(0); // bytes of an incomplete frame carried to the next chunk
 for await (const chunk of process.stdin) {
   const bytes = pending.length > 0 ? Buffer.concat([pending, chunk]) : /** @type {Buffer} */ (chunk);

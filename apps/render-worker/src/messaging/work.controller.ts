@@ -1,10 +1,10 @@
 import { Controller, UseFilters } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { CONSUMERS, subjects, type JobType } from '@vj/contracts';
-import { deadLetterPattern, JetStreamContext, type DeadLetter } from '@vj/messaging';
+import { deadLetterPattern, JetStreamContext, KeepErrorsFilter, type DeadLetter } from '@vj/messaging';
 import { FailDeadLetteredJobUseCase } from '../processing/fail-dead-lettered-job.use-case';
 import { ProcessJobUseCase } from '../processing/process-job.use-case';
-import { KeepErrorsFilter } from './keep-errors.filter';
+
 import { parseWorkPayload } from './work-payload';
 
 // The NATS door of the job processor: one handler per work subject, plus the consumer's dead letters.

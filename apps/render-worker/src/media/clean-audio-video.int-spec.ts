@@ -1,0 +1,187 @@
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLEAN_AUDIO_DEFAULTS, type CleanAudioVideoOptions } from '@vj/contracts';
+import { cleanAudioVideo, type CleanAudioVideoRequest, type CleanedVideo } from './clean-audio-video';
+import { isAbortError, MediaError } from './media-error';
+import {
+  durationOf,
+  FFMPEG_PATH,
+  FFPROBE_PATH,
+  ffmpeg,
+  loudnessOf,
+  makeTestVideo,
+  streamsOf,
+  videoPacketHashes,
+  type TestVideoCodec,
+} from './testing/media-tools';
+
+// The whole job with real ffmpeg, on small videos generated with lavfi.
+
+const MP4_AAC = ['-c:a', 'aac', '-f', 'mp4'];
+const WEBM_OPUS = ['-c:a', 'libopus', '-f', 'webm'];
+
+describe('cleanAudioVideo with ffmpeg', () => {
+  let dir: string;
+  let jobs = 0;
+  const media = (name: string): string => join(dir, name);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vj-clean-int-'));
+    await Promise.all([
+      makeTestVideo(media('h264.mp4'), { codec: 'h264', output: MP4_AAC }),
+      makeTestVideo(media('vp9.webm'), { codec: 'vp9', output: WEBM_OPUS }),
+      makeTestVideo(media('mpeg4-base.mkv'), { codec: 'mpeg4', output: ['-c:a', 'libmp3lame', '-f', 'matroska'] }),
+      makeTestVideo(media('silent-film.mp4'), { codec: 'h264', audio: 'none', output: ['-f', 'mp4'] }),
+      makeTestVideo(media('long.mp4'), { codec: 'h264', seconds: 20, output: MP4_AAC }),
+    ]);
+    // MPEG-4 with a second audio track and subtitles, which the job drops.
+    writeFileSync(media('subs.srt'), '1\n00:00:00,000 --> 00:00:01,500\nhello\n');
+    await ffmpeg([
+      '-i', media('mpeg4-base.mkv'), '-f', 'lavfi', '-t', '2', '-i', 'sine=f=880', '-i', media('subs.srt'),
+      '-map', '0', '-map', '1:a', '-map', '2', '-c:v', 'copy', '-c:a:0', 'copy', '-c:a:1', 'aac', '-c:s', 'srt',
+      '-metadata:s:a:0', 'language=fra', '-f', 'matroska', media('mpeg4.mkv'),
+    ]);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function clean(inputPath: string, options: Partial<CleanAudioVideoOptions> = {}, overrides: Partial<CleanAudioVideoRequest> = {}): Promise<CleanedVideo> {
+    return cleanAudioVideo({
+      inputPath,
+      workDir: join(dir, `job-${++jobs}`),
+      options: { ...CLEAN_AUDIO_DEFAULTS, ...options },
+      timeoutMs: 60_000,
+      ffmpegPath: FFMPEG_PATH,
+      ffprobePath: FFPROBE_PATH,
+      ...overrides,
+    });
+  }
+
+  async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+    return promise.then(
+      () => {
+        throw new Error('expected the job to fail');
+      },
+      (error: unknown) => error,
+    );
+  }
+
+  async function expectPictureCopied(input: string, output: string): Promise<void> {
+    const [before, after] = await Promise.all([videoPacketHashes(input), videoPacketHashes(output)]);
+    expect(before.length).toBeGreaterThan(10);
+    expect(after).toEqual(before);
+  }
+
+  async function expectLoudness(output: string, targetLufs: number): Promise<void> {
+    const loudness = await loudnessOf(output);
+    expect(Math.abs(loudness.integratedLufs - targetLufs)).toBeLessThanOrEqual(1);
+    expect(loudness.truePeakDb).toBeLessThanOrEqual(-1);
+  }
+
+  it('delivers H.264 input as MP4 with 48 kHz mono AAC, the picture copied and the loudness at target', async () => {
+    const result = await clean(media('h264.mp4'));
+    expect(result).toMatchObject({ contentType: 'video/mp4', fileExtension: 'mp4' });
+    expect(result.durationSeconds).toBeCloseTo(2, 1);
+    const streams = await streamsOf(result.outputPath);
+    expect(streams.map((s) => [s.codec_type, s.codec_name])).toEqual([['video', 'h264'], ['audio', 'aac']]);
+    expect(streams[1]).toMatchObject({ sample_rate: '48000', channels: 1 });
+    expect(readFileSync(result.outputPath).subarray(4, 8).toString()).toBe('ftyp');
+    await expectPictureCopied(media('h264.mp4'), result.outputPath);
+    await expectLoudness(result.outputPath, -19);
+    expect(Math.abs(await durationOf(result.outputPath) - 2)).toBeLessThan(0.1);
+  });
+
+  it('delivers VP9 input as WebM with 48 kHz mono Opus, the picture copied and the loudness at target', async () => {
+    const result = await clean(media('vp9.webm'), { target_lufs: -23 });
+    expect(result).toMatchObject({ contentType: 'video/webm', fileExtension: 'webm' });
+    const streams = await streamsOf(result.outputPath);
+    expect(streams.map((s) => [s.codec_type, s.codec_name])).toEqual([['video', 'vp9'], ['audio', 'opus']]);
+    expect(streams[1]).toMatchObject({ sample_rate: '48000', channels: 1 });
+    await expectPictureCopied(media('vp9.webm'), result.outputPath);
+    await expectLoudness(result.outputPath, -23);
+  });
+
+  it('delivers MPEG-4 input as MP4, dropping the second audio track and the subtitles', async () => {
+    const input = media('mpeg4.mkv');
+    expect((await streamsOf(input)).map((s) => s.codec_type)).toEqual(['video', 'audio', 'audio', 'subtitle']);
+    const result = await clean(input, { target_lufs: -14 });
+    expect(result.contentType).toBe('video/mp4');
+    const streams = await streamsOf(result.outputPath);
+    expect(streams.map((s) => [s.codec_type, s.codec_name])).toEqual([['video', 'mpeg4'], ['audio', 'aac']]);
+    expect(streams[1].tags?.language).toBe('fra');
+    await expectPictureCopied(input, result.outputPath);
+    await expectLoudness(result.outputPath, -14);
+  });
+
+  it.each<[TestVideoCodec, string, string[]]>([
+    ['hevc', 'video/mp4', MP4_AAC],
+    ['av1', 'video/mp4', MP4_AAC],
+    ['vp8', 'video/webm', WEBM_OPUS],
+  ])('copies the %s picture into %s', async (codec, contentType, output) => {
+    const input = media(`${codec}-input`);
+    await makeTestVideo(input, { codec, output });
+    const result = await clean(input);
+    expect(result.contentType).toBe(contentType);
+    await expectPictureCopied(input, result.outputPath);
+  });
+
+  it('keeps the input loudness when normalize_loudness is false', async () => {
+    const input = await loudnessOf(media('h264.mp4'));
+    const result = await clean(media('h264.mp4'), { normalize_loudness: false, target_lufs: -30 });
+    const output = await loudnessOf(result.outputPath);
+    expect(Math.abs(output.integratedLufs - input.integratedLufs)).toBeLessThanOrEqual(1);
+  });
+
+  it('fails with invalid_file when the file is truncated', async () => {
+    const whole = readFileSync(media('h264.mp4'));
+    writeFileSync(media('truncated.mp4'), whole.subarray(0, whole.length / 2));
+    const webm = readFileSync(media('vp9.webm'));
+    writeFileSync(media('truncated.webm'), webm.subarray(0, Math.floor(webm.length * 0.6)));
+    for (const input of ['truncated.mp4', 'truncated.webm']) {
+      const error = await failureOf(clean(media(input)));
+      expect(error).toBeInstanceOf(MediaError);
+      expect(error).toMatchObject({ code: 'invalid_file' });
+    }
+  });
+
+  it('fails with invalid_file when the file is not media at all', async () => {
+    writeFileSync(media('notes.txt'), 'not a video\n'.repeat(100));
+    // ffprobe reads text as an "ansi" video: refused as an unsupported codec, still invalid_file.
+    expect(await failureOf(clean(media('notes.txt')))).toMatchObject({ code: 'invalid_file' });
+  });
+
+  it('fails with invalid_file saying there is no audio stream', async () => {
+    expect(await failureOf(clean(media('silent-film.mp4')))).toMatchObject({
+      code: 'invalid_file',
+      details: [{ type: 'no_audio_stream' }],
+    });
+  });
+
+  it('fails with audio_too_long when the audio is longer than the limit', async () => {
+    expect(await failureOf(clean(media('h264.mp4'), {}, { maxAudioSeconds: 1 }))).toMatchObject({ code: 'audio_too_long' });
+  });
+
+  it('kills the work and fails with timeout past the time limit', async () => {
+    const workDir = join(dir, 'timeout-job');
+    const error = await failureOf(clean(media('long.mp4'), {}, { timeoutMs: 300, workDir }));
+    expect(error).toMatchObject({ code: 'timeout' });
+    expect(readdirSync(workDir)).toEqual([]);
+  });
+
+  it('stops promptly with an AbortError when the job is cancelled', async () => {
+    const controller = new AbortController();
+    const workDir = join(dir, 'cancelled-job');
+    const running = clean(media('long.mp4'), {}, { signal: controller.signal, workDir });
+    setTimeout(() => controller.abort(), 200);
+    const error = await failureOf(running);
+    expect(isAbortError(error)).toBe(true);
+    expect(readdirSync(workDir)).toEqual([]);
+  });
+
+  it('works on a copy of the input whose name has spaces and quotes', async () => {
+    const odd = media("it's a clip.mp4");
+    copyFileSync(media('h264.mp4'), odd);
+    const result = await clean(odd, { normalize_loudness: false });
+    await expectPictureCopied(odd, result.outputPath);
+  });
+});

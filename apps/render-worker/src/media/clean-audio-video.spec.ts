@@ -1,0 +1,249 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
+import { cleanAudioVideo, type CleanAudioVideoRequest } from './clean-audio-video';
+import { AbortError, isAbortError, MediaError } from './media-error';
+import {
+  ProcessFailedError,
+  type CommandRunner,
+  type ProcessCommand,
+  type RunOptions,
+  type RunResult,
+} from './process-runner';
+
+// The job's steps against a scripted runner: which commands run, and how failures map to job codes.
+
+const PROBE_H264 = JSON.stringify({
+  format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '2.000000' },
+  streams: [
+    { codec_type: 'video', codec_name: 'h264', width: 320, height: 240, avg_frame_rate: '25/1' },
+    { codec_type: 'audio', codec_name: 'aac', sample_rate: '44100', channels: 2, duration: '2.000000' },
+  ],
+});
+
+function summary(integratedLufs: number, truePeakDb: number): string {
+  const peak = Number.isFinite(truePeakDb) ? truePeakDb.toFixed(1) : '-inf';
+  return `[Parsed_ebur128_0 @ 0x1] Summary:\n\n  Integrated loudness:\n    I:  ${integratedLufs.toFixed(1)} LUFS\n\n  True peak:\n    Peak:  ${peak} dBFS\n`;
+}
+
+type Step = 'probe' | 'decode' | 'measure' | 'mux';
+
+interface Script {
+  probe?: () => Promise<string>;
+  // The decoded, denoised PCM: its byte count, or a failure.
+  decode?: () => Promise<{ bytes: number; decoderStderr?: string }>;
+  measure?: (input: string, call: number) => Promise<string>;
+  mux?: (args: readonly string[]) => Promise<void>;
+}
+
+class ScriptedRunner implements CommandRunner {
+  readonly steps: Step[] = [];
+  readonly muxes: (readonly string[])[] = [];
+  private measures = 0;
+
+  constructor(private readonly script: Script) {}
+
+  async run(command: ProcessCommand, options: RunOptions): Promise<RunResult> {
+    if (options.signal?.aborted) throw new AbortError();
+    if (command.file === 'ffprobe') {
+      this.steps.push('probe');
+      return { stdout: await (this.script.probe ?? (() => Promise.resolve(PROBE_H264)))(), stderrTail: '' };
+    }
+    if (command.args.includes('ebur128=peak=true:framelog=verbose')) {
+      this.steps.push('measure');
+      const input = command.args[command.args.indexOf('-i') + 1];
+      const stderrTail = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))(input, this.measures++);
+      return { stdout: '', stderrTail };
+    }
+    this.steps.push('mux');
+    this.muxes.push(command.args);
+    writeFileSync(command.args[command.args.length - 1], 'partly muxed');
+    await this.script.mux?.(command.args);
+    return { stdout: '', stderrTail: '' };
+  }
+
+  async pipe(commands: readonly ProcessCommand[], options: RunOptions): Promise<RunResult[]> {
+    this.steps.push('decode');
+    expect(commands.map((c) => c.file)).toEqual(['ffmpeg', process.execPath]);
+    const decoded: NonNullable<Script['decode']> = this.script.decode ?? (() => Promise.resolve({ bytes: 96_000 }));
+    const { bytes, decoderStderr = '' } = await decoded();
+    await pipeline(Readable.from([Buffer.alloc(bytes)]), options.stdout as Writable);
+    return [
+      { stdout: '', stderrTail: decoderStderr },
+      { stdout: '', stderrTail: '' },
+    ];
+  }
+}
+
+describe('cleanAudioVideo', () => {
+  let workDir: string;
+  beforeEach(() => (workDir = mkdtempSync(join(tmpdir(), 'vj-clean-'))));
+  afterEach(() => rmSync(workDir, { recursive: true, force: true }));
+
+  function request(runner: CommandRunner, overrides: Partial<CleanAudioVideoRequest> = {}): CleanAudioVideoRequest {
+    return { inputPath: '/w/in.mp4', workDir, options: CLEAN_AUDIO_DEFAULTS, timeoutMs: 60_000, runner, ...overrides };
+  }
+
+  async function failureOf(runner: CommandRunner, overrides: Partial<CleanAudioVideoRequest> = {}): Promise<unknown> {
+    return cleanAudioVideo(request(runner, overrides)).then(
+      () => {
+        throw new Error('expected the job to fail');
+      },
+      (error: unknown) => error,
+    );
+  }
+
+  it('probes, denoises, measures, muxes with the loudness gain and checks the delivered file', async () => {
+    const runner = new ScriptedRunner({ measure: (_input, call) => Promise.resolve(call === 0 ? summary(-25, -10) : summary(-19.1, -4)) });
+    const result = await cleanAudioVideo(request(runner));
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux', 'measure']);
+    expect(result).toEqual({
+      outputPath: join(workDir, 'clean-audio.mp4'),
+      contentType: 'video/mp4',
+      fileExtension: 'mp4',
+      durationSeconds: 2,
+      measuredLufs: -19.1,
+    });
+    expect(runner.muxes[0]).toContain('volume=6.00dB');
+    // Only the result is left in the work folder.
+    expect(readdirSync(workDir)).toEqual(['clean-audio.mp4']);
+  });
+
+  it("targets the input's own loudness when normalize_loudness is false", async () => {
+    const runner = new ScriptedRunner({
+      measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input.endsWith('.s16le') ? summary(-25, -10) : summary(-22, -7)),
+    });
+    const result = await cleanAudioVideo(request(runner, { options: { ...CLEAN_AUDIO_DEFAULTS, normalize_loudness: false } }));
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure', 'mux', 'measure']);
+    expect(runner.muxes[0]).toContain('volume=3.00dB');
+    expect(result.measuredLufs).toBe(-22);
+  });
+
+  it('leaves silent audio as it is', async () => {
+    const runner = new ScriptedRunner({ measure: () => Promise.resolve(summary(-70, -Infinity)) });
+    const result = await cleanAudioVideo(request(runner));
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux']);
+    expect(runner.muxes[0]).not.toContain('-af');
+    expect(result.measuredLufs).toBeUndefined();
+  });
+
+  it('encodes again with a lower ceiling when the delivered true peak is above -1 dBTP', async () => {
+    const delivered = [summary(-19, 0.2), summary(-19.2, -1.6)];
+    const runner = new ScriptedRunner({
+      measure: (_input, call) => Promise.resolve(call === 0 ? summary(-21, -3) : delivered[call - 1]),
+    });
+    const result = await cleanAudioVideo(request(runner));
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux', 'measure', 'mux', 'measure']);
+    expect(runner.muxes[0]).toContain('volume=2.00dB,alimiter=limit=0.7943:level=false:latency=true');
+    expect(runner.muxes[1]).toContain('volume=2.00dB,alimiter=limit=0.6683:level=false:latency=true');
+    expect(result.measuredLufs).toBe(-19.2);
+  });
+
+  it('fails with audio_too_long from the probed duration without decoding', async () => {
+    const runner = new ScriptedRunner({});
+    const error = await failureOf(runner, { maxAudioSeconds: 1 });
+    expect(error).toMatchObject({ code: 'audio_too_long', details: [{ type: 'audio_too_long' }] });
+    expect(runner.steps).toEqual(['probe']);
+  });
+
+  it('fails with audio_too_long when the decoded audio is longer than the metadata said', async () => {
+    const runner = new ScriptedRunner({ decode: () => Promise.resolve({ bytes: 96_000 * 3 }) });
+    expect(await failureOf(runner, { maxAudioSeconds: 2.5 })).toMatchObject({ code: 'audio_too_long' });
+  });
+
+  it('fails with invalid_file when ffprobe cannot read the file', async () => {
+    const runner = new ScriptedRunner({
+      probe: () => Promise.reject(new ProcessFailedError('ffprobe', 1, null, '/w/in.mp4: Invalid data found when processing input')),
+    });
+    expect(await failureOf(runner)).toMatchObject({ code: 'invalid_file', details: [{ type: 'unreadable_file' }] });
+  });
+
+  it('fails with invalid_file when the file has no audio stream', async () => {
+    const noAudio = JSON.parse(PROBE_H264) as { streams: unknown[] };
+    noAudio.streams.pop();
+    const runner = new ScriptedRunner({ probe: () => Promise.resolve(JSON.stringify(noAudio)) });
+    expect(await failureOf(runner)).toMatchObject({ code: 'invalid_file', details: [{ type: 'no_audio_stream' }] });
+  });
+
+  it('fails with invalid_file when the decoder fails on the input', async () => {
+    const stderr = '[aac @ 0x1] Error decoding AAC frame header.\nError while decoding stream #0:1: Invalid data found when processing input\n';
+    const runner = new ScriptedRunner({ decode: () => Promise.reject(new ProcessFailedError('ffmpeg', 1, null, stderr)) });
+    expect(await failureOf(runner)).toMatchObject({ code: 'invalid_file', details: [{ type: 'undecodable_audio' }] });
+  });
+
+  it('fails with invalid_file when the demuxer reports a truncated file, even though ffmpeg succeeded', async () => {
+    const decoderStderr = '[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55cd4a5e2940] stream 1, offset 0x18afc: partial file\n';
+    const runner = new ScriptedRunner({ decode: () => Promise.resolve({ bytes: 96_000, decoderStderr }) });
+    expect(await failureOf(runner)).toMatchObject({
+      code: 'invalid_file',
+      details: [{ type: 'damaged_file', message: 'stream 1, offset 0x18afc: partial file' }],
+    });
+  });
+
+  it('fails with invalid_file when the audio stream decodes to nothing', async () => {
+    const runner = new ScriptedRunner({ decode: () => Promise.resolve({ bytes: 0 }) });
+    expect(await failureOf(runner)).toMatchObject({ code: 'invalid_file', details: [{ type: 'undecodable_audio' }] });
+  });
+
+  it('fails with generation_failed when the denoiser fails: that is ours', async () => {
+    const crash = new ProcessFailedError(process.execPath, 1, null, 'TypeError: x is not a function');
+    const runner = new ScriptedRunner({ decode: () => Promise.reject(crash) });
+    const error = await failureOf(runner);
+    expect(error).toMatchObject({ code: 'generation_failed', details: null });
+    expect((error as MediaError).cause).toBe(crash);
+  });
+
+  it('fails with invalid_file when muxing hits damaged video data, and generation_failed otherwise', async () => {
+    const damaged = new ScriptedRunner({
+      mux: () => Promise.reject(new ProcessFailedError('ffmpeg', 1, null, '[h264 @ 0x1] Invalid NAL unit size\n/w/in.mp4: corrupt input packet in stream 0\n')),
+    });
+    expect(await failureOf(damaged)).toMatchObject({ code: 'invalid_file', details: [{ type: 'damaged_file' }] });
+    const ours = new ScriptedRunner({
+      mux: () => Promise.reject(new ProcessFailedError('ffmpeg', 1, null, "Unrecognized option 'movflag'.\n")),
+    });
+    expect(await failureOf(ours)).toMatchObject({ code: 'generation_failed' });
+  });
+
+  it('fails with generation_failed on an unexpected error, keeping it as the cause', async () => {
+    const bug = new TypeError('cannot read properties of undefined');
+    const runner = new ScriptedRunner({ measure: () => Promise.reject(bug) });
+    const error = await failureOf(runner);
+    expect(error).toMatchObject({ code: 'generation_failed' });
+    expect((error as MediaError).cause).toBe(bug);
+  });
+
+  it('lets a timeout from the runner through as timeout', async () => {
+    const runner = new ScriptedRunner({ decode: () => Promise.reject(new MediaError('timeout', 'ffmpeg ran past its limit')) });
+    expect(await failureOf(runner)).toMatchObject({ code: 'timeout' });
+  });
+
+  it('fails with timeout when the time limit is spent between steps', async () => {
+    const runner = new ScriptedRunner({ probe: () => new Promise((resolve) => setTimeout(() => resolve(PROBE_H264), 30)) });
+    expect(await failureOf(runner, { timeoutMs: 10 })).toMatchObject({ code: 'timeout' });
+    expect(runner.steps).toEqual(['probe']);
+  });
+
+  it('propagates cancellation as an AbortError and leaves no partial output', async () => {
+    const controller = new AbortController();
+    const runner = new ScriptedRunner({
+      mux: () => {
+        controller.abort();
+        return Promise.reject(new AbortError());
+      },
+    });
+    const error = await failureOf(runner, { signal: controller.signal });
+    expect(isAbortError(error)).toBe(true);
+    expect(existsSync(join(workDir, 'clean-audio.mp4'))).toBe(false);
+    expect(readdirSync(workDir)).toEqual([]);
+  });
+
+  it('does not start when the signal has already fired', async () => {
+    const runner = new ScriptedRunner({});
+    const error = await failureOf(runner, { signal: AbortSignal.abort() });
+    expect(isAbortError(error)).toBe(true);
+    expect(runner.steps).toEqual([]);
+  });
+});

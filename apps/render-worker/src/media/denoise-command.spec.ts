@@ -1,0 +1,12 @@
+import { existsSync } from 'node:fs';
+import { denoiseCommand } from './denoise-command';
+
+describe('denoiseCommand', () => {
+  it('runs rnnoise-filter.mjs beside it with node and the strength', () => {
+    const command = denoiseCommand('/usr/bin/node', 0.874);
+    expect(command.file).toBe('/usr/bin/node');
+    expect(command.args.slice(1)).toEqual(['--strength', '0.874']);
+    expect(command.args[0]).toMatch(/rnnoise-filter\.mjs$/);
+    expect(existsSync(command.args[0])).toBe(true);
+  });
+});

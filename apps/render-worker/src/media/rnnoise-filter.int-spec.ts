@@ -1,0 +1,61 @@
+import { Readable } from 'node:stream';
+import { denoiseCommand } from './denoise-command';
+import { ProcessFailedError, ProcessRunner } from './process-runner';
+import { lavfiPcm } from './testing/media-tools';
+import { bestLag, noisyVoice, PcmCollector, toBytes, toSamples } from './testing/pcm';
+
+// rnnoise-filter.mjs as the job runs it: a child process reading and writing raw s16le.
+
+describe('rnnoise-filter.mjs', () => {
+  const runner = new ProcessRunner();
+
+  async function denoise(input: Buffer, strength: number, chunkBytes = 65_536): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < input.length; at += chunkBytes) chunks.push(input.subarray(at, at + chunkBytes));
+    const output = new PcmCollector();
+    await runner.run(denoiseCommand(process.execPath, strength), { timeoutMs: 30_000, stdin: Readable.from(chunks), stdout: output });
+    return output.bytes;
+  }
+
+  it('returns exactly as many samples as it was given', async () => {
+    for (const samples of [0, 1, 479, 480, 481, 960, 48_007]) {
+      const input = toBytes(noisyVoice(samples));
+      expect((await denoise(input, 0.874)).length).toBe(input.length);
+    }
+  });
+
+  it('returns the input unchanged at strength 0', async () => {
+    const input = toBytes(noisyVoice(48_000 + 123));
+    expect((await denoise(input, 0)).equals(input)).toBe(true);
+  });
+
+  it('gives the same output however stdin is cut into chunks', async () => {
+    const input = toBytes(noisyVoice(20_000));
+    const whole = await denoise(input, 0.874);
+    // 333 bytes: chunks end inside frames and inside samples.
+    expect((await denoise(input, 0.874, 333)).equals(whole)).toBe(true);
+  });
+
+  it('lines the output up with the input: RNNoise\'s one-frame lag is removed', async () => {
+    const input = noisyVoice(48_000);
+    for (const strength of [1, 0.5]) {
+      const output = toSamples(await denoise(toBytes(input), strength));
+      // Uncompensated, the best match would be 480 samples late.
+      expect(Math.abs(bestLag(output, input, 600))).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('removes steady background noise', async () => {
+    const noise = toSamples(await lavfiPcm('anoisesrc=color=pink:amplitude=0.05:duration=2:seed=3'));
+    const denoised = toSamples(await denoise(toBytes(noise), 1));
+    // Past the first 100 ms, while RNNoise settles.
+    const energy = (signal: Int16Array): number => signal.subarray(4800).reduce((sum, x) => sum + x * x, 0);
+    expect(10 * Math.log10(energy(denoised) / energy(noise))).toBeLessThan(-10);
+  });
+
+  it('refuses a strength outside 0..1', async () => {
+    const error = await runner.run(denoiseCommand(process.execPath, 1.5), { timeoutMs: 30_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProcessFailedError);
+    expect(error).toMatchObject({ exitCode: 2 });
+  });
+});

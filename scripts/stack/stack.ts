@@ -19,6 +19,8 @@ export interface RunningStack {
   accountId: string;
   infra: LocalInfra;
   services: ServiceProcess[];
+  // Starts one more render worker (the tests replace a killed one this way).
+  addRenderWorker(): ServiceProcess;
   stop(): Promise<void>;
 }
 
@@ -45,9 +47,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     services.push(startService('jobs', entry('jobs'), env, log));
     services.push(startService('billing', entry('billing'), env, log));
-    for (let i = 1; i <= (options.renderWorkers ?? 1); i++) {
-      services.push(startService(`render-worker-${i}`, entry('render-worker'), { ...env, WORKER_ID: `render-worker-${i}` }, log));
-    }
+    const addRenderWorker = () => {
+      const name = `render-worker-${services.filter((s) => s.name.startsWith('render-worker')).length + 1}`;
+      const worker = startService(name, entry('render-worker'), env, log);
+      services.push(worker);
+      return worker;
+    };
+    for (let i = 1; i <= (options.renderWorkers ?? 1); i++) addRenderWorker();
     services.push(startService('gateway', entry('gateway'), env, log));
 
     const apiUrl = `http://127.0.0.1:${port}`;
@@ -61,7 +67,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       120_000,
       250,
     );
-    return { apiUrl, apiKey: account.api_key, accountId: account.account_id, infra, services, stop };
+    return { apiUrl, apiKey: account.api_key, accountId: account.account_id, infra, services, addRenderWorker, stop };
   } catch (error) {
     await stop();
     throw error;

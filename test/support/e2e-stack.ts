@@ -21,7 +21,7 @@ export interface E2eContext {
 
 // Starts the whole stack once for a test file (beforeAll) and stops it after (afterAll). Service output
 // goes to reports/<name>.log, which CI keeps, not to the test report.
-export function useE2eStack(name: string): E2eContext {
+export function useE2eStack(name: string, env: NodeJS.ProcessEnv = {}): E2eContext {
   const context = {} as E2eContext;
   const logFile = join(REPO_ROOT, 'reports', `${name}.log`);
 
@@ -35,7 +35,7 @@ export function useE2eStack(name: string): E2eContext {
     context.stack = await startStack({
       dataDir: join(context.dir, 'data'),
       durable: false,
-      env: { TRANSLOAD_ALLOW_HOSTS: '127.0.0.1', LOG_LEVEL: 'warn' },
+      env: { TRANSLOAD_ALLOW_HOSTS: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
       log: (line) => appendFileSync(logFile, `${line}\n`),
     });
     context.api = new ApiClient(context.stack.apiUrl, context.stack.apiKey);

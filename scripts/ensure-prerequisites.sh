@@ -30,5 +30,10 @@ fi
 export ONNXRUNTIME_NODE_INSTALL=skip
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing npm packages (npm ci)" >&2
-  npm ci --no-audit --no-fund >&2
+  # npm 11 writes only this platform's optional binaries (swc, nx) into the lockfile, and `npm ci` then
+  # refuses the lockfile as out of sync; `npm install --no-save` installs the same locked versions.
+  if ! npm ci --no-audit --no-fund >&2; then
+    echo "npm ci refused the lockfile; installing the locked versions with npm install --no-save" >&2
+    npm install --no-save --no-audit --no-fund >&2
+  fi
 fi

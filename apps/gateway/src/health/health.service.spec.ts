@@ -26,6 +26,22 @@ describe('HealthService', () => {
     expect(schemaViolations('Health', report)).toEqual([]);
   });
 
+  it('reports a dependency that hangs as down instead of hanging', async () => {
+    jest.useFakeTimers();
+    try {
+      const health = new HealthService(
+        { isConnected: () => true, ping: async () => true },
+        { ping: () => new Promise<boolean>(() => undefined) } as ObjectStorage,
+        { ping: async () => true } as AccountsRepository,
+      );
+      const pending = health.check();
+      await jest.advanceTimersByTimeAsync(2_000);
+      expect((await pending).checks.s3).toBe('down');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('is unavailable when one service does not answer its ping', async () => {
     const report = await service({ down: ['billing'] }).health.check();
     expect(report.status).toBe('unavailable');

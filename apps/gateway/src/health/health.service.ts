@@ -23,14 +23,23 @@ export class HealthService {
   async check(): Promise<HealthReport> {
     const nats = this.services.isConnected();
     const [s3, database, ...pings] = await Promise.all([
-      this.storage.ping(),
-      this.accounts.ping(),
+      withinTime(this.storage.ping()),
+      withinTime(this.accounts.ping()),
       ...SERVICES.map((service) => (nats ? this.services.ping(service).catch(() => false) : Promise.resolve(false))),
     ]);
     const checks: Record<string, CheckState> = { nats: state(nats), s3: state(s3), database: state(database) };
     SERVICES.forEach((service, index) => (checks[service] = state(pings[index] ?? false)));
     return { status: Object.values(checks).every((check) => check === 'up') ? 'ok' : 'unavailable', checks };
   }
+}
+
+// A dependency that does not answer in time is down: /healthz must answer, not hang with it.
+const CHECK_TIMEOUT_MS = 2_000;
+
+function withinTime(check: Promise<boolean>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS)));
+  return Promise.race([check.catch(() => false), timeout]).finally(() => clearTimeout(timer));
 }
 
 function state(up: boolean): CheckState {

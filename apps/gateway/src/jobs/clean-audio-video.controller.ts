@@ -31,7 +31,7 @@ export class CleanAudioVideoController {
   create(
     @AccountId() accountId: string,
     @Body() body: CreateCleanAudioVideoDto,
-    @Idempotency() idempotency: IdempotencyInput | undefined,
+    @Idempotency('clean-audio-video') idempotency: IdempotencyInput | undefined,
   ): Promise<JobObject> {
     return this.createJob.execute({ accountId, jobType: TYPE, videoUrl: body.video_url, options: cleanAudioOptions(body), idempotency });
   }

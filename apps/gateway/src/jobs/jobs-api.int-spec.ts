@@ -163,6 +163,13 @@ describe('job endpoints', () => {
       expect(res.body.error.code).toBe('conflict');
     });
 
+    it('answers 409 conflict for the same key and body sent to the other job type', async () => {
+      await createWithKey('order-4', { video_url: VIDEO }, 'video-background-removal');
+      const res = await createWithKey('order-4', { video_url: VIDEO }, 'clean-audio-video');
+      expect(res.status).toBe(409);
+      expectSchema('RequestError', res.body);
+    });
+
     it('keeps keys per account', async () => {
       const mine = await createWithKey('shared-key', { video_url: VIDEO });
       const theirs = await request(gw.server).post('/v1/clean-audio-video').set(bearer(bob)).set('Idempotency-Key', 'shared-key').send({ video_url: VIDEO });

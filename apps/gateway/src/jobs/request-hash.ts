@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { JobType } from '@vj/contracts';
 
 // JSON with object keys sorted at every depth, so the same body hashes the same whatever the key order.
 export function canonicalJson(value: unknown): string {
@@ -13,7 +14,8 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-// Fingerprint of a create body for Idempotency-Key: same key + another hash is a conflict.
-export function requestHash(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+// Fingerprint of a create for Idempotency-Key: same key + another hash is a conflict. The job type is
+// part of it, so a key reused on the other create endpoint is a conflict, not a replay of the other job.
+export function requestHash(jobType: JobType, body: unknown): string {
+  return createHash('sha256').update(`${jobType}\n${canonicalJson(body)}`).digest('hex');
 }

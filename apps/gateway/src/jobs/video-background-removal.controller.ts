@@ -31,7 +31,7 @@ export class VideoBackgroundRemovalController {
   create(
     @AccountId() accountId: string,
     @Body() body: CreateVideoBackgroundRemovalDto,
-    @Idempotency() idempotency: IdempotencyInput | undefined,
+    @Idempotency('video-background-removal') idempotency: IdempotencyInput | undefined,
   ): Promise<JobObject> {
     return this.createJob.execute({ accountId, jobType: TYPE, videoUrl: body.video_url, options: backgroundRemovalOptions(body), idempotency });
   }

@@ -111,7 +111,8 @@ describe('transload', () => {
     const started = Date.now();
     const error = await failure(`${base}/stall`, { timeoutMs: 300 });
     expect(error.rule).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // Generous bound: it only proves the limit stopped a server that never answers.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('refuses a redirect to a private address without connecting to it', async () => {

@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..');
+
+// Runs the repository's ESLint config on a probe file placed (virtually) in `from`.
+function lintAs(from: string, source: string): string {
+  try {
+    execFileSync(join(root, 'node_modules', '.bin', 'eslint'), ['--stdin', '--stdin-filename', join(root, from)], {
+      cwd: root,
+      input: source,
+      env: { ...process.env, NX_DAEMON: 'false' },
+      stdio: 'pipe',
+    });
+    return '';
+  } catch (error) {
+    return String((error as { stdout?: Buffer }).stdout ?? error);
+  }
+}
+
+describe('Nx module boundaries', () => {
+  it('refuse an app importing another app through its workspace package', () => {
+    const report = lintAs('apps/jobs/src/boundary-probe.ts', "import { gatewayEnv } from '@vj/gateway/src/gateway.env';\nexport const probe = gatewayEnv;\n");
+    expect(report).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('refuse an app reaching into another app by relative path', () => {
+    const report = lintAs('apps/jobs/src/boundary-probe.ts', "import { gatewayEnv } from '../../gateway/src/gateway.env';\nexport const probe = gatewayEnv;\n");
+    expect(report).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('refuse the contracts library depending on another library', () => {
+    const report = lintAs('libs/contracts/src/boundary-probe.ts', "import { ObjectStorage } from '@vj/storage';\nexport const probe = ObjectStorage;\n");
+    expect(report).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('allow an app to use a library', () => {
+    expect(lintAs('apps/jobs/src/boundary-probe.ts', "import { subjects } from '@vj/contracts';\nexport const probe = subjects;\n")).toBe('');
+  });
+});

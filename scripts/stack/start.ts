@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { DEFAULT_DATA_DIR, startStack } from './stack';
+import { removeStackEnv, writeStackEnv } from './stack-env-file';
 
 // `npm start`: the whole stack in the foreground; Ctrl-C stops everything it started.
 async function main(): Promise<void> {
@@ -10,11 +11,13 @@ async function main(): Promise<void> {
     port: Number(process.env.PORT ?? 3000),
     renderWorkers: Number(process.env.RENDER_WORKERS ?? 1),
   });
+  writeStackEnv(dataDir, stack.infra.env);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`\n${signal}: stopping the stack\n`);
+    removeStackEnv(dataDir);
     await stack.stop();
     process.exit(0);
   };

@@ -27,6 +27,7 @@ import { ProcessJobUseCase } from './processing/process-job.use-case';
 import { CleanAudioVideoProcessor } from './processors/clean-audio-video.processor';
 import { VideoBackgroundRemovalProcessor } from './processors/video-background-removal.processor';
 import type { RenderWorkerConfig } from './render-worker.env';
+import { UPLOAD_MARGIN_MS } from './work-consumer';
 
 export interface RenderWorkerDependencies {
   config: RenderWorkerConfig;
@@ -47,7 +48,12 @@ export class RenderWorkerModule {
       }),
       'video-background-removal': new VideoBackgroundRemovalProcessor(),
     };
-    const settings: WorkerSettings = { workerId: `${hostname()}:${process.pid}`, workDir: config.WORK_DIR };
+    const settings: WorkerSettings = {
+      workerId: `${hostname()}:${process.pid}`,
+      workDir: config.WORK_DIR,
+      transloadTimeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
+      uploadMarginMs: UPLOAD_MARGIN_MS,
+    };
     const inputs = new JobInputSource(storage, {
       maxBytes: config.TRANSLOAD_MAX_BYTES,
       timeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,

@@ -4,7 +4,7 @@ import type { RenderWorkerConfig } from './render-worker.env';
 
 // Past this a delivery's keep-alives stop and JetStream redelivers it: the fetch and the longest job
 // type limit, plus room for the upload.
-const UPLOAD_MARGIN_MS = 10 * 60_000;
+export const UPLOAD_MARGIN_MS = 10 * 60_000;
 
 export function workConsumer(config: RenderWorkerConfig): ConsumerSpec {
   return {

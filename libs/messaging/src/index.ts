@@ -7,6 +7,7 @@ export * from './jetstream/handler-check';
 export * from './jetstream/jetstream-context';
 export * from './jetstream/jetstream-publisher';
 export * from './jetstream/jetstream-server';
+export * from './jetstream/keep-alive';
 export * from './jetstream/permanent-message-error';
 export * from './jetstream/settlement';
 export * from './jetstream/streams';

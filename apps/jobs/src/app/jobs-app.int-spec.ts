@@ -176,6 +176,21 @@ describe('jobs service over NATS and PostgreSQL', () => {
     expect(failed.error?.code).toBe('timeout');
   });
 
+  it("moves the deadline to the worker's own on a started report, so the sweeper spares a late-started job", async () => {
+    const { job } = await rpc.call('create', cleanAudio());
+    // Queued past the create-time deadline; the worker starts it now with its own limits.
+    await db.query(`UPDATE jobs.job SET deadline_at = now() + interval '2 seconds' WHERE job_id = $1`, [job.job_id]);
+    const deadline_at = new Date(Date.now() + 3600_000).toISOString();
+    const base = { version: 1 as const, job_id: job.job_id, account_id: ACCOUNT, job_type: job.job_type };
+    await publisher.publish(subjects.report('started'), { ...base, attempt: 1, worker_id: 'w1', deadline_at }, { msgId: `${job.job_id}.started.1` });
+    await waitFor('started', async () => (await db.query('SELECT attempts FROM jobs.job WHERE job_id = $1', [job.job_id])).rows[0].attempts === 1);
+    const { rows } = await db.query('SELECT deadline_at FROM jobs.job WHERE job_id = $1', [job.job_id]);
+    expect((rows[0].deadline_at as Date).toISOString()).toBe(deadline_at);
+    // Past the old deadline, several sweeps later: still running.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect((await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).status).toBe('PROCESSING');
+  });
+
   it('answers health pings as ready', async () => {
     expect(await pingHealth(nc, 'jobs')).toMatchObject({ service: 'jobs', ready: true });
   });

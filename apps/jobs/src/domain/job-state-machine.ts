@@ -8,7 +8,8 @@ export interface JobState {
 }
 
 export type JobCommand =
-  | { kind: 'start'; attempt: number }
+  // deadlineAt: the worker's own deadline for this attempt, when its report carries one.
+  | { kind: 'start'; attempt: number; deadlineAt?: Date }
   | { kind: 'succeed'; result: StoredResultV1; mediaDurationSeconds: number }
   | { kind: 'fail'; error: JobError }
   | { kind: 'cancel' };
@@ -19,6 +20,8 @@ export interface JobChange {
   result?: StoredResultV1;
   media_duration_seconds?: number;
   error?: JobError;
+  // A new deadline for the sweeper (set by a started report).
+  deadline_at?: Date;
   finished: boolean;
 }
 
@@ -38,7 +41,11 @@ export function transition(state: JobState, command: JobCommand): Transition {
     case 'start':
       // max, not ++: a redelivered started report must not count an attempt twice.
       if (command.attempt <= state.attempts) return { outcome: 'ignored', reason: `attempt ${command.attempt} already recorded` };
-      return { outcome: 'applied', change: { status: 'PROCESSING', attempts: command.attempt, finished: false }, event: null };
+      return {
+        outcome: 'applied',
+        change: { status: 'PROCESSING', attempts: command.attempt, ...(command.deadlineAt && { deadline_at: command.deadlineAt }), finished: false },
+        event: null,
+      };
     case 'succeed':
       return {
         outcome: 'applied',

@@ -1,5 +1,6 @@
 import { CLEAN_AUDIO_DEFAULTS, subjects, type CreateJobRequestV1 } from '@vj/contracts';
 import { InMemoryJobStore } from './in-memory-job-store';
+import { workerDeadline } from '../domain/job-deadline';
 import { IDEMPOTENCY_KEY_TTL_MS, JobsService } from './jobs.service';
 
 const ACCOUNT = '0b6f7d7e-1c1a-4c55-9d0e-2b7b8a7f0001';
@@ -69,5 +70,28 @@ describe('JobsService', () => {
     now = new Date(now.getTime() + 31_000);
     expect(await service.failJobsPastDeadline(60_000)).toBe(1);
     expect(store.jobs.get(job.job_id)).toMatchObject({ status: 'FAILED', error: { code: 'timeout' } });
+  });
+
+  it("takes the worker's deadline from a started report, so a job that queued past its create deadline is not swept", async () => {
+    const { job } = await service.create(request());
+    // The job queued for 59 minutes; the worker starts it now and needs up to 75 more.
+    now = new Date(now.getTime() + 59 * 60_000);
+    const workerDeadlineAt = new Date(now.getTime() + 75 * 60_000);
+    const report = { deadline_at: workerDeadlineAt.toISOString() };
+    expect(await service.applyCommand(job.job_id, { kind: 'start', attempt: 1, deadlineAt: workerDeadline(report) })).toBe('applied');
+    expect(store.jobs.get(job.job_id)?.deadline_at).toEqual(workerDeadlineAt);
+    now = new Date(now.getTime() + 30 * 60_000);
+    expect(await service.failJobsPastDeadline(60_000)).toBe(0);
+    expect(store.jobs.get(job.job_id)?.status).toBe('PROCESSING');
+    now = new Date(workerDeadlineAt.getTime() + 61_000);
+    expect(await service.failJobsPastDeadline(60_000)).toBe(1);
+    expect(store.jobs.get(job.job_id)).toMatchObject({ status: 'FAILED', error: { code: 'timeout' } });
+  });
+
+  it('keeps the create deadline when a started report carries none (older worker) or an unreadable one', async () => {
+    const { job } = await service.create(request());
+    expect(await service.applyCommand(job.job_id, { kind: 'start', attempt: 1, deadlineAt: workerDeadline({}) })).toBe('applied');
+    expect(await service.applyCommand(job.job_id, { kind: 'start', attempt: 2, deadlineAt: workerDeadline({ deadline_at: 'soon' }) })).toBe('applied');
+    expect(store.jobs.get(job.job_id)).toMatchObject({ attempts: 2, deadline_at: new Date('2025-01-01T01:00:00.000Z') });
   });
 });

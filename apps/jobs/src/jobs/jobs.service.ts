@@ -144,6 +144,8 @@ export class JobsService {
   }
 
   // Fails every PROCESSING job whose deadline passed more than graceMs ago: a crash never leaves a job stuck.
+  // The deadline is the worker's own once it reported started (its limits count from then), else the
+  // one set at create.
   async failJobsPastDeadline(graceMs: number, batch = 100): Promise<number> {
     const ids = await this.store.findJobsPastDeadline(new Date(this.now().getTime() - graceMs), batch);
     let failed = 0;
@@ -163,6 +165,7 @@ export class JobsService {
       result: change.result ?? job.result,
       error: change.error ?? job.error,
       media_duration_seconds: change.media_duration_seconds ?? job.media_duration_seconds,
+      deadline_at: change.deadline_at ?? job.deadline_at,
       updated_at: now,
       finished_at: change.finished ? now : job.finished_at,
     });

@@ -2,6 +2,7 @@ import { Controller, Inject, Logger, UseFilters } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { CONSUMERS, subjects, type JobFailedReportV1, type JobStartedReportV1, type JobSucceededReportV1, type JobWorkRequestedV1 } from '@vj/contracts';
 import { deadLetterPattern, KeepErrorsFilter, type DeadLetter, type JetStreamContext } from '@vj/messaging';
+import { workerDeadline } from '../domain/job-deadline';
 import { JobsService } from '../jobs/jobs.service';
 
 // Worker reports move the job; duplicates and late reports for final jobs are acked and ignored.
@@ -14,7 +15,8 @@ export class ReportsController {
 
   @EventPattern(subjects.report('started'))
   async started(@Payload() report: JobStartedReportV1): Promise<void> {
-    await this.jobs.applyCommand(report.job_id, { kind: 'start', attempt: report.attempt });
+    // The worker's deadline replaces the one from create: its limits count from when it started.
+    await this.jobs.applyCommand(report.job_id, { kind: 'start', attempt: report.attempt, deadlineAt: workerDeadline(report) });
   }
 
   @EventPattern(subjects.report('succeeded'))

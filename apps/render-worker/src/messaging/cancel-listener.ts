@@ -1,15 +1,23 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { subjects, type JobCancelledEventV1 } from '@vj/contracts';
+import { subjects, type JobEventKind } from '@vj/contracts';
 import { decodeJson } from '@vj/messaging';
 import type { NatsConnection, Subscription } from 'nats';
-import { CancellationRegistry } from '../processing/cancellation-registry';
+import { CancellationRegistry, type EndedJobStatus } from '../processing/cancellation-registry';
 import { NATS_CONNECTION } from './nats-connection.token';
 
-// A plain subscription, no queue group: every worker hears every cancel and stops the job if it runs it.
+// The job events that make a job final, whoever caused them: a client's cancel, the sweeper's timeout,
+// the jobs service's dead-letter path, or another worker that ran the same job.
+export const JOB_ENDING_EVENTS: Partial<Record<JobEventKind, EndedJobStatus>> = {
+  cancelled: 'CANCELLED',
+  failed: 'FAILED',
+  completed: 'COMPLETED',
+};
+
+// Plain subscriptions, no queue group: every worker hears every final event and stops the job if it runs it.
 @Injectable()
 export class CancelListener implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(CancelListener.name);
-  private subscription?: Subscription;
+  private readonly subscriptions: Subscription[] = [];
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -17,20 +25,28 @@ export class CancelListener implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.subscription = this.nc.subscribe(subjects.jobEvent('cancelled'), {
-      callback: (error, msg) => {
-        if (error) return this.logger.error(`cancel subscription: ${error.message}`);
-        try {
-          const event = decodeJson<JobCancelledEventV1>(msg.data);
-          if (this.registry.cancel(event.job_id)) this.logger.log(`job ${event.job_id} cancelled: stopping it`);
-        } catch (failure) {
-          this.logger.warn(`ignoring an unreadable cancel event: ${String(failure)}`);
-        }
-      },
-    });
+    for (const [kind, status] of Object.entries(JOB_ENDING_EVENTS) as [JobEventKind, EndedJobStatus][]) {
+      this.subscriptions.push(
+        this.nc.subscribe(subjects.jobEvent(kind), {
+          callback: (error, msg) => {
+            if (error) return this.logger.error(`${kind} event subscription: ${error.message}`);
+            this.onEvent(status, msg.data);
+          },
+        }),
+      );
+    }
+  }
+
+  private onEvent(status: EndedJobStatus, data: Uint8Array): void {
+    try {
+      const event = decodeJson<{ job_id: string }>(data);
+      if (this.registry.ended(event.job_id, status)) this.logger.log(`job ${event.job_id} is ${status}: stopping it`);
+    } catch (failure) {
+      this.logger.warn(`ignoring an unreadable job event: ${String(failure)}`);
+    }
   }
 
   onApplicationShutdown(): void {
-    this.subscription?.unsubscribe();
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
   }
 }

@@ -1,13 +1,28 @@
 import { Injectable } from '@nestjs/common';
 
 // Abort reasons. Named AbortError so media's isAbortError() treats them as aborts, not failures.
-export class JobCancelled extends Error {
+
+// The job became final elsewhere (its client cancelled it, the sweeper failed it, another worker finished
+// it): this run stops and reports nothing.
+export type EndedJobStatus = 'CANCELLED' | 'FAILED' | 'COMPLETED';
+export class JobEnded extends Error {
   override readonly name = 'AbortError';
-  constructor(readonly jobId: string) {
-    super(`job ${jobId} was cancelled`);
+  constructor(
+    readonly jobId: string,
+    readonly status: EndedJobStatus,
+  ) {
+    super(`job ${jobId} is ${status}`);
   }
 }
 
+export class JobCancelled extends JobEnded {
+  constructor(jobId: string) {
+    super(jobId, 'CANCELLED');
+    this.message = `job ${jobId} was cancelled`;
+  }
+}
+
+// This process is shutting down: the message is not settled as done, it is processed again elsewhere.
 export class WorkAbandoned extends Error {
   override readonly name = 'AbortError';
 }
@@ -17,7 +32,7 @@ export interface JobRegistration {
   release(): void;
 }
 
-// The jobs this process is running, so a cancel event or a shutdown can stop them.
+// The jobs this process is running, so a cancel event, a job failed elsewhere or a shutdown can stop them.
 @Injectable()
 export class CancellationRegistry {
   private readonly running = new Map<string, Set<AbortController>>();
@@ -38,8 +53,14 @@ export class CancellationRegistry {
 
   // True when this process was running the job.
   cancel(jobId: string): boolean {
+    return this.ended(jobId, 'CANCELLED');
+  }
+
+  // The job reached a final status by another path: stop it here. True when this process was running it.
+  ended(jobId: string, status: EndedJobStatus): boolean {
     const controllers = this.running.get(jobId);
-    controllers?.forEach((controller) => controller.abort(new JobCancelled(jobId)));
+    const reason = status === 'CANCELLED' ? new JobCancelled(jobId) : new JobEnded(jobId, status);
+    controllers?.forEach((controller) => controller.abort(reason));
     return Boolean(controllers?.size);
   }
 

@@ -22,6 +22,8 @@ export const INPUT_SOURCE = Symbol('InputSource');
 
 export interface ResultStore {
   putFile(key: string, path: string, contentType: string): Promise<{ size: number }>;
+  // Deletes an object; a missing one is not an error.
+  remove(key: string): Promise<void>;
 }
 export const RESULT_STORE = Symbol('ResultStore');
 
@@ -58,5 +60,9 @@ export interface WorkerSettings {
   workerId: string;
   // Parent of the per-job temporary directories.
   workDir: string;
+  // The fetch's time limit and the room left for the upload: with the job type's processing limit, they
+  // make the deadline a started report announces.
+  transloadTimeoutMs: number;
+  uploadMarginMs: number;
 }
 export const WORKER_SETTINGS = Symbol('WorkerSettings');

@@ -1,12 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { JobReportKind, JobStatus, JobWorkRequestedV1, ReportPayloads } from '@vj/contracts';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { MaxProcessingTimeExceeded } from '@vj/messaging';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TransloadError } from '../input/transload-error';
 import { MediaError } from '../media';
 import type { ModerationVerdict } from '../moderation/moderation-policy';
-import { CancellationRegistry } from './cancellation-registry';
+import { CancellationRegistry, WorkAbandoned } from './cancellation-registry';
 import type { JobProcessors, ProcessorRun, ProcessorOutput } from './ports';
 import { ProcessJobUseCase, type Delivery } from './process-job.use-case';
 
@@ -26,7 +27,10 @@ type Published = { kind: JobReportKind; report: ReportPayloads[JobReportKind]; m
 
 function setup(overrides: {
   status?: JobStatus | null;
+  // Answers of successive status checks (the one before starting, the one before uploading).
+  statuses?: (JobStatus | null | Error)[];
   statusError?: Error;
+  onPut?: (key: string) => void;
   fetchError?: Error;
   verdict?: ModerationVerdict;
   run?: (work: ProcessorRun<'clean-audio-video'>) => Promise<ProcessorOutput>;
@@ -35,6 +39,8 @@ function setup(overrides: {
   const root = mkdtempSync(join(tmpdir(), 'vj-process-job-'));
   const published: Published[] = [];
   const uploads: { key: string; contentType: string }[] = [];
+  const removed: string[] = [];
+  const statusAnswers = [...(overrides.statuses ?? [])];
   const registry = new CancellationRegistry();
   const output = (workDir: string): ProcessorOutput => {
     const path = join(workDir, 'out.mp4');
@@ -48,6 +54,11 @@ function setup(overrides: {
   const useCase = new ProcessJobUseCase(
     {
       currentStatus: async () => {
+        if (statusAnswers.length) {
+          const answer = statusAnswers.shift()!;
+          if (answer instanceof Error) throw answer;
+          return answer;
+        }
         if (overrides.statusError) throw overrides.statusError;
         return overrides.status === undefined ? 'PROCESSING' : overrides.status;
       },
@@ -69,15 +80,19 @@ function setup(overrides: {
     {
       putFile: async (key, _path, contentType) => {
         uploads.push({ key, contentType });
+        overrides.onPut?.(key);
         return { size: 5 };
       },
+      remove: async (key) => {
+        removed.push(key);
+      },
     },
-    { workerId: 'worker-a', workDir: root },
+    { workerId: 'worker-a', workDir: root, transloadTimeoutMs: 300_000, uploadMarginMs: 600_000 },
     registry,
   );
   const kinds = () => published.map((p) => p.kind);
   const leftovers = () => readdirSync(root);
-  return { useCase, published, uploads, registry, kinds, leftovers, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return { useCase, published, uploads, removed, registry, kinds, leftovers, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 // Resolves once the processor is running, so a test can cancel mid-run.
@@ -103,7 +118,11 @@ describe('ProcessJobUseCase', () => {
     const key = `results/acct-1/${JOB.job_id}/${JOB.job_id}-clean.mp4`;
     expect(env.uploads).toEqual([{ key, contentType: 'video/mp4' }]);
     expect(env.published).toEqual([
-      { kind: 'started', msgId: `${JOB.job_id}:started:1`, report: { version: 1, job_id: JOB.job_id, account_id: 'acct-1', job_type: 'clean-audio-video', attempt: 1, worker_id: 'worker-a' } },
+      {
+        kind: 'started',
+        msgId: `${JOB.job_id}:started:1`,
+        report: { version: 1, job_id: JOB.job_id, account_id: 'acct-1', job_type: 'clean-audio-video', attempt: 1, worker_id: 'worker-a', deadline_at: expect.any(String) },
+      },
       {
         kind: 'succeeded',
         msgId: `${JOB.job_id}:succeeded:1`,
@@ -257,5 +276,121 @@ describe('ProcessJobUseCase', () => {
     transport.abort(new Error('processing exceeded 60000 ms'));
     await expect(outcome).rejects.toThrow();
     expect(env.uploads).toEqual([]);
+  });
+
+  it("announces in the started report the attempt's own deadline: now + fetch limit + processing limit + upload margin", async () => {
+    env = setup({ timeLimitMs: 3_600_000 });
+    const before = Date.now();
+    await env.useCase.execute(JOB, FIRST);
+    const after = Date.now();
+    const deadline = Date.parse((env.published[0].report as ReportPayloads['started']).deadline_at!);
+    const limits = 300_000 + 3_600_000 + 600_000;
+    expect(deadline).toBeGreaterThanOrEqual(before + limits);
+    expect(deadline).toBeLessThanOrEqual(after + limits);
+  });
+
+  it('stops a job that became FAILED elsewhere mid-run (its failed event), uploading and reporting nothing', async () => {
+    const blocking = blockingRun();
+    env = setup({ run: blocking.run });
+    const outcome = env.useCase.execute(JOB, FIRST);
+    await blocking.running;
+    expect(env.registry.ended(JOB.job_id, 'FAILED')).toBe(true);
+    await expect(outcome).resolves.toBe('stopped');
+    expect(env.uploads).toEqual([]);
+    expect(env.kinds()).toEqual(['started']);
+    expect(env.leftovers()).toEqual([]);
+  });
+
+  it('checks the status again before uploading and uploads nothing when the job is no longer PROCESSING', async () => {
+    env = setup({ statuses: ['PROCESSING', 'FAILED'] });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('stopped');
+    expect(env.uploads).toEqual([]);
+    expect(env.kinds()).toEqual(['started']);
+    expect(env.leftovers()).toEqual([]);
+  });
+
+  it('uploads anyway when the status check before the upload cannot be answered', async () => {
+    env = setup({ statuses: ['PROCESSING', new Error('jobs.get: timeout')] });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('succeeded');
+    expect(env.kinds()).toEqual(['started', 'succeeded']);
+  });
+
+  it('rethrows a shutdown abort on the last attempt too, so the message is redelivered, reporting no failure', async () => {
+    const blocking = blockingRun();
+    env = setup({ run: blocking.run });
+    const outcome = env.useCase.execute(JOB, LAST);
+    await blocking.running;
+    env.registry.abandonAll('SIGTERM');
+    await expect(outcome).rejects.toBeInstanceOf(WorkAbandoned);
+    expect(env.kinds()).toEqual(['started']);
+  });
+
+  it.each([
+    ['a first', FIRST],
+    ['the last', LAST],
+  ])('fails the job with timeout when the delivery passes the consumer maxProcessingMs on %s attempt', async (_name, delivery) => {
+    const blocking = blockingRun();
+    env = setup({ run: blocking.run });
+    const transport = new AbortController();
+    const outcome = env.useCase.execute(JOB, { ...delivery, signal: transport.signal });
+    await blocking.running;
+    transport.abort(new MaxProcessingTimeExceeded(60_000));
+    await expect(outcome).resolves.toBe('failed');
+    expect(env.kinds()).toEqual(['started', 'failed']);
+    expect((env.published[1].report as ReportPayloads['failed']).error.code).toBe('timeout');
+  });
+
+  it('removes the stored result and reports no success when the cancel arrives during its upload', async () => {
+    env = setup({ onPut: () => env.registry.cancel(JOB.job_id) });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('cancelled');
+    const key = `results/acct-1/${JOB.job_id}/${JOB.job_id}-clean.mp4`;
+    expect(env.uploads.map((u) => u.key)).toEqual([key]);
+    expect(env.removed).toEqual([key]);
+    expect(env.kinds()).toEqual(['started']);
+  });
+
+  it('stops uploading the other files and removes those already stored when the cancel arrives mid-upload', async () => {
+    env = setup({
+      run: async ({ workDir }) => {
+        const files = ['a.png', 'b.png', 'c.png'].map((fileName) => {
+          const path = join(workDir, fileName);
+          writeFileSync(path, 'x');
+          return { path, fileName, contentType: 'image/png' };
+        });
+        return { files, durationSeconds: 1 };
+      },
+      onPut: (key) => key.endsWith('b.png') && env.registry.cancel(JOB.job_id),
+    });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('cancelled');
+    const keys = ['a.png', 'b.png'].map((name) => `results/acct-1/${JOB.job_id}/${name}`);
+    expect(env.uploads.map((u) => u.key)).toEqual(keys);
+    expect(env.removed).toEqual(keys);
+    expect(env.kinds()).toEqual(['started']);
+  });
+
+  it('keeps the temp directory until a cancelled processor has really stopped', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let stopped!: (dirStillThere: boolean) => void;
+    const dirAtStop = new Promise<boolean>((resolve) => (stopped = resolve));
+    env = setup({
+      run: ({ signal, workDir }) =>
+        new Promise<ProcessorOutput>((_resolve, reject) => {
+          started();
+          // ffmpeg takes a moment to exit and still writes into the directory meanwhile.
+          signal.addEventListener('abort', () =>
+            setTimeout(() => {
+              stopped(existsSync(workDir));
+              reject(Object.assign(new Error('ffmpeg killed'), { name: 'AbortError' }));
+            }, 50),
+          );
+        }),
+    });
+    const outcome = env.useCase.execute(JOB, FIRST);
+    await running;
+    env.registry.cancel(JOB.job_id);
+    await expect(outcome).resolves.toBe('cancelled');
+    expect(await dirAtStop).toBe(true);
+    expect(env.leftovers()).toEqual([]);
   });
 });

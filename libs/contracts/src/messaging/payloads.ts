@@ -28,6 +28,9 @@ export interface JobWorkRequestedV1<T extends JobType = JobType> extends JobMess
 export interface JobStartedReportV1 extends JobMessageBaseV1 {
   attempt: number;
   worker_id: string;
+  // ISO 8601: when this attempt's own limits (fetch, processing, upload) run out. The jobs service moves
+  // the job's deadline here. Absent from reports of older workers.
+  deadline_at?: string;
 }
 
 export interface JobSucceededReportV1 extends JobMessageBaseV1 {

@@ -20,6 +20,12 @@ import {
 
 const MP4_AAC = ['-c:a', 'aac', '-f', 'mp4'];
 const WEBM_OPUS = ['-c:a', 'libopus', '-f', 'webm'];
+// Hot, peaky sounds in 140 Hz bursts that RNNoise keeps: at 0.99 of full scale, 1-4 dB over 0 dBTP
+// between samples. Encoded to AAC they peak 4-6 dB over the limiter's ceiling.
+const HOT_SOURCES = {
+  square: 'aevalsrc=0.99*sgn(sin(2*PI*140*t))*gt(sin(2*PI*2.5*t)\\,0):s=44100',
+  sawtooth: 'aevalsrc=0.99*(2*mod(140*t\\,1)-1)*gt(sin(2*PI*2.5*t)\\,0):s=44100',
+};
 
 describe('cleanAudioVideo with ffmpeg', () => {
   let dir: string;
@@ -42,6 +48,14 @@ describe('cleanAudioVideo with ffmpeg', () => {
       '-map', '0', '-map', '1:a', '-map', '2', '-c:v', 'copy', '-c:a:0', 'copy', '-c:a:1', 'aac', '-c:s', 'srt',
       '-metadata:s:a:0', 'language=fra', '-f', 'matroska', media('mpeg4.mkv'),
     ]);
+    await Promise.all(
+      Object.entries(HOT_SOURCES).map(([name, source]) =>
+        ffmpeg([
+          '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=3', '-f', 'lavfi', '-t', '3', '-i', source,
+          '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...MP4_AAC, '-b:a', '256k', media(`${name}.mp4`),
+        ]),
+      ),
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -130,6 +144,26 @@ describe('cleanAudioVideo with ffmpeg', () => {
     const result = await clean(media('h264.mp4'), { normalize_loudness: false, target_lufs: -30 });
     const output = await loudnessOf(result.outputPath);
     expect(Math.abs(output.integratedLufs - input.integratedLufs)).toBeLessThanOrEqual(1);
+  });
+
+  // Before the fix the square wave at -8 LUFS was delivered at -0.5 dBTP and the sawtooth with
+  // normalize_loudness false at -0.8 dBTP: the third encode overshot and was kept.
+  it.each<[keyof typeof HOT_SOURCES, Partial<CleanAudioVideoOptions>]>([
+    ['square', { target_lufs: -8 }],
+    ['square', { normalize_loudness: false }],
+    ['sawtooth', { target_lufs: -8 }],
+    ['sawtooth', { normalize_loudness: false }],
+  ])('delivers a hot %s with a true peak of at most -1 dBTP (%j): the ceiling wins over the loudness', async (name, options) => {
+    const input = await loudnessOf(media(`${name}.mp4`));
+    expect(input.truePeakDb).toBeGreaterThan(0);
+    const result = await clean(media(`${name}.mp4`), options);
+    const output = await loudnessOf(result.outputPath);
+    expect(output.truePeakDb).toBeLessThanOrEqual(-1);
+    expect(result.measuredLufs).toBe(output.integratedLufs);
+    // Lands below the target, as much as holding the peak takes, never above it.
+    const targetLufs = options.normalize_loudness === false ? input.integratedLufs : -8;
+    expect(output.integratedLufs).toBeLessThanOrEqual(targetLufs + 1);
+    expect(output.integratedLufs).toBeGreaterThan(targetLufs - 12);
   });
 
   it('fails with invalid_file when the file is truncated', async () => {

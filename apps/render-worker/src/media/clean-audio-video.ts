@@ -16,7 +16,10 @@ import {
   firstLoudnessPlan,
   loudnessFilter,
   nextLoudnessPlan,
+  overPeakLimit,
   parseEbur128Summary,
+  peakCorrection,
+  TRUE_PEAK_LIMIT_DB,
   type LoudnessMeasurement,
   type LoudnessPlan,
 } from './loudness';
@@ -53,6 +56,9 @@ export interface CleanedVideo {
 export const DEFAULT_MAX_AUDIO_SECONDS = 1800;
 // Encodes tried before the delivered loudness is accepted as it is (see loudness.ts).
 const LOUDNESS_ATTEMPTS = 3;
+// Hard bound on all encodes, the peak-only corrections after the loudness attempts included: a
+// file over the true-peak limit is never delivered, the job fails instead.
+const MAX_ENCODES = LOUDNESS_ATTEMPTS + 3;
 
 // Replaces the first audio stream of a video with a denoised (and loudness-normalised) 48 kHz
 // mono track and copies the picture unchanged (api-v1.md, clean-audio-video). Fails with a
@@ -129,16 +135,25 @@ class CleanAudioJob {
   }
 
   // Muxes the output, then checks the delivered loudness and encodes again with corrected gain and
-  // ceiling while it misses: limiting and lossy encoding move loudness and peaks. Returns the
-  // delivered integrated loudness, or undefined for silence (left as it is).
+  // ceiling while it misses: limiting and lossy encoding move loudness and peaks. Once the loudness
+  // attempts are spent, only the true peak is corrected: the file is never delivered over
+  // -1 dBTP, whatever that costs the loudness. Returns the delivered integrated loudness, or
+  // undefined for silence (left as it is).
   private async encode(plan: MuxPlan, measured: LoudnessMeasurement, targetLufs: number): Promise<number | undefined> {
     let loudness = firstLoudnessPlan(measured, targetLufs);
     if (!loudness) return void (await this.mux(plan));
-    for (let attempt = 1; ; attempt++) {
+    for (let encodes = 1; ; encodes++) {
       await this.mux({ ...plan, audioFilter: loudnessFilter(loudness, measured) });
       const delivered = await this.measure(['-i', plan.outputPath]);
-      const next: LoudnessPlan | null = attempt < LOUDNESS_ATTEMPTS ? nextLoudnessPlan(loudness, measured, delivered, targetLufs) : null;
-      if (!next) return delivered.integratedLufs;
+      const next: LoudnessPlan | null =
+        encodes < LOUDNESS_ATTEMPTS ? nextLoudnessPlan(loudness, measured, delivered, targetLufs) : peakCorrection(loudness, delivered);
+      if (!next && !overPeakLimit(delivered)) return delivered.integratedLufs;
+      if (!next || encodes >= MAX_ENCODES) {
+        throw new MediaError(
+          'generation_failed',
+          `The cleaned audio peaks at ${delivered.truePeakDb} dBTP after ${encodes} encodes; the limit is ${TRUE_PEAK_LIMIT_DB} dBTP`,
+        );
+      }
       loudness = next;
     }
   }

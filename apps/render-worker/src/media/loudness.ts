@@ -15,6 +15,9 @@ export interface LoudnessPlan {
   // Sample-peak ceiling for the limiter, kept below the true-peak limit for inter-sample peaks
   // and encoder overshoot.
   ceilingDb: number;
+  // Gain after the limiter, always negative: the peak-only correction that scales the limited
+  // audio down when the delivered true peak is still over the limit (see peakCorrection).
+  trimDb?: number;
 }
 
 // The spec's ceiling for the delivered file (api-v1.md, target_lufs).
@@ -24,6 +27,11 @@ export const LOUDNESS_TOLERANCE_LU = 0.5;
 const FIRST_CEILING_DB = -2;
 // alimiter's lowest limit (0.0625).
 const LOWEST_CEILING_DB = -24;
+// Taken off the delivered true peak beyond the overshoot, so the next encode lands under the limit.
+const PEAK_MARGIN_DB = 0.3;
+// The peak-only correction's margin: more, as the encoder's peaks do not follow the level exactly
+// (on a hot square wave a 1 dB trim left the AAC peak where it was; 2 dB took it 1.9 dB down).
+const TRIM_MARGIN_DB = 0.5;
 // Most peak reduction asked of the limiter. Past it speech gains little loudness and sounds
 // crushed: targets above about -12 LUFS then land below target (peaks win over loudness).
 const MAX_LIMITING_DB = 12;
@@ -50,30 +58,55 @@ export function firstLoudnessPlan(measured: LoudnessMeasurement, targetLufs: num
 
 // volume, and alimiter only where the gain would take the peaks past the ceiling; latency=true
 // removes the limiter's look-ahead delay so the audio stays in sync with the picture.
+// A trim, when the plan has one, scales the result down after the limiter.
 export function loudnessFilter(plan: LoudnessPlan, measured: LoudnessMeasurement): string {
-  const volume = `volume=${plan.gainDb.toFixed(2)}dB`;
-  if (measured.truePeakDb + plan.gainDb <= plan.ceilingDb) return volume;
-  const limit = (10 ** (plan.ceilingDb / 20)).toFixed(4);
-  return `${volume},alimiter=limit=${limit}:level=false:latency=true`;
+  const filters = [`volume=${plan.gainDb.toFixed(2)}dB`];
+  if (measured.truePeakDb + plan.gainDb > plan.ceilingDb) {
+    filters.push(`alimiter=limit=${(10 ** (plan.ceilingDb / 20)).toFixed(4)}:level=false:latency=true`);
+  }
+  if (plan.trimDb) filters.push(`volume=${plan.trimDb.toFixed(2)}dB`);
+  return filters.join(',');
 }
 
-// After checking the encoded file: the next plan, or null when it meets the target and the limit.
-// Limiting lowers loudness and encoders overshoot peaks, so gain and ceiling are corrected from
-// what was delivered.
+// Whether a delivered file breaks the true-peak limit; an unreadable peak counts as over.
+export function overPeakLimit(delivered: LoudnessMeasurement): boolean {
+  return !(delivered.truePeakDb <= TRUE_PEAK_LIMIT_DB);
+}
+
+// After checking the encoded file: the next plan, or null when it meets the target and the limit,
+// or when it peaks at most at the limit and nothing is left to change for the loudness. Limiting
+// lowers loudness and encoders overshoot peaks, so gain and ceiling are corrected from what was
+// delivered. Never null while the delivered peak is over the limit: the ceiling wins over the target.
 export function nextLoudnessPlan(
   plan: LoudnessPlan,
   measured: LoudnessMeasurement,
   delivered: LoudnessMeasurement,
   targetLufs: number,
 ): LoudnessPlan | null {
-  const overshootDb = delivered.truePeakDb - TRUE_PEAK_LIMIT_DB;
+  const over = overPeakLimit(delivered);
   const missLu = targetLufs - delivered.integratedLufs;
-  if (overshootDb <= 0 && Math.abs(missLu) <= LOUDNESS_TOLERANCE_LU) return null;
+  if (!over && Math.abs(missLu) <= LOUDNESS_TOLERANCE_LU) return null;
+  // A trimmed plan is already past loudness corrections: only its peak is corrected further; so is
+  // a peak that cannot be read as a number.
+  if (plan.trimDb || (over && !Number.isFinite(delivered.truePeakDb))) return peakCorrection(plan, delivered);
+  const overshootDb = delivered.truePeakDb - TRUE_PEAK_LIMIT_DB;
   const peakBeforeEncoding = Math.min(plan.ceilingDb, measured.truePeakDb + plan.gainDb);
-  const ceilingDb = overshootDb > 0 ? Math.max(LOWEST_CEILING_DB, round(peakBeforeEncoding - overshootDb - 0.3)) : plan.ceilingDb;
+  const ceilingDb = over ? Math.max(LOWEST_CEILING_DB, round(peakBeforeEncoding - overshootDb - PEAK_MARGIN_DB)) : plan.ceilingDb;
+  // Over the limit with the ceiling as low as the limiter goes: only scaling down lowers the peak.
+  if (over && ceilingDb === plan.ceilingDb) return peakCorrection(plan, delivered);
   const gainDb = Math.abs(missLu) > LOUDNESS_TOLERANCE_LU ? cappedGain(plan.gainDb + missLu, ceilingDb, measured) : plan.gainDb;
-  // Nothing left to change: keep what was delivered.
+  // Nothing left to change: the delivered file is kept, its loudness off target.
   return gainDb === plan.gainDb && ceilingDb === plan.ceilingDb ? null : { gainDb, ceilingDb };
+}
+
+// Peak only, for when the loudness attempts are spent or the ceiling is as low as it goes: the
+// same plan with the limited audio scaled down by the overshoot plus a margin, which lowers the
+// delivered peak by about as much (and the loudness with it: the ceiling wins). null when the
+// delivered file is within the limit.
+export function peakCorrection(plan: LoudnessPlan, delivered: LoudnessMeasurement): LoudnessPlan | null {
+  if (!overPeakLimit(delivered)) return null;
+  const overshootDb = Number.isFinite(delivered.truePeakDb) ? delivered.truePeakDb - TRUE_PEAK_LIMIT_DB : 0;
+  return { ...plan, trimDb: round((plan.trimDb ?? 0) - overshootDb - TRIM_MARGIN_DB) };
 }
 
 function cappedGain(gainDb: number, ceilingDb: number, measured: LoudnessMeasurement): number {

@@ -1,7 +1,7 @@
 import { Logger, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { connectNats, ensureStreams, JetStreamServer, serveHealth } from '@vj/messaging';
-import { ObjectStorage } from '@vj/storage';
+import { ObjectStorage, storageConfig } from '@vj/storage';
 import { logLevelsUpTo } from './log-levels';
 import { Sha256DenyListPolicy } from './moderation/sha256-deny-list-policy';
 import { CancellationRegistry } from './processing/cancellation-registry';
@@ -16,13 +16,7 @@ export interface RunningWorker {
 }
 
 export async function bootRenderWorker(config: RenderWorkerConfig): Promise<RunningWorker> {
-  const storage = new ObjectStorage({
-    endpoint: config.S3_ENDPOINT,
-    accessKey: config.S3_ACCESS_KEY,
-    secretKey: config.S3_SECRET_KEY,
-    bucket: config.S3_BUCKET,
-    region: config.S3_REGION,
-  });
+  const storage = new ObjectStorage(storageConfig(config));
   await storage.ensureBucket();
   const moderation = await Sha256DenyListPolicy.fromFile(config.MODERATION_DENY_SHA256_FILE);
   const nc = await connectNats({ url: config.NATS_URL, name: 'render-worker' });

@@ -13,6 +13,27 @@ export interface ObjectStorageConfig {
   publicEndpoint?: string;
 }
 
+// The S3 variables every service declares (libs/config s3Env), as parsed.
+export interface S3Settings {
+  S3_ENDPOINT: string;
+  S3_ACCESS_KEY: string;
+  S3_SECRET_KEY: string;
+  S3_BUCKET: string;
+  S3_REGION: string;
+  S3_PUBLIC_ENDPOINT?: string;
+}
+
+export function storageConfig(settings: S3Settings): ObjectStorageConfig {
+  return {
+    endpoint: settings.S3_ENDPOINT,
+    accessKey: settings.S3_ACCESS_KEY,
+    secretKey: settings.S3_SECRET_KEY,
+    bucket: settings.S3_BUCKET,
+    region: settings.S3_REGION,
+    publicEndpoint: settings.S3_PUBLIC_ENDPOINT,
+  };
+}
+
 export interface ObjectInfo {
   size: number;
   contentType: string | undefined;

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ObjectStorage } from '@vj/storage';
+import { ObjectStorage, storageConfig } from '@vj/storage';
 import type { GatewayConfig } from '../gateway.env';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
 import { bodyParserErrorsMiddleware } from '../http/body-parser-errors.middleware';
@@ -22,14 +22,7 @@ export interface GatewayOverrides {
 
 // Boot steps (bucket, identity migrations, connections) then the HTTP app, initialised but not listening.
 export async function createGatewayApp(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<NestExpressApplication> {
-  const storage = new ObjectStorage({
-    endpoint: config.S3_ENDPOINT,
-    accessKey: config.S3_ACCESS_KEY,
-    secretKey: config.S3_SECRET_KEY,
-    bucket: config.S3_BUCKET,
-    region: config.S3_REGION,
-    publicEndpoint: config.S3_PUBLIC_ENDPOINT,
-  });
+  const storage = new ObjectStorage(storageConfig(config));
   await storage.ensureBucket();
   const dataSource = await createIdentityDataSource(config.DATABASE_URL).initialize();
   let messaging: GatewayMessaging | undefined;

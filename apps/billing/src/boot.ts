@@ -4,7 +4,7 @@ import { connectNats, ensureStreams, JetStreamServer, serveHealth } from '@vj/me
 import type { BillingConfig } from './billing.env';
 import { BillingModule } from './billing.module';
 import { jobEventsConsumer } from './job-events/job-events-consumer';
-import { logLevelsUpTo } from './log-levels';
+import { logLevelsUpTo } from '@vj/config';
 
 export interface RunningBilling {
   app: INestMicroservice;

@@ -1,8 +1,9 @@
+import { mkdir } from 'node:fs/promises';
 import { Logger, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { connectNats, ensureStreams, JetStreamServer, serveHealth } from '@vj/messaging';
 import { ObjectStorage, storageConfig } from '@vj/storage';
-import { logLevelsUpTo } from './log-levels';
+import { logLevelsUpTo } from '@vj/config';
 import { Sha256DenyListPolicy } from './moderation/sha256-deny-list-policy';
 import { CancellationRegistry } from './processing/cancellation-registry';
 import type { RenderWorkerConfig } from './render-worker.env';
@@ -16,6 +17,8 @@ export interface RunningWorker {
 }
 
 export async function bootRenderWorker(config: RenderWorkerConfig): Promise<RunningWorker> {
+  // Each job makes its scratch folder inside WORK_DIR: the folder itself must exist.
+  await mkdir(config.WORK_DIR, { recursive: true });
   const storage = new ObjectStorage(storageConfig(config));
   await storage.ensureBucket();
   const moderation = await Sha256DenyListPolicy.fromFile(config.MODERATION_DENY_SHA256_FILE);

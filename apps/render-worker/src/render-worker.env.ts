@@ -17,7 +17,7 @@ export const renderWorkerEnv = defineEnv({
   }),
   MODERATION_DENY_SHA256_FILE: env.string({ doc: "file of denied inputs' SHA-256 hex digests, one a line, '#' comments", optional: true }),
   CLEAN_AUDIO_MAX_SECONDS: env.int({ doc: 'longest audio a clean-audio-video job accepts (else audio_too_long)', default: 1800, min: 1 }),
-  CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'time limit of one clean-audio-video run (else timeout)', default: 3600, min: 1 }),
+  CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
   WORK_MAX_DELIVER: env.int({ doc: 'deliveries of a work message before the job fails with generation_failed', default: 3, min: 1 }),
   WORK_ACK_WAIT_SECONDS: env.int({ doc: 'JetStream ack wait of the work consumer; keep-alives are sent every third of it', default: 30, min: 1 }),
 });

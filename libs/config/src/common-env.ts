@@ -1,4 +1,5 @@
 import { env } from './env-spec';
+import { LOG_LEVELS } from './log-levels';
 
 // Variables shared by several services, declared once so their names and rules agree.
 
@@ -19,5 +20,5 @@ export const s3Env = {
 };
 
 export const logEnv = {
-  LOG_LEVEL: env.string({ doc: 'log, warn, error, debug or verbose', default: 'log' }),
+  LOG_LEVEL: env.string({ doc: `the most verbose log level shown: ${LOG_LEVELS.join(', ')}`, default: 'log', choices: LOG_LEVELS }),
 };

@@ -2,7 +2,7 @@
 // object validated at boot (all problems reported together), and the same declaration feeds the
 // README table and the docker-compose check.
 
-type Kind = 'string' | 'int' | 'number' | 'boolean' | 'url';
+type Kind = 'string' | 'int' | 'url';
 
 interface VarOptions<T> {
   doc: string;
@@ -12,6 +12,8 @@ interface VarOptions<T> {
   max?: number;
   // For url variables: the schemes allowed.
   protocols?: string[];
+  // For string variables: the only values allowed.
+  choices?: readonly string[];
   secret?: boolean;
 }
 
@@ -29,8 +31,6 @@ export const env = {
   string: <O extends VarOptions<string>>(o: O) => variable<string>('string', o) as EnvVar<string> & O,
   url: <O extends VarOptions<string>>(o: O) => variable<string>('url', o) as EnvVar<string> & O,
   int: <O extends VarOptions<number>>(o: O) => variable<number>('int', o) as EnvVar<number> & O,
-  number: <O extends VarOptions<number>>(o: O) => variable<number>('number', o) as EnvVar<number> & O,
-  boolean: <O extends VarOptions<boolean>>(o: O) => variable<boolean>('boolean', o) as EnvVar<boolean> & O,
 };
 
 type ValueOf<V> = V extends EnvVar<infer T> ? (V extends { optional: true } ? T | undefined : T) : never;
@@ -45,17 +45,12 @@ export class ConfigError extends Error {
 function parseValue(name: string, spec: EnvVar<unknown>, raw: string, problems: string[]): unknown {
   switch (spec.kind) {
     case 'string':
+      if (spec.choices && !spec.choices.includes(raw)) problems.push(`${name} must be one of ${spec.choices.join(', ')}, got "${raw}"`);
       return raw;
-    case 'boolean':
-      if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
-      if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
-      problems.push(`${name} must be true or false, got "${raw}"`);
-      return undefined;
-    case 'int':
-    case 'number': {
+    case 'int': {
       const value = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(value) || (spec.kind === 'int' && !Number.isInteger(value))) {
-        problems.push(`${name} must be ${spec.kind === 'int' ? 'an integer' : 'a number'}, got "${raw}"`);
+      if (raw.trim() === '' || !Number.isInteger(value)) {
+        problems.push(`${name} must be an integer, got "${raw}"`);
         return undefined;
       }
       if (spec.min !== undefined && value < spec.min) problems.push(`${name} must be >= ${spec.min}, got ${value}`);

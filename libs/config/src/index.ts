@@ -1,2 +1,3 @@
 export * from './common-env';
 export * from './env-spec';
+export * from './log-levels';

@@ -9,7 +9,7 @@ import { createIdentityDataSource } from '../identity/identity-data-source';
 import { runIdentityMigrations } from '../identity/run-identity-migrations';
 import { connectGatewayMessaging, type GatewayMessaging } from '../messaging/gateway-messaging';
 import { GatewayModule } from './gateway.module';
-import { logLevels } from './log-levels';
+import { logLevelsUpTo } from '@vj/config';
 import { setupOpenApi } from './openapi';
 
 // Job creation bodies are a few hundred bytes; anything near this is not a real request.
@@ -31,7 +31,7 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
     messaging = overrides.messaging ?? (await connectGatewayMessaging(config));
     const app = await NestFactory.create<NestExpressApplication>(GatewayModule.register({ config, storage, dataSource, messaging }), {
       bodyParser: false,
-      logger: logLevels(config.LOG_LEVEL),
+      logger: logLevelsUpTo(config.LOG_LEVEL),
     });
     app.use(requestIdMiddleware);
     app.useBodyParser('json', { limit: JSON_BODY_LIMIT });

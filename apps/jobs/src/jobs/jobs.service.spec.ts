@@ -1,5 +1,5 @@
 import { CLEAN_AUDIO_DEFAULTS, subjects, type CreateJobRequestV1 } from '@vj/contracts';
-import { InMemoryJobStore } from './in-memory-job-store';
+import { InMemoryJobStore } from '../../test/in-memory-job-store';
 import { workerDeadline } from '../domain/job-deadline';
 import { IDEMPOTENCY_KEY_TTL_MS, JobsService } from './jobs.service';
 

@@ -1,8 +1,8 @@
-import type { JobType, JobWorkRequestedV1 } from '@vj/contracts';
+import type { JobType, JobWorkRequestedV1, WorkPayloads } from '@vj/contracts';
 import { PermanentMessageError } from '@vj/messaging';
 
 // A work message that cannot be a job of this subject's type is never going to succeed: term it.
-export function parseWorkPayload<T extends JobType>(jobType: T, payload: unknown): JobWorkRequestedV1<T> {
+export function parseWorkPayload<T extends JobType>(jobType: T, payload: unknown): WorkPayloads[T] {
   const work = payload as Partial<JobWorkRequestedV1> | null;
   const problems = [
     work?.version !== 1 && 'version is not 1',
@@ -13,5 +13,5 @@ export function parseWorkPayload<T extends JobType>(jobType: T, payload: unknown
     (typeof work?.options !== 'object' || work.options === null) && 'options are missing',
   ].filter(Boolean);
   if (problems.length) throw new PermanentMessageError(`unusable work message: ${problems.join(', ')}`);
-  return work as JobWorkRequestedV1<T>;
+  return work as WorkPayloads[T];
 }

@@ -2,11 +2,6 @@
 export const JOB_TYPES = ['video-background-removal', 'clean-audio-video'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
-export const JOB_RESOURCE_NAMES: Record<JobType, string> = {
-  'video-background-removal': 'VideoBackgroundRemovalJob',
-  'clean-audio-video': 'CleanAudioVideoJob',
-};
-
 export function isJobType(value: unknown): value is JobType {
   return typeof value === 'string' && (JOB_TYPES as readonly string[]).includes(value);
 }

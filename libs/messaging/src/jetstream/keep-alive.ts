@@ -18,7 +18,13 @@ export class MaxProcessingTimeExceeded extends Error {
 // after that a hung handler's message goes back to the stream and the signal aborts.
 export function keepAlive(msg: JsMsg, ackWaitMs: number, maxProcessingMs: number): KeepAlive {
   const controller = new AbortController();
-  const interval = setInterval(() => msg.working(), Math.max(100, Math.floor(ackWaitMs / 3)));
+  const interval = setInterval(() => {
+    try {
+      msg.working();
+    } catch {
+      // The connection is draining or closed (shutdown): the message will be redelivered anyway.
+    }
+  }, Math.max(100, Math.floor(ackWaitMs / 3)));
   const cap = setTimeout(() => {
     clearInterval(interval);
     controller.abort(new MaxProcessingTimeExceeded(maxProcessingMs));

@@ -3,6 +3,7 @@ import { queueGroups, subjects, type HealthReplyV1, type ServiceName } from '@vj
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection, Subscription } from 'nats';
 import { decodeJson, encodeJson } from '../json-codec';
+import { respondQuietly } from './respond-quietly';
 
 const logger = new Logger('Health');
 
@@ -22,7 +23,7 @@ export function serveHealth(
         .catch(() => false)
         .then((ready) => {
           const reply: HealthReplyV1 = { version: 1, service, instance, ready };
-          msg.respond(encodeJson(reply));
+          respondQuietly(msg, encodeJson(reply));
         });
     },
   });

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { queueGroups, RPC_METHODS, subjects, type JobsRpc, type JobsRpcMethod, type RpcReply } from '@vj/contracts';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { decodeJson, encodeJson } from '../json-codec';
+import { respondQuietly } from './respond-quietly';
 import { RpcError } from './rpc-error';
 
 // One handler per method, enforced by the type: a missing method does not compile.
@@ -45,5 +46,5 @@ async function answer(method: JobsRpcMethod, msg: Msg, handler: (request: unknow
       reply = { ok: false, error: { code: 'internal', message: 'internal error' } };
     }
   }
-  msg.respond(encodeJson(reply));
+  respondQuietly(msg, encodeJson(reply));
 }

@@ -1,7 +1,7 @@
-import type { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
-import type { JobEntity } from '../database/job.entity';
-import type { OutboxDraft } from '../domain/outbox-draft';
-import { IdempotencyKeyTakenError, type JobStore, type JobWrite, type ListFilter } from './job-store';
+import type { IdempotencyKeyEntity } from '../src/database/idempotency-key.entity';
+import type { JobEntity } from '../src/database/job.entity';
+import type { OutboxDraft } from '../src/domain/outbox-draft';
+import { IdempotencyKeyTakenError, type JobStore, type JobWrite, type ListFilter } from '../src/jobs/job-store';
 
 // The JobStore fake for unit tests: same contract, plain maps.
 export class InMemoryJobStore implements JobStore {

@@ -5,14 +5,14 @@ describe('CancellationRegistry', () => {
     const registry = new CancellationRegistry();
     const job = registry.register('job-1');
     const other = registry.register('job-2');
-    expect(registry.cancel('job-1')).toBe(true);
+    expect(registry.ended('job-1', 'CANCELLED')).toBe(true);
     expect(job.signal.aborted).toBe(true);
     expect(job.signal.reason).toBeInstanceOf(JobCancelled);
     expect(other.signal.aborted).toBe(false);
   });
 
   it('ignores a cancel event for a job it is not running', () => {
-    expect(new CancellationRegistry().cancel('elsewhere')).toBe(false);
+    expect(new CancellationRegistry().ended('elsewhere', 'CANCELLED')).toBe(false);
   });
 
   it('forgets a job once it is released', () => {
@@ -20,7 +20,7 @@ describe('CancellationRegistry', () => {
     const job = registry.register('job-1');
     job.release();
     expect(registry.runningJobs).toBe(0);
-    expect(registry.cancel('job-1')).toBe(false);
+    expect(registry.ended('job-1', 'CANCELLED')).toBe(false);
     expect(job.signal.aborted).toBe(false);
   });
 
@@ -36,7 +36,7 @@ describe('CancellationRegistry', () => {
     const first = registry.register('job-1');
     const second = registry.register('job-1');
     first.release();
-    registry.cancel('job-1');
+    registry.ended('job-1', 'CANCELLED');
     expect(second.signal.aborted).toBe(true);
   });
 });

@@ -51,11 +51,6 @@ export class CancellationRegistry {
     };
   }
 
-  // True when this process was running the job.
-  cancel(jobId: string): boolean {
-    return this.ended(jobId, 'CANCELLED');
-  }
-
   // The job reached a final status by another path: stop it here. True when this process was running it.
   ended(jobId: string, status: EndedJobStatus): boolean {
     const controllers = this.running.get(jobId);

@@ -158,7 +158,7 @@ describe('ProcessJobUseCase', () => {
     env = setup({ status: 'PROCESSING' });
     const registry = env.registry;
     const outcome = env.useCase.execute(JOB, FIRST);
-    registry.cancel(JOB.job_id);
+    registry.ended(JOB.job_id, 'CANCELLED');
     await expect(outcome).resolves.toBe('cancelled');
     expect(env.published).toEqual([]);
   });
@@ -174,7 +174,7 @@ describe('ProcessJobUseCase', () => {
     env = setup({ run: blocking.run });
     const outcome = env.useCase.execute(JOB, FIRST);
     await blocking.running;
-    expect(env.registry.cancel(JOB.job_id)).toBe(true);
+    expect(env.registry.ended(JOB.job_id, 'CANCELLED')).toBe(true);
     await expect(outcome).resolves.toBe('cancelled');
     expect(env.uploads).toEqual([]);
     expect(env.kinds()).toEqual(['started']);
@@ -184,7 +184,7 @@ describe('ProcessJobUseCase', () => {
   it('uploads nothing when the cancel arrives after processing finished but before the upload', async () => {
     env = setup({
       run: async ({ workDir }) => {
-        env.registry.cancel(JOB.job_id);
+        env.registry.ended(JOB.job_id, 'CANCELLED');
         const path = join(workDir, 'out.mp4');
         writeFileSync(path, 'x');
         return { files: [{ path, fileName: 'f.mp4', contentType: 'video/mp4' }], durationSeconds: 1 };
@@ -341,7 +341,7 @@ describe('ProcessJobUseCase', () => {
   });
 
   it('removes the stored result and reports no success when the cancel arrives during its upload', async () => {
-    env = setup({ onPut: () => env.registry.cancel(JOB.job_id) });
+    env = setup({ onPut: () => env.registry.ended(JOB.job_id, 'CANCELLED') });
     await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('cancelled');
     const key = `results/acct-1/${JOB.job_id}/${JOB.job_id}-clean.mp4`;
     expect(env.uploads.map((u) => u.key)).toEqual([key]);
@@ -359,7 +359,7 @@ describe('ProcessJobUseCase', () => {
         });
         return { files, durationSeconds: 1 };
       },
-      onPut: (key) => key.endsWith('b.png') && env.registry.cancel(JOB.job_id),
+      onPut: (key) => key.endsWith('b.png') && env.registry.ended(JOB.job_id, 'CANCELLED'),
     });
     await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('cancelled');
     const keys = ['a.png', 'b.png'].map((name) => `results/acct-1/${JOB.job_id}/${name}`);
@@ -388,7 +388,7 @@ describe('ProcessJobUseCase', () => {
     });
     const outcome = env.useCase.execute(JOB, FIRST);
     await running;
-    env.registry.cancel(JOB.job_id);
+    env.registry.ended(JOB.job_id, 'CANCELLED');
     await expect(outcome).resolves.toBe('cancelled');
     expect(await dirAtStop).toBe(true);
     expect(env.leftovers()).toEqual([]);

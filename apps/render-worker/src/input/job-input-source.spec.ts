@@ -1,8 +1,14 @@
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { JobInputV1, JobWorkRequestedV1 } from '@vj/contracts';
 import { JobFailure } from '../errors/job-failure';
 import { AllowList } from './allow-list';
 import { JobInputSource } from './job-input-source';
 import { TransloadError } from './transload-error';
+
+// A file path no test creates: a refused input must never be written (and the cleanup removes nothing real).
+const UNUSED_DEST = join(tmpdir(), `vj-unused-${randomUUID()}`, 'in');
 
 const job = (input: JobInputV1): JobWorkRequestedV1 => ({
   version: 1,
@@ -30,7 +36,7 @@ describe('JobInputSource', () => {
 
   it("refuses an upload key outside the account's prefix", async () => {
     const storage = { stat: jest.fn(), downloadToFile: jest.fn() };
-    const fetching = new JobInputSource(storage, limits).fetch(job({ kind: 'upload', upload_id: 'up-1', object_key: 'uploads/other/up-1' }), '/tmp/x', signal);
+    const fetching = new JobInputSource(storage, limits).fetch(job({ kind: 'upload', upload_id: 'up-1', object_key: 'uploads/other/up-1' }), UNUSED_DEST, signal);
     await expect(fetching).rejects.toEqual(expect.objectContaining({ code: 'input_validation' }));
     await expect(fetching).rejects.toBeInstanceOf(JobFailure);
     expect(storage.stat).not.toHaveBeenCalled();
@@ -38,7 +44,7 @@ describe('JobInputSource', () => {
 
   it('transloads a URL input behind the SSRF guard', async () => {
     const storage = { stat: jest.fn(), downloadToFile: jest.fn() };
-    const fetching = new JobInputSource(storage, limits).fetch(job({ kind: 'url', url: 'http://169.254.169.254/latest/' }), '/tmp/x', signal);
+    const fetching = new JobInputSource(storage, limits).fetch(job({ kind: 'url', url: 'http://169.254.169.254/latest/' }), UNUSED_DEST, signal);
     await expect(fetching).rejects.toBeInstanceOf(TransloadError);
   });
 });

@@ -14,7 +14,7 @@ describe('parseProbe', () => {
     expect(parseProbe(fixture('h264-aac-cover-art'))).toEqual({
       formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
       durationSeconds: 2,
-      video: { codecName: 'h264', width: 320, height: 240, fps: 25, nbFrames: 50 },
+      video: { codecName: 'h264', width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: 50, rotation: 0, colorSpace: null },
       audio: { codecName: 'aac', sampleRate: 44100, channels: 2, durationSeconds: 2, language: null },
     });
   });
@@ -27,7 +27,7 @@ describe('parseProbe', () => {
 
   it('takes stream durations from the Matroska DURATION tag and keeps the language', () => {
     const probe = parseProbe(fixture('mpeg4-two-audio'));
-    expect(probe.video).toEqual({ codecName: 'mpeg4', width: 320, height: 240, fps: 30000 / 1001, nbFrames: null });
+    expect(probe.video).toEqual({ codecName: 'mpeg4', width: 320, height: 240, fps: 30000 / 1001, frameRate: '30000/1001', nbFrames: null, rotation: 0, colorSpace: null });
     expect(probe.audio).toEqual({ codecName: 'mp3', sampleRate: 44100, channels: 1, durationSeconds: 2.046, language: 'fra' });
   });
 
@@ -56,6 +56,16 @@ describe('parseProbe', () => {
       streams: [{ codec_type: 'video', codec_name: 'vp8', width: 2, height: 2, avg_frame_rate: '0/0', r_frame_rate: '0/0' }],
     });
     expect(parseProbe(json)).toMatchObject({ durationSeconds: null, video: { fps: null, nbFrames: null } });
+  });
+
+  it('reads the rotation a player applies from the display matrix or the rotate tag, and the colour matrix', () => {
+    const video = (stream: object) =>
+      parseProbe(JSON.stringify({ format: { format_name: 'mov' }, streams: [{ codec_type: 'video', codec_name: 'h264', width: 4, height: 2, ...stream }] })).video;
+    expect(video({ side_data_list: [{ side_data_type: 'Display Matrix', rotation: -90 }] })?.rotation).toBe(90);
+    expect(video({ side_data_list: [{ side_data_type: 'Display Matrix', rotation: 90 }] })?.rotation).toBe(270);
+    expect(video({ tags: { rotate: '180' } })?.rotation).toBe(180);
+    expect(video({})).toMatchObject({ rotation: 0, colorSpace: null, frameRate: null });
+    expect(video({ color_space: 'bt709', r_frame_rate: '25/1', avg_frame_rate: '0/0' })).toMatchObject({ colorSpace: 'bt709', frameRate: '25/1' });
   });
 
   it('fails with invalid_file when ffprobe describes no container', () => {

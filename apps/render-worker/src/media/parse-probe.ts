@@ -7,7 +7,13 @@ export interface VideoStreamProbe {
   width: number;
   height: number;
   fps: number | null;
+  // The same rate as ffmpeg writes it ("30000/1001"), so an encoder gets it without rounding.
+  frameRate: string | null;
   nbFrames: number | null;
+  // Clockwise degrees a player turns the picture (0, 90, 180 or 270); ffmpeg's decoder applies it.
+  rotation: number;
+  // ffmpeg's name of the YUV matrix ("bt709", "smpte170m"...), null when untagged.
+  colorSpace: string | null;
 }
 
 export interface AudioStreamProbe {
@@ -38,8 +44,10 @@ interface FfprobeStream {
   sample_rate?: string;
   channels?: number;
   duration?: string;
+  color_space?: string;
   disposition?: Record<string, number>;
   tags?: Record<string, string>;
+  side_data_list?: { side_data_type?: string; rotation?: number }[];
 }
 
 interface FfprobeOutput {
@@ -74,8 +82,20 @@ function parseVideo(stream: FfprobeStream): VideoStreamProbe {
     width: stream.width ?? 0,
     height: stream.height ?? 0,
     fps: rational(stream.avg_frame_rate) ?? rational(stream.r_frame_rate),
+    frameRate: [stream.avg_frame_rate, stream.r_frame_rate].find((text) => rational(text) !== null) ?? null,
     nbFrames: positiveNumber(stream.nb_frames),
+    rotation: rotationOf(stream),
+    colorSpace: stream.color_space && stream.color_space !== 'unknown' ? stream.color_space : null,
   };
+}
+
+// ffprobe gives the display matrix's angle counter-clockwise (-90 for a phone held upright); older
+// files carry a clockwise `rotate` tag instead.
+function rotationOf(stream: FfprobeStream): number {
+  const matrix = stream.side_data_list?.find((data) => typeof data.rotation === 'number')?.rotation;
+  const clockwise = matrix !== undefined ? -matrix : Number(stream.tags?.rotate ?? 0);
+  const quarterTurns = Math.round((Number.isFinite(clockwise) ? clockwise : 0) / 90);
+  return (((quarterTurns % 4) + 4) % 4) * 90;
 }
 
 function parseAudio(stream: FfprobeStream): AudioStreamProbe {

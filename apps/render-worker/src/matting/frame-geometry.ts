@@ -1,0 +1,34 @@
+import type { VideoStreamProbe } from '../media';
+
+// The picture the matting job decodes, mattes and encodes: upright, within the size limit, and with
+// even sides (4:2:0 chroma and libx264 need them).
+
+export interface FrameGeometry {
+  width: number;
+  height: number;
+  // ffmpeg's -vf chain after its own rotation; empty when the decoded picture is already right.
+  filters: string[];
+}
+
+// Inputs above 3840x2160 are scaled down to fit it, either way up (issue 3, "Limits").
+export const MAX_LONG_SIDE = 3840;
+export const MAX_SHORT_SIDE = 2160;
+
+export function frameGeometry(video: Pick<VideoStreamProbe, 'width' | 'height' | 'rotation'>): FrameGeometry {
+  const turned = video.rotation === 90 || video.rotation === 270;
+  const width = turned ? video.height : video.width;
+  const height = turned ? video.width : video.height;
+  const scale = Math.min(1, MAX_LONG_SIDE / Math.max(width, height), MAX_SHORT_SIDE / Math.min(width, height));
+  if (scale < 1) {
+    const scaled = { width: even(width * scale), height: even(height * scale) };
+    return { ...scaled, filters: [`scale=${scaled.width}:${scaled.height}:flags=area`] };
+  }
+  const cropped = { width: even(width), height: even(height) };
+  // An odd last row or column is cropped rather than the whole picture resampled.
+  const odd = cropped.width !== width || cropped.height !== height;
+  return { ...cropped, filters: odd ? [`crop=${cropped.width}:${cropped.height}:0:0`] : [] };
+}
+
+function even(size: number): number {
+  return Math.max(2, Math.floor(size / 2) * 2);
+}

@@ -1,0 +1,25 @@
+import type { TensorFormat } from './frame-sampler';
+
+// A segmentation model as the pipeline sees it: where it is, what it reads and what it returns.
+export interface MattingModelSpec extends TensorFormat {
+  name: string;
+  path: string;
+  // The input the model takes, in pixels; frames are resampled to it, whatever their shape.
+  width: number;
+  height: number;
+  // 'probability': the output is already 0..1; 'logit': a sigmoid is applied.
+  output: 'probability' | 'logit';
+}
+
+// Runs a model on one input tensor and returns the width*height foreground probabilities.
+export interface Segmenter {
+  readonly spec: MattingModelSpec;
+  segment(input: Float32Array): Promise<Float32Array>;
+}
+
+// Variants of one model for different frame shapes (the person model has a square and a
+// landscape one): a frame uses the variant whose shape is closest to its own.
+export function variantFor<T extends { spec: Pick<MattingModelSpec, 'width' | 'height'> }>(variants: readonly T[], width: number, height: number): T {
+  const distance = (variant: T) => Math.abs(Math.log(variant.spec.width / variant.spec.height) - Math.log(width / height));
+  return variants.reduce((best, variant) => (distance(variant) < distance(best) ? variant : best));
+}

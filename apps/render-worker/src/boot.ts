@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { connectNats, ensureStreams, JetStreamServer, serveHealth } from '@vj/messaging';
 import { ObjectStorage, storageConfig } from '@vj/storage';
 import { logLevelsUpTo } from '@vj/config';
+import { loadMattingModels } from './matting/load-matting-models';
 import { Sha256DenyListPolicy } from './moderation/sha256-deny-list-policy';
 import { CancellationRegistry } from './processing/cancellation-registry';
 import type { RenderWorkerConfig } from './render-worker.env';
@@ -22,12 +23,18 @@ export async function bootRenderWorker(config: RenderWorkerConfig): Promise<Runn
   const storage = new ObjectStorage(storageConfig(config));
   await storage.ensureBucket();
   const moderation = await Sha256DenyListPolicy.fromFile(config.MODERATION_DENY_SHA256_FILE);
+  const models = await loadMattingModels({
+    cacheDir: config.MATTING_MODEL_CACHE_DIR,
+    modelsFile: config.MATTING_MODELS_FILE,
+    executionProviders: config.ONNX_EXECUTION_PROVIDERS.split(',').map((name) => name.trim()).filter(Boolean),
+    intraOpThreads: config.ONNX_INTRA_OP_THREADS,
+  });
   const nc = await connectNats({ url: config.NATS_URL, name: 'render-worker' });
   await ensureStreams(await nc.jetstreamManager());
 
   // The server ensures the durable work consumer before it pulls from it.
   const server = new JetStreamServer({ connection: nc, consumers: [workConsumer(config)] });
-  const app = await NestFactory.createMicroservice(RenderWorkerModule.register({ config, nc, storage, moderation }), {
+  const app = await NestFactory.createMicroservice(RenderWorkerModule.register({ config, nc, storage, moderation, models }), {
     strategy: server,
     logger: logLevelsUpTo(config.LOG_LEVEL),
   });
@@ -35,7 +42,7 @@ export async function bootRenderWorker(config: RenderWorkerConfig): Promise<Runn
   const health = serveHealth(nc, 'render-worker', () => ready && !nc.isClosed());
   await app.listen();
   ready = true;
-  new Logger('render-worker').log(`ready: ${config.WORKER_CONCURRENCY} job(s) at a time`);
+  new Logger('render-worker').log(`ready: ${config.WORKER_CONCURRENCY} job(s) at a time; matting models: ${models.describe()}`);
 
   return {
     app,

@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineEnv, env, logEnv, natsEnv, s3Env, type EnvValues } from '@vj/config';
 
 export const renderWorkerEnv = defineEnv({
@@ -18,6 +19,12 @@ export const renderWorkerEnv = defineEnv({
   MODERATION_DENY_SHA256_FILE: env.string({ doc: "file of denied inputs' SHA-256 hex digests, one a line, '#' comments", optional: true }),
   CLEAN_AUDIO_MAX_SECONDS: env.int({ doc: 'longest audio a clean-audio-video job accepts (else audio_too_long)', default: 1800, min: 1 }),
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
+  BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation)', default: 60, min: 1 }),
+  BACKGROUND_REMOVAL_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one video-background-removal run, fetch not included (else timeout)', default: 1800, min: 1 }),
+  MATTING_MODEL_CACHE_DIR: env.string({ doc: 'folder where the person model, converted from TFLite to ONNX on first start, is kept', default: join(tmpdir(), 'vj-models') }),
+  MATTING_MODELS_FILE: env.string({ doc: 'JSON file declaring extra ONNX matting models (a "general" one for subject_is_person: false); see docs/matting-models.md', optional: true }),
+  ONNX_EXECUTION_PROVIDERS: env.string({ doc: 'ONNX Runtime execution providers in order of preference, comma-separated; cpu is always the last resort', default: 'cuda,cpu' }),
+  ONNX_INTRA_OP_THREADS: env.int({ doc: 'threads one model run may use (0: ONNX Runtime decides); ffmpeg needs the other cores', default: 1, min: 0, max: 256 }),
   WORK_MAX_DELIVER: env.int({ doc: 'deliveries of a work message before the job fails with generation_failed', default: 3, min: 1 }),
   WORK_ACK_WAIT_SECONDS: env.int({ doc: 'JetStream ack wait of the work consumer; keep-alives are sent every third of it', default: 30, min: 1 }),
 });

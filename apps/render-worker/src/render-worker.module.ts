@@ -5,6 +5,7 @@ import type { NatsConnection } from 'nats';
 import { hostname } from 'node:os';
 import { AllowList } from './input/allow-list';
 import { JobInputSource } from './input/job-input-source';
+import type { MattingModelRegistry } from './matting/model-registry';
 import { CancelListener } from './messaging/cancel-listener';
 import { JetStreamReportSink } from './messaging/jetstream-report-sink';
 import { JobsRpcStatusReader } from './messaging/jobs-rpc-status-reader';
@@ -34,11 +35,12 @@ export interface RenderWorkerDependencies {
   nc: NatsConnection;
   storage: ObjectStorage;
   moderation: ModerationPolicy;
+  models: MattingModelRegistry;
 }
 
 @Module({})
 export class RenderWorkerModule {
-  static register({ config, nc, storage, moderation }: RenderWorkerDependencies): DynamicModule {
+  static register({ config, nc, storage, moderation, models }: RenderWorkerDependencies): DynamicModule {
     const processors: JobProcessors = {
       'clean-audio-video': new CleanAudioVideoProcessor({
         maxAudioSeconds: config.CLEAN_AUDIO_MAX_SECONDS,
@@ -46,7 +48,15 @@ export class RenderWorkerModule {
         ffmpegPath: config.FFMPEG_PATH,
         ffprobePath: config.FFPROBE_PATH,
       }),
-      'video-background-removal': new VideoBackgroundRemovalProcessor(),
+      'video-background-removal': new VideoBackgroundRemovalProcessor(
+        {
+          maxSeconds: config.BACKGROUND_REMOVAL_MAX_SECONDS,
+          timeLimitMs: config.BACKGROUND_REMOVAL_TIMEOUT_SECONDS * 1000,
+          ffmpegPath: config.FFMPEG_PATH,
+          ffprobePath: config.FFPROBE_PATH,
+        },
+        models,
+      ),
     };
     const settings: WorkerSettings = {
       workerId: `${hostname()}:${process.pid}`,

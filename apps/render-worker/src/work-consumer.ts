@@ -19,6 +19,7 @@ export function workConsumer(config: RenderWorkerConfig): ConsumerSpec {
     // The jobs service owns this consumer's MAX_DELIVERIES advisory (a worker that died on the last
     // attempt cannot report): it fails the job and removes the work message.
     advisoryDeadLetters: false,
-    maxProcessingMs: (config.TRANSLOAD_TIMEOUT_SECONDS + config.CLEAN_AUDIO_TIMEOUT_SECONDS) * 1000 + UPLOAD_MARGIN_MS,
+    maxProcessingMs:
+      (config.TRANSLOAD_TIMEOUT_SECONDS + Math.max(config.CLEAN_AUDIO_TIMEOUT_SECONDS, config.BACKGROUND_REMOVAL_TIMEOUT_SECONDS)) * 1000 + UPLOAD_MARGIN_MS,
   };
 }

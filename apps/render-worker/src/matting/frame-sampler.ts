@@ -40,13 +40,17 @@ function spans(source: number, destination: number): { start: Int32Array; end: I
 }
 
 export class FrameSampler {
-  private readonly columns;
-  private readonly rows;
-  private readonly chromaColumns;
-  private readonly chromaRows;
-  private readonly sumY: Float64Array;
-  private readonly sumU: Float64Array;
-  private readonly sumV: Float64Array;
+  private readonly columnStart: Int32Array;
+  private readonly columnEnd: Int32Array;
+  private readonly rowStart: Int32Array;
+  private readonly rowEnd: Int32Array;
+  private readonly chromaColumnStart: Int32Array;
+  private readonly chromaColumnEnd: Int32Array;
+  private readonly chromaRowStart: Int32Array;
+  private readonly chromaRowEnd: Int32Array;
+  private readonly sumY: Int32Array;
+  private readonly sumU: Int32Array;
+  private readonly sumV: Int32Array;
   private readonly matrix;
 
   constructor(
@@ -56,68 +60,66 @@ export class FrameSampler {
     readonly height: number,
     matrix: YuvMatrix,
   ) {
-    this.columns = spans(frameWidth, width);
-    this.rows = spans(frameHeight, height);
-    this.chromaColumns = spans(frameWidth / 2, width);
-    this.chromaRows = spans(frameHeight / 2, height);
-    this.sumY = new Float64Array(frameWidth);
-    this.sumU = new Float64Array(frameWidth / 2);
-    this.sumV = new Float64Array(frameWidth / 2);
+    ({ start: this.columnStart, end: this.columnEnd } = spans(frameWidth, width));
+    ({ start: this.rowStart, end: this.rowEnd } = spans(frameHeight, height));
+    ({ start: this.chromaColumnStart, end: this.chromaColumnEnd } = spans(frameWidth / 2, width));
+    ({ start: this.chromaRowStart, end: this.chromaRowEnd } = spans(frameHeight / 2, height));
+    this.sumY = new Int32Array(frameWidth);
+    this.sumU = new Int32Array(frameWidth / 2);
+    this.sumV = new Int32Array(frameWidth / 2);
     this.matrix = MATRICES[matrix];
   }
 
   // Writes the model input into `tensor` (width*height*3) and the luma into `luma` (width*height).
   sample(frame: Uint8Array, format: TensorFormat, tensor: Float32Array, luma: Float32Array): void {
     const { frameWidth: fw, frameHeight: fh, width, height, sumY, sumU, sumV } = this;
+    const { columnStart, columnEnd, chromaColumnStart, chromaColumnEnd } = this;
     const chromaWidth = fw / 2;
     const uPlane = fw * fh;
     const vPlane = uPlane + (fw * fh) / 4;
     const { rv, gu, gv, bu } = this.matrix;
-    const pixels = width * height;
+    // Channel c of pixel i goes to tensor[i * pixelStride + c * channelStride].
+    const pixelStride = format.layout === 'nhwc' ? 3 : 1;
+    const channelStride = format.layout === 'nhwc' ? 1 : width * height;
     const [mr, mg, mb] = format.mean;
-    const [sr, sg, sb] = format.std;
+    const [ir, ig, ib] = format.std.map((std) => 1 / std);
     for (let oy = 0; oy < height; oy++) {
-      columnSums(frame, 0, fw, this.rows.start[oy], this.rows.end[oy], sumY);
-      columnSums(frame, uPlane, chromaWidth, this.chromaRows.start[oy], this.chromaRows.end[oy], sumU);
-      columnSums(frame, vPlane, chromaWidth, this.chromaRows.start[oy], this.chromaRows.end[oy], sumV);
-      const lumaRows = this.rows.end[oy] - this.rows.start[oy];
-      const chromaRowCount = this.chromaRows.end[oy] - this.chromaRows.start[oy];
+      const lumaRows = columnSums(frame, 0, fw, this.rowStart[oy], this.rowEnd[oy], sumY);
+      const chromaRows = columnSums(frame, uPlane, chromaWidth, this.chromaRowStart[oy], this.chromaRowEnd[oy], sumU);
+      columnSums(frame, vPlane, chromaWidth, this.chromaRowStart[oy], this.chromaRowEnd[oy], sumV);
       for (let ox = 0; ox < width; ox++) {
-        const y = spanMean(sumY, this.columns.start[ox], this.columns.end[ox]) / lumaRows;
-        const u = spanMean(sumU, this.chromaColumns.start[ox], this.chromaColumns.end[ox]) / chromaRowCount - 128;
-        const v = spanMean(sumV, this.chromaColumns.start[ox], this.chromaColumns.end[ox]) / chromaRowCount - 128;
-        const l = lumaOf(y);
-        const r = clamp01(l + (rv * v) / 255);
-        const g = clamp01(l - (gu * u + gv * v) / 255);
-        const b = clamp01(l + (bu * u) / 255);
-        const i = oy * width + ox;
-        luma[i] = l;
-        if (format.layout === 'nhwc') {
-          tensor[i * 3] = (r - mr) / sr;
-          tensor[i * 3 + 1] = (g - mg) / sg;
-          tensor[i * 3 + 2] = (b - mb) / sb;
-        } else {
-          tensor[i] = (r - mr) / sr;
-          tensor[pixels + i] = (g - mg) / sg;
-          tensor[2 * pixels + i] = (b - mb) / sb;
+        let y = 0;
+        for (let x = columnStart[ox]; x < columnEnd[ox]; x++) y += sumY[x];
+        let u = 0;
+        let v = 0;
+        for (let x = chromaColumnStart[ox]; x < chromaColumnEnd[ox]; x++) {
+          u += sumU[x];
+          v += sumV[x];
         }
+        const chromaCount = chromaRows * (chromaColumnEnd[ox] - chromaColumnStart[ox]) * 255;
+        const l = (y / (lumaRows * (columnEnd[ox] - columnStart[ox])) - 16) / 219; // lumaOf, inlined
+        const cu = u / chromaCount - 128 / 255;
+        const cv = v / chromaCount - 128 / 255;
+        const i = oy * width + ox;
+        const t = i * pixelStride;
+        luma[i] = l;
+        tensor[t] = (clamp01(l + rv * cv) - mr) * ir;
+        tensor[t + channelStride] = (clamp01(l - gu * cu - gv * cv) - mg) * ig;
+        tensor[t + 2 * channelStride] = (clamp01(l + bu * cu) - mb) * ib;
       }
     }
   }
 }
 
-function columnSums(frame: Uint8Array, plane: number, stride: number, rowStart: number, rowEnd: number, sums: Float64Array): void {
-  sums.fill(0);
-  for (let row = rowStart; row < rowEnd; row++) {
-    const offset = plane + row * stride;
+// Sums rows [rowStart, rowEnd) of a plane column by column into `sums`; returns the row count.
+function columnSums(frame: Uint8Array, plane: number, stride: number, rowStart: number, rowEnd: number, sums: Int32Array): number {
+  let offset = plane + rowStart * stride;
+  for (let x = 0; x < stride; x++) sums[x] = frame[offset + x];
+  for (let row = rowStart + 1; row < rowEnd; row++) {
+    offset += stride;
     for (let x = 0; x < stride; x++) sums[x] += frame[offset + x];
   }
-}
-
-function spanMean(sums: Float64Array, start: number, end: number): number {
-  let total = 0;
-  for (let x = start; x < end; x++) total += sums[x];
-  return total / (end - start);
+  return rowEnd - rowStart;
 }
 
 function clamp01(value: number): number {

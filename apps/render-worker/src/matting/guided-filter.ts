@@ -15,8 +15,10 @@ export class GuidedFilter {
   private readonly meanP: Float32Array;
   private readonly product: Float32Array;
   private readonly meanProduct: Float32Array;
-  private readonly scratch: Float32Array;
-  private readonly line: Float64Array;
+  private readonly rowSums: Float64Array;
+  private readonly columnSums: Float64Array;
+  // How many columns each window spans once clipped at the sides.
+  private readonly columnCounts: Int32Array;
   // The coefficients, after their own box mean: q = a * I + b.
   readonly a: Float32Array;
   readonly b: Float32Array;
@@ -31,8 +33,10 @@ export class GuidedFilter {
     this.meanP = new Float32Array(pixels);
     this.product = new Float32Array(pixels);
     this.meanProduct = new Float32Array(pixels);
-    this.scratch = new Float32Array(pixels);
-    this.line = new Float64Array(Math.max(width, height));
+    this.rowSums = new Float64Array(pixels);
+    this.columnSums = new Float64Array(width);
+    const r = settings.radius;
+    this.columnCounts = Int32Array.from({ length: width }, (_, x) => Math.min(width - 1, x + r) - Math.max(0, x - r) + 1);
     this.a = new Float32Array(pixels);
     this.b = new Float32Array(pixels);
   }
@@ -57,25 +61,31 @@ export class GuidedFilter {
     this.box(b, b);
   }
 
-  // Mean over the (2r+1)^2 window clipped to the plane; `out` may be `source`.
+  // Mean over the (2r+1)^2 window clipped to the plane; `out` may be `source`. Both passes walk
+  // memory in order: rows are summed across, then a running sum of those rows moves down.
   private box(source: Float32Array, out: Float32Array): void {
-    const { width, height, scratch, line } = this;
+    const { width, height, rowSums, columnSums, columnCounts } = this;
     const r = this.settings.radius;
-    for (let y = 0; y < height; y++) runningMean(source, y * width, 1, width, r, scratch, line);
-    for (let x = 0; x < width; x++) runningMean(scratch, x, width, height, r, out, line);
-  }
-}
-
-// Mean over a sliding window of radius r along one line (start, step, length), written in place
-// of the same line in `out`; the window is clipped at the ends. `line` is scratch space.
-function runningMean(source: Float32Array, start: number, step: number, length: number, r: number, out: Float32Array, line: Float64Array): void {
-  for (let i = 0; i < length; i++) line[i] = source[start + i * step];
-  let sum = 0;
-  for (let i = 0; i < Math.min(r, length); i++) sum += line[i];
-  for (let i = 0; i < length; i++) {
-    if (i + r < length) sum += line[i + r];
-    if (i - r - 1 >= 0) sum -= line[i - r - 1];
-    const count = Math.min(length - 1, i + r) - Math.max(0, i - r) + 1;
-    out[start + i * step] = sum / count;
+    for (let y = 0; y < height; y++) {
+      const row = y * width;
+      let sum = 0;
+      for (let x = 0; x < r && x < width; x++) sum += source[row + x];
+      for (let x = 0; x < width; x++) {
+        if (x + r < width) sum += source[row + x + r];
+        if (x > r) sum -= source[row + x - r - 1];
+        rowSums[row + x] = sum;
+      }
+    }
+    columnSums.fill(0);
+    for (let y = 0; y < r && y < height; y++) for (let x = 0; x < width; x++) columnSums[x] += rowSums[y * width + x];
+    for (let y = 0; y < height; y++) {
+      const entering = (y + r) * width;
+      const leaving = (y - r - 1) * width;
+      if (y + r < height) for (let x = 0; x < width; x++) columnSums[x] += rowSums[entering + x];
+      if (y > r) for (let x = 0; x < width; x++) columnSums[x] -= rowSums[leaving + x];
+      const rows = Math.min(height - 1, y + r) - Math.max(0, y - r) + 1;
+      const row = y * width;
+      for (let x = 0; x < width; x++) out[row + x] = columnSums[x] / (rows * columnCounts[x]);
+    }
   }
 }

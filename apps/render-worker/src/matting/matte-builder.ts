@@ -43,25 +43,21 @@ export class MatteBuilder {
     this.rows = new Float32Array(width * 2);
   }
 
-  // `luma` is the picture at the mask's size; `frame` starts with the full-size Y plane.
-  build(mask: Float32Array, luma: Float32Array, frame: Uint8Array, alpha: Uint8Array): void {
+  // `luma` is the picture at the mask's size; `frame` starts with the full-size Y plane. `alpha`
+  // clamps and rounds what is stored in it, which is the ramp's two ends.
+  build(mask: Float32Array, luma: Float32Array, frame: Uint8Array, alpha: Uint8ClampedArray): void {
     const { first, second, rows } = this;
     const low = this.settings.transparentBelow;
     const gain = 255 / (this.settings.opaqueFrom - low);
     const pixels = this.width * this.height;
     if (!this.filter) {
       resample(mask, this.map, first, rows);
-      for (let i = 0; i < pixels; i++) alpha[i] = toAlpha(first[i], low, gain);
+      for (let i = 0; i < pixels; i++) alpha[i] = (first[i] - low) * gain;
       return;
     }
     this.filter.solve(luma, mask);
     resample(this.filter.a, this.map, first, rows);
     resample(this.filter.b, this.map, second, rows);
-    for (let i = 0; i < pixels; i++) alpha[i] = toAlpha(first[i] * LUMA[frame[i]] + second[i], low, gain);
+    for (let i = 0; i < pixels; i++) alpha[i] = (first[i] * LUMA[frame[i]] + second[i] - low) * gain;
   }
-}
-
-function toAlpha(value: number, low: number, gain: number): number {
-  const scaled = (value - low) * gain;
-  return scaled <= 0 ? 0 : scaled >= 255 ? 255 : scaled + 0.5; // Uint8Array truncates: this rounds
 }

@@ -6,7 +6,7 @@ import { AbortError, isAbortError, MediaError, probeMedia, ProcessFailedError, P
 import { damageIn, forUser, truncationIn } from '../media/input-damage';
 import { lastLine } from '../media/process-runner';
 import { frameGeometry } from './frame-geometry';
-import { FrameMatter } from './frame-matter';
+import { FrameMatter, type PendingMatte } from './frame-matter';
 import { yuvMatrixFor } from './frame-sampler';
 import { readFrames, writeFrame } from './frame-stream';
 import { DEFAULT_MATTE } from './matte-builder';
@@ -29,7 +29,7 @@ export interface RemoveBackgroundRequest {
   ffprobePath?: string;
   runner?: CommandRunner;
   // Sees every frame's alpha plane as it is encoded (tests compare it with the delivered file).
-  onMatte?: (frameIndex: number, alpha: Uint8Array) => void;
+  onMatte?: (frameIndex: number, alpha: Uint8ClampedArray) => void;
 }
 
 export interface MattedFile {
@@ -159,13 +159,20 @@ class BackgroundRemoval {
     const encoding = this.runner.run({ file: this.ffmpegPath, args: args.encode }, { timeoutMs, signal: stop.signal, stdin: toEncoder }).catch(failed);
     const matting = (async () => {
       let count = 0;
-      for await (const frame of readFrames(decoded, matter.yuvBytes, matter.yuvaBytes)) {
-        stop.signal.throwIfAborted();
-        const alpha = await matter.matte(frame);
+      const emit = async (pending: PendingMatte): Promise<void> => {
+        const alpha = await matter.finish(pending);
         request.onMatte?.(count, alpha);
         count++;
-        await writeFrame(toEncoder, frame, stop.signal);
+        await writeFrame(toEncoder, pending.frame, stop.signal);
+      };
+      let pending: PendingMatte | null = null;
+      for await (const frame of readFrames(decoded, matter.yuvBytes, matter.yuvaBytes)) {
+        stop.signal.throwIfAborted();
+        const next = matter.start(frame);
+        if (pending) await emit(pending);
+        pending = next;
       }
+      if (pending) await emit(pending);
       toEncoder.end();
       return count;
     })().catch(failed);

@@ -49,6 +49,8 @@ export interface ProcessorRun<T extends JobType> {
 export interface JobTypeProcessor<T extends JobType = JobType> {
   // Past it the job fails with `timeout`.
   readonly timeLimitMs: number;
+  // Throws the job's failure when its options cannot be served here, before the input is fetched.
+  check?(job: JobWorkRequestedV1<T>): void;
   run(work: ProcessorRun<T>): Promise<ProcessorOutput>;
 }
 

@@ -124,6 +124,7 @@ export class ProcessJobUseCase {
   }
 
   private async produce(job: JobWorkRequestedV1, processor: JobTypeProcessor, workDir: string, signal: AbortSignal) {
+    processor.check?.(job);
     const input = await this.inputs.fetch(job, join(workDir, 'input'), signal);
     const verdict = await this.moderation.check(input);
     if (!verdict.allowed) {

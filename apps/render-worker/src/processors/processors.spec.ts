@@ -1,6 +1,9 @@
 import type { JobWorkRequestedV1 } from '@vj/contracts';
 import { JobFailure } from '../errors/job-failure';
 import type { CleanAudioVideoRequest } from '../media';
+import type { RemoveBackgroundRequest } from '../matting/remove-background';
+import { MattingModelRegistry } from '../matting/model-registry';
+import type { Segmenter } from '../matting/matting-model';
 import { CleanAudioVideoProcessor } from './clean-audio-video.processor';
 import { VideoBackgroundRemovalProcessor } from './video-background-removal.processor';
 
@@ -38,9 +41,77 @@ describe('CleanAudioVideoProcessor', () => {
 });
 
 describe('VideoBackgroundRemovalProcessor', () => {
-  it('fails the job with generation_failed saying it is not available yet', async () => {
-    const error = await new VideoBackgroundRemovalProcessor().run().catch((e: unknown) => e);
+  const segmenter = (name: string): Segmenter => ({
+    spec: { name, path: `/models/${name}.onnx`, width: 256, height: 256, layout: 'nhwc', mean: [0, 0, 0], std: [1, 1, 1], output: 'probability' },
+    segment: async () => new Float32Array(256 * 256),
+  });
+  const bgJob = (options: object): JobWorkRequestedV1<'video-background-removal'> => ({
+    ...job({}),
+    job_type: 'video-background-removal',
+    options: options as JobWorkRequestedV1<'video-background-removal'>['options'],
+  });
+  const settings = { maxSeconds: 60, timeLimitMs: 1_800_000, ffmpegPath: '/bin/ffmpeg' };
+
+  it('mattes with the job options and the person model, and names the files <job_id>-<role>.<ext>', async () => {
+    const requests: RemoveBackgroundRequest[] = [];
+    const person = segmenter('person');
+    const processor = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [person], general: [] }), async (request) => {
+      requests.push(request);
+      return {
+        files: [
+          { path: '/work/rgb.mp4', role: 'rgb', contentType: 'video/mp4', fileExtension: 'mp4' },
+          { path: '/work/matte.mp4', role: 'matte', contentType: 'video/mp4', fileExtension: 'mp4' },
+        ],
+        durationSeconds: 4.2,
+        frames: 126,
+        width: 640,
+        height: 480,
+      };
+    });
+    const signal = new AbortController().signal;
+    const output = await processor.run({ job: bgJob({ output_codec: 'h264' }), inputPath: '/work/input', workDir: '/work', signal });
+    expect(requests[0]).toEqual(
+      expect.objectContaining({
+        inputPath: '/work/input',
+        options: { output_codec: 'h264', refine_foreground_edges: true, subject_is_person: true },
+        segmenters: [person],
+        maxSeconds: 60,
+        timeoutMs: 1_800_000,
+        signal,
+        ffmpegPath: '/bin/ffmpeg',
+      }),
+    );
+    expect(output).toEqual({
+      files: [
+        { path: '/work/rgb.mp4', fileName: 'job-1-rgb.mp4', contentType: 'video/mp4' },
+        { path: '/work/matte.mp4', fileName: 'job-1-matte.mp4', contentType: 'video/mp4' },
+      ],
+      durationSeconds: 4.2,
+    });
+  });
+
+  it('fails the job with input_validation naming subject_is_person when no general model is configured', () => {
+    const processor = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [segmenter('person')], general: [] }));
+    const error = (() => {
+      try {
+        processor.check(bgJob({ subject_is_person: false }));
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(error).toBeInstanceOf(JobFailure);
-    expect(error).toEqual(expect.objectContaining({ code: 'generation_failed', message: expect.stringContaining('not available in this deployment yet') }));
+    expect(error).toMatchObject({ code: 'input_validation', details: [{ type: 'model_unavailable', field: 'subject_is_person' }] });
+    expect(() => processor.check(bgJob({}))).not.toThrow();
+  });
+
+  it('uses the general model for subject_is_person: false when one is configured', async () => {
+    const general = segmenter('general');
+    const requests: RemoveBackgroundRequest[] = [];
+    const processor = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [segmenter('person')], general: [general] }), async (request) => {
+      requests.push(request);
+      return { files: [], durationSeconds: 1, frames: 25, width: 2, height: 2 };
+    });
+    await processor.run({ job: bgJob({ subject_is_person: false }), inputPath: '/in', workDir: '/w', signal: new AbortController().signal });
+    expect(requests[0].segmenters).toEqual([general]);
   });
 });

@@ -2,9 +2,10 @@
 export const NHWC_TO_NCHW = [0, 3, 1, 2];
 export const NCHW_TO_NHWC = [0, 2, 3, 1];
 
-// Where an NHWC axis (possibly negative) of a 4-D tensor lives in its NCHW form.
+// Where an NHWC axis (possibly negative) of a 4-D tensor lives in its NCHW form: NCHW axis j holds
+// NHWC axis NHWC_TO_NCHW[j].
 export function nchwAxis(nhwcAxis: number): number {
-  return NCHW_TO_NHWC.indexOf(nhwcAxis < 0 ? nhwcAxis + 4 : nhwcAxis);
+  return NHWC_TO_NCHW.indexOf(nhwcAxis < 0 ? nhwcAxis + 4 : nhwcAxis);
 }
 
 export function permuteShape(shape: number[], perm: number[]): number[] {

@@ -16,6 +16,12 @@ export function convertMean(ctx: ConversionContext, operator: TfliteOperator): v
     return;
   }
   const nchwAxes = axes.map(nchwAxis).sort((a, b) => a - b);
+  // Keras' GlobalAveragePooling2D: onnxruntime runs GlobalAveragePool in its blocked NCHWc layout,
+  // ReduceMean only after reordering to plain NCHW and back.
+  if (keepDims && nchwAxes.join() === '2,3') {
+    ctx.graph.addNode('GlobalAveragePool', [ctx.value(input)], [ctx.output(output)]);
+    return;
+  }
   if (keepDims) {
     ctx.graph.addNode('ReduceMean', [ctx.value(input)], [ctx.output(output)], { axes: nchwAxes, keepdims: 1 });
     return;

@@ -6,9 +6,13 @@ import type { VideoStreamProbe } from '../media';
 export interface FrameGeometry {
   width: number;
   height: number;
-  // ffmpeg's -vf chain after its own rotation; empty when the decoded picture is already right.
+  // ffmpeg's -vf chain, rotation included (the decoder runs with -noautorotate, so the frame size
+  // computed here is the one that comes out); empty when the decoded picture is already right.
   filters: string[];
 }
+
+// Clockwise quarter turns as ffmpeg filters.
+const ROTATIONS: Record<number, string[]> = { 0: [], 90: ['transpose=clock'], 180: ['hflip', 'vflip'], 270: ['transpose=cclock'] };
 
 // Inputs above 3840x2160 are scaled down to fit it, either way up (issue 3, "Limits").
 export const MAX_LONG_SIDE = 3840;
@@ -19,14 +23,15 @@ export function frameGeometry(video: Pick<VideoStreamProbe, 'width' | 'height' |
   const width = turned ? video.height : video.width;
   const height = turned ? video.width : video.height;
   const scale = Math.min(1, MAX_LONG_SIDE / Math.max(width, height), MAX_SHORT_SIDE / Math.min(width, height));
+  const rotate = ROTATIONS[video.rotation] ?? [];
   if (scale < 1) {
     const scaled = { width: even(width * scale), height: even(height * scale) };
-    return { ...scaled, filters: [`scale=${scaled.width}:${scaled.height}:flags=area`] };
+    return { ...scaled, filters: [...rotate, `scale=${scaled.width}:${scaled.height}:flags=area`] };
   }
   const cropped = { width: even(width), height: even(height) };
   // An odd last row or column is cropped rather than the whole picture resampled.
   const odd = cropped.width !== width || cropped.height !== height;
-  return { ...cropped, filters: odd ? [`crop=${cropped.width}:${cropped.height}:0:0`] : [] };
+  return { ...cropped, filters: [...rotate, ...(odd ? [`crop=${cropped.width}:${cropped.height}:0:0`] : [])] };
 }
 
 function even(size: number): number {

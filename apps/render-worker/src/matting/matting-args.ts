@@ -13,11 +13,12 @@ export interface DecodePlan {
 }
 
 // The first real video stream as raw yuv420p frames on stdout, one per decoded frame, upright and
-// at the planned size. Timestamps are not kept: the encoder numbers the frames at the input's rate.
+// at the planned size (the geometry's filters turn it, not ffmpeg's own autorotation). Timestamps are not kept: the encoder numbers the frames at the input's rate.
 export function decodeFramesArgs(plan: DecodePlan): string[] {
   const { geometry } = plan;
   return [
     ...QUIET,
+    '-noautorotate',
     '-i', plan.inputPath,
     '-map', '0:V:0',
     '-t', String(plan.maxSeconds + 1),

@@ -1,0 +1,27 @@
+import { variantFor } from './matting-model';
+
+const square = { spec: { width: 256, height: 256 } };
+const landscape = { spec: { width: 256, height: 144 } };
+
+describe('variantFor', () => {
+  it.each([
+    [1280, 720, landscape],
+    [1920, 1080, landscape],
+    [3840, 1600, landscape],
+    [720, 1280, square],
+    [1080, 1080, square],
+  ])('gives a %ix%i frame the variant closest to its shape', (width, height, expected) => {
+    expect(variantFor([square, landscape], width, height)).toBe(expected);
+    expect(variantFor([landscape, square], width, height)).toBe(expected);
+  });
+
+  it('gives a 4:3 frame the square variant, whichever is listed first', () => {
+    // 4:3 sits almost exactly halfway (on a log scale) between 1:1 and 16:9.
+    expect(variantFor([square, landscape], 640, 480)).toBe(square);
+    expect(variantFor([landscape, square], 640, 480)).toBe(square);
+  });
+
+  it('gives every frame the only variant there is', () => {
+    expect(variantFor([landscape], 480, 640)).toBe(landscape);
+  });
+});

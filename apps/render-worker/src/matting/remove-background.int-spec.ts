@@ -1,0 +1,229 @@
+/** @jest-environment ./test/onnx-test-environment.cjs */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isAbortError, MediaError } from '../media';
+import { ffmpeg } from '../media/testing/media-tools';
+import { OnnxSegmenter } from './onnx-segmenter';
+import { preparePersonModels } from './person-model';
+import { removeBackground, type RemoveBackgroundRequest } from './remove-background';
+import {
+  decodeGray,
+  decodeWebmAlpha,
+  markRotatedClockwise,
+  meanAbsoluteDifference,
+  regionMean,
+  streamsOf,
+  videoFrameTimes,
+} from './testing/matte-tools';
+import { SHARED_MEDIA_DIR, sharedMediaAvailable } from '../../../../test/support/shared-media';
+
+// The whole pipeline with the real ffmpeg and the converted person model on ONNX Runtime (CPU).
+
+let dir: string;
+let segmenters: OnnxSegmenter[];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'vj-matting-'));
+  const specs = await preparePersonModels(join(dir, 'models'));
+  segmenters = await Promise.all(specs.map((spec) => OnnxSegmenter.open(spec, { executionProviders: ['cpu'], intraOpThreads: 1 })));
+});
+
+afterAll(async () => {
+  await Promise.all(segmenters.map((segmenter) => segmenter.release()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+// testsrc2 with a moving shape, 25 fps; audio is a tone when asked for.
+async function makeClip(name: string, options: { size?: string; seconds?: number; audio?: 'aac' | 'opus'; container?: string } = {}): Promise<string> {
+  const path = join(dir, name);
+  const seconds = String(options.seconds ?? 1);
+  const audio = options.audio
+    ? ['-f', 'lavfi', '-t', seconds, '-i', 'sine=frequency=440:sample_rate=44100', '-c:a', options.audio === 'aac' ? 'aac' : 'libopus']
+    : [];
+  await ffmpeg([
+    '-f', 'lavfi', '-i', `testsrc2=size=${options.size ?? '320x240'}:rate=25:duration=${seconds}`,
+    ...audio,
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
+    ...(options.container ? ['-f', options.container] : []),
+    path,
+  ]);
+  return path;
+}
+
+function request(inputPath: string, overrides: Partial<RemoveBackgroundRequest> = {}): RemoveBackgroundRequest {
+  return {
+    inputPath,
+    workDir: join(dir, `work-${Math.random().toString(36).slice(2)}`),
+    options: { output_codec: 'vp9', refine_foreground_edges: false },
+    segmenters,
+    maxSeconds: 60,
+    timeoutMs: 120_000,
+    ...overrides,
+  };
+}
+
+// Keeps every alpha plane the pipeline computed, by frame.
+function recordMattes(): { mattes: Uint8Array[]; onMatte: RemoveBackgroundRequest['onMatte'] } {
+  const mattes: Uint8Array[] = [];
+  return { mattes, onMatte: (index, alpha) => void (mattes[index] = Uint8Array.from(alpha)) };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the job to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('removeBackground', () => {
+  it('writes one VP9 WebM with alpha whose decoded alpha is the matte it computed, frame for frame, with the sound as Opus', async () => {
+    const input = await makeClip('in.mp4', { seconds: 2, audio: 'aac' });
+    const { mattes, onMatte } = recordMattes();
+    const result = await removeBackground(request(input, { onMatte, options: { output_codec: 'vp9', refine_foreground_edges: true } }));
+
+    expect(result).toMatchObject({ frames: 50, width: 320, height: 240, durationSeconds: 2 });
+    expect(result.files).toEqual([expect.objectContaining({ role: 'transparent', contentType: 'video/webm', fileExtension: 'webm' })]);
+    const webm = result.files[0].path;
+    const streams = await streamsOf(webm);
+    expect(streams.formatName).toContain('webm');
+    expect(streams.video).toEqual([expect.objectContaining({ codec_name: 'vp9', width: 320, height: 240, r_frame_rate: '25/1' })]);
+    expect(streams.video[0].tags).toMatchObject({ alpha_mode: '1' });
+    expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'opus' })]);
+
+    const alphas = await decodeWebmAlpha(webm, 320, 240);
+    expect(alphas).toHaveLength(50);
+    expect(mattes).toHaveLength(50);
+    // Lossy VP9 moves alpha values a little, never the matte's shape.
+    for (let i = 0; i < 50; i++) expect(meanAbsoluteDifference(alphas[i], mattes[i])).toBeLessThan(4);
+  });
+
+  it('writes an H.264 picture and an H.264 matte with the same frames and timestamps as each other and the input', async () => {
+    const input = await makeClip('in-h264.mkv', { seconds: 2, audio: 'opus', container: 'matroska' });
+    const { mattes, onMatte } = recordMattes();
+    const result = await removeBackground(request(input, { onMatte, options: { output_codec: 'h264', refine_foreground_edges: false } }));
+
+    expect(result.files.map((file) => [file.role, file.contentType])).toEqual([
+      ['rgb', 'video/mp4'],
+      ['matte', 'video/mp4'],
+    ]);
+    const [rgb, matte] = result.files.map((file) => file.path);
+    const rgbStreams = await streamsOf(rgb);
+    expect(rgbStreams.video).toEqual([expect.objectContaining({ codec_name: 'h264', width: 320, height: 240, pix_fmt: 'yuv420p' })]);
+    expect(rgbStreams.audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+    const matteStreams = await streamsOf(matte);
+    expect(matteStreams.video).toEqual([expect.objectContaining({ codec_name: 'h264', width: 320, height: 240 })]);
+    expect(matteStreams.audio).toEqual([]);
+
+    const inputTimes = await videoFrameTimes(input);
+    const rgbTimes = await videoFrameTimes(rgb);
+    expect(rgbTimes).toEqual(await videoFrameTimes(matte));
+    expect(rgbTimes).toHaveLength(inputTimes.length);
+    rgbTimes.forEach((time, i) => expect(time - rgbTimes[0]).toBeCloseTo(inputTimes[i] - inputTimes[0], 2));
+
+    const decoded = await decodeGray(matte, 320, 240);
+    expect(decoded).toHaveLength(50);
+    for (let i = 0; i < 50; i++) expect(meanAbsoluteDifference(decoded[i], mattes[i])).toBeLessThan(4);
+    // The picture is the input's, unchanged but for the encode.
+    const [inputFirst] = await decodeGray(input, 320, 240);
+    const [rgbFirst] = await decodeGray(rgb, 320, 240);
+    expect(meanAbsoluteDifference(inputFirst, rgbFirst)).toBeLessThan(3);
+  });
+
+  it('keeps a video without sound silent', async () => {
+    const result = await removeBackground(request(await makeClip('silent.mp4')));
+    expect((await streamsOf(result.files[0].path)).audio).toEqual([]);
+  });
+
+  it('crops an odd-sized input to even sides', async () => {
+    const result = await removeBackground(request(await makeClip('odd.mp4', { size: '321x241' }), { options: { output_codec: 'h264', refine_foreground_edges: true } }));
+    expect(result).toMatchObject({ width: 320, height: 240, frames: 25 });
+    expect((await streamsOf(result.files[1].path)).video[0]).toMatchObject({ width: 320, height: 240 });
+  });
+
+  it('turns a video shot upright on a phone the way players show it', async () => {
+    const input = await makeClip('rotated.mp4', { size: '320x240' });
+    await markRotatedClockwise(input);
+    const result = await removeBackground(request(input));
+    expect(result).toMatchObject({ width: 240, height: 320 });
+    expect((await streamsOf(result.files[0].path)).video[0]).toMatchObject({ width: 240, height: 320 });
+  });
+
+  it('scales an input above 3840x2160 down to fit it', async () => {
+    const result = await removeBackground(request(await makeClip('huge.mp4', { size: '4096x2304', seconds: 0.2 })));
+    expect(result).toMatchObject({ width: 3840, height: 2160, frames: 5 });
+  });
+
+  it('fails with input_validation naming the limit when the video is longer than allowed', async () => {
+    const error = await failureOf(removeBackground(request(await makeClip('long.mp4', { seconds: 3 }), { maxSeconds: 2 })));
+    expect(error).toBeInstanceOf(MediaError);
+    expect(error).toMatchObject({ code: 'input_validation', details: [{ type: 'video_too_long', field: 'video_url', message: expect.stringContaining('limit is 2 s') }] });
+  });
+
+  it('fails with invalid_file when the file is not a video, has no picture or is truncated', async () => {
+    const garbage = join(dir, 'garbage.mp4');
+    await writeFile(garbage, 'not a video at all');
+    const audioOnly = join(dir, 'audio-only.m4a');
+    await ffmpeg(['-f', 'lavfi', '-i', 'sine=d=1', '-c:a', 'aac', audioOnly]);
+    const truncated = await makeClip('truncated.mp4', { seconds: 2 });
+    await truncate(truncated, 20_000);
+    for (const [input, type] of [
+      [garbage, 'unreadable_file'],
+      [audioOnly, 'no_video_stream'],
+      [truncated, expect.stringMatching(/damaged_file|undecodable_video|unreadable_file/)],
+    ] as const) {
+      const work = request(input);
+      const error = await failureOf(removeBackground(work));
+      expect(error).toMatchObject({ code: 'invalid_file', details: [expect.objectContaining({ type })] });
+      expect(existsSync(work.workDir) ? await readdir(work.workDir) : []).toEqual([]);
+    }
+  });
+
+  it('stops at once and leaves no output when cancelled', async () => {
+    const input = await makeClip('cancelled.mp4', { seconds: 10, size: '640x480' });
+    const controller = new AbortController();
+    const work = request(input, { signal: controller.signal, onMatte: (index) => index === 5 && controller.abort(new Error('cancelled')) });
+    const error = await failureOf(removeBackground(work));
+    expect(isAbortError(error)).toBe(true);
+    expect(await readdir(work.workDir)).toEqual([]);
+  });
+
+  it('fails with timeout when processing runs past the time limit', async () => {
+    const input = await makeClip('slow.mp4', { seconds: 10, size: '640x480' });
+    const error = await failureOf(removeBackground(request(input, { timeoutMs: 1_500 })));
+    expect(error).toMatchObject({ code: 'timeout' });
+  });
+});
+
+describe('removeBackground on real footage (../shared/media/video)', () => {
+  const available = sharedMediaAvailable();
+  const maybe = available ? it : it.skip;
+
+  // again.mkv: one person signing, upper body, centred, against a static office background.
+  maybe.each([
+    ['vp9', false],
+    ['vp9', true],
+    ['h264', true],
+  ] as const)('cuts out the person and nothing else, steadily (%s, refine %s)', async (codec, refine) => {
+    const input = join(SHARED_MEDIA_DIR, 'video', 'again.mkv');
+    const result = await removeBackground(request(input, { options: { output_codec: codec, refine_foreground_edges: refine } }));
+    const frames = codec === 'vp9' ? await decodeWebmAlpha(result.files[0].path, 640, 480) : await decodeGray(result.files[1].path, 640, 480);
+    expect(frames.length).toBe(result.frames);
+    for (const alpha of frames) {
+      // The torso and the face are opaque...
+      expect(regionMean(alpha, 640, 480, [0.4, 0.45, 0.6, 0.75])).toBeGreaterThan(230);
+      expect(regionMean(alpha, 640, 480, [0.46, 0.22, 0.54, 0.35])).toBeGreaterThan(230);
+      // ...the background beside the head is not.
+      expect(regionMean(alpha, 640, 480, [0, 0, 0.2, 0.3])).toBeLessThan(10);
+      expect(regionMean(alpha, 640, 480, [0.8, 0, 1, 0.3])).toBeLessThan(10);
+    }
+    // No flicker where the background stands still: its alpha hardly changes between frames.
+    for (let i = 1; i < frames.length; i++) {
+      const corner = (plane: Uint8Array) => regionMean(plane, 640, 480, [0, 0, 0.25, 0.35]);
+      expect(Math.abs(corner(frames[i]) - corner(frames[i - 1]))).toBeLessThan(2);
+    }
+  });
+});

@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+// Test helpers that read matting results back with the real ffmpeg: the alpha of a VP9 WebM, the
+// luma of an H.264 matte, frame timestamps, stream descriptions.
+
+const execFileAsync = promisify(execFile);
+const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
+const FFPROBE = process.env.FFPROBE_PATH ?? 'ffprobe';
+const MAX_BUFFER = 512 * 1024 * 1024;
+
+async function grayFrames(args: string[], width: number, height: number): Promise<Uint8Array[]> {
+  const { stdout } = await execFileAsync(FFMPEG, ['-v', 'error', '-nostdin', ...args, '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
+    encoding: 'buffer',
+    maxBuffer: MAX_BUFFER,
+  });
+  const size = width * height;
+  return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => new Uint8Array(stdout.subarray(i * size, (i + 1) * size)));
+}
+
+// libvpx-vp9 must be named before -i: ffmpeg's own VP9 decoder drops the alpha (shared/notes/facts.md).
+export function decodeWebmAlpha(path: string, width: number, height: number): Promise<Uint8Array[]> {
+  return grayFrames(['-c:v', 'libvpx-vp9', '-i', path, '-vf', 'alphaextract'], width, height);
+}
+
+// Full-range grey of a video's picture: an H.264 matte's luma comes back on the 0..255 alpha scale.
+export function decodeGray(path: string, width: number, height: number): Promise<Uint8Array[]> {
+  return grayFrames(['-i', path], width, height);
+}
+
+export interface VideoStreamInfo {
+  codec_name: string;
+  width: number;
+  height: number;
+  pix_fmt: string;
+  r_frame_rate: string;
+  tags?: Record<string, string>;
+}
+
+export async function streamsOf(path: string): Promise<{ video: VideoStreamInfo[]; audio: { codec_name: string; channels: number }[]; formatName: string }> {
+  const { stdout } = await execFileAsync(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', path]);
+  const parsed = JSON.parse(stdout) as { streams: (VideoStreamInfo & { codec_type: string; channels: number })[]; format: { format_name: string } };
+  return {
+    video: parsed.streams.filter((s) => s.codec_type === 'video'),
+    audio: parsed.streams.filter((s) => s.codec_type === 'audio'),
+    formatName: parsed.format.format_name,
+  };
+}
+
+// Presentation times of the first video stream's packets, in order.
+export async function videoFrameTimes(path: string): Promise<number[]> {
+  const { stdout } = await execFileAsync(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', path]);
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+export function meanAbsoluteDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let total = 0;
+  for (let i = 0; i < a.length; i++) total += Math.abs(a[i] - b[i]);
+  return total / a.length;
+}
+
+// Mean of a plane over a rectangle given as fractions of the frame (x0, y0, x1, y1).
+export function regionMean(plane: ArrayLike<number>, width: number, height: number, [x0, y0, x1, y1]: [number, number, number, number]): number {
+  let total = 0;
+  let count = 0;
+  for (let y = Math.floor(y0 * height); y < Math.ceil(y1 * height); y++) {
+    for (let x = Math.floor(x0 * width); x < Math.ceil(x1 * width); x++) {
+      total += plane[y * width + x];
+      count++;
+    }
+  }
+  return total / count;
+}
+
+// Marks an MP4's first track as turned 90 degrees clockwise, as phones do: ffmpeg 5.1 cannot set
+// a display matrix itself, so the track header's matrix is written in place.
+export async function markRotatedClockwise(path: string): Promise<void> {
+  const file = await readFile(path);
+  const box = file.indexOf('tkhd');
+  const version = file[box + 4];
+  // version/flags, then the times, track id, reserved and duration, reserved, layer, group, volume
+  const matrix = box + 4 + 4 + (version === 0 ? 20 : 32) + 8 + 8;
+  [0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x40000000].forEach((value, i) => file.writeInt32BE(value, matrix + i * 4));
+  await writeFile(path, file);
+}

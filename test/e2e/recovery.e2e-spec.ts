@@ -87,7 +87,7 @@ describe('cancel and crash recovery, all four services', () => {
     }
     await worker.exited;
 
-    const job = await waitForFinalJob(e2e.api, `/v1/clean-audio-video/${jobId}`, SCHEMA);
+    const job = await waitForFinalJob<CleanAudioVideoJob>(e2e.api, `/v1/clean-audio-video/${jobId}`, SCHEMA);
     expect(job.status).toBe('COMPLETED');
     expect(replacement.child.exitCode).toBeNull();
     const output = await e2e.download(job.result!.video.url, 'recovered.mp4');

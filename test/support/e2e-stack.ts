@@ -2,7 +2,7 @@ import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { CleanAudioVideoJob } from '@vj/contracts';
+import type { CleanAudioVideoJob, SchemaId, VideoBackgroundRemovalJob } from '@vj/contracts';
 import { REPO_ROOT } from '../../scripts/stack/service-process';
 import { startStack, type RunningStack } from '../../scripts/stack/stack';
 import { ApiClient } from './api-client';
@@ -16,6 +16,7 @@ export interface E2eContext {
   files: { baseUrl: string; close(): Promise<void> };
   upload(path: string, contentType: string): Promise<string>;
   runCleanAudio(body: Record<string, unknown>): Promise<CleanAudioVideoJob>;
+  runBackgroundRemoval(body: Record<string, unknown>): Promise<VideoBackgroundRemovalJob>;
   download(url: string, name: string): Promise<string>;
 }
 
@@ -59,12 +60,15 @@ export function useE2eStack(name: string, env: NodeJS.ProcessEnv = {}): E2eConte
     return created.body.video_url;
   };
 
-  context.runCleanAudio = async (body) => {
-    const created = await context.api.request<CleanAudioVideoJob>('POST', '/v1/clean-audio-video', 'CleanAudioVideoJob', body);
+  // Creates a job and polls it until it is final.
+  const runJob = async <J extends { job_id: string; status: string }>(path: string, schema: SchemaId, body: Record<string, unknown>): Promise<J> => {
+    const created = await context.api.request<J>('POST', path, schema, body);
     expect(created.status).toBe(202);
     expect(created.body.status).toBe('PROCESSING');
-    return waitForFinalJob(context.api, `/v1/clean-audio-video/${created.body.job_id}`, 'CleanAudioVideoJob');
+    return waitForFinalJob<J>(context.api, `${path}/${created.body.job_id}`, schema, 240_000);
   };
+  context.runCleanAudio = (body) => runJob<CleanAudioVideoJob>('/v1/clean-audio-video', 'CleanAudioVideoJob', body);
+  context.runBackgroundRemoval = (body) => runJob<VideoBackgroundRemovalJob>('/v1/video-background-removal', 'VideoBackgroundRemovalJob', body);
 
   context.download = async (url, fileName) => {
     const response = await fetch(url);

@@ -61,4 +61,9 @@ describe('frameGeometry', () => {
       filters: ['transpose=cclock', 'crop=1920:1080:0:0'],
     });
   });
+
+  it('gives the limiting side exactly the limit, whatever the floating-point rounding of the scale', () => {
+    expect(frameGeometry({ width: 4269, height: 2000, rotation: 0 })).toMatchObject({ width: 3840 });
+    expect(frameGeometry({ width: 5000, height: 4280, rotation: 0 })).toMatchObject({ height: 2160 });
+  });
 });

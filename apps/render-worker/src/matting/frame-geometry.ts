@@ -17,6 +17,8 @@ const ROTATIONS: Record<number, string[]> = { 0: [], 90: ['transpose=clock'], 18
 // Inputs above 3840x2160 are scaled down to fit it, either way up (issue 3, "Limits").
 export const MAX_LONG_SIDE = 3840;
 export const MAX_SHORT_SIDE = 2160;
+// Below this the model has nothing to read; such a picture is refused, not cropped to nothing.
+export const MIN_SIDE = 16;
 
 export function frameGeometry(video: Pick<VideoStreamProbe, 'width' | 'height' | 'rotation'>): FrameGeometry {
   const turned = video.rotation === 90 || video.rotation === 270;
@@ -34,6 +36,7 @@ export function frameGeometry(video: Pick<VideoStreamProbe, 'width' | 'height' |
   return { ...cropped, filters: [...rotate, ...(odd ? [`crop=${cropped.width}:${cropped.height}:0:0`] : [])] };
 }
 
+// The epsilon keeps a side scaled exactly to the limit (3839.9999999999995) from losing 2 pixels.
 function even(size: number): number {
-  return Math.max(2, Math.floor(size / 2) * 2);
+  return Math.floor(size / 2 + 1e-9) * 2;
 }

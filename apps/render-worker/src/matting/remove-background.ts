@@ -5,7 +5,7 @@ import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { AbortError, isAbortError, MediaError, probeMedia, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
 import { damageIn, forUser, truncationIn } from '../media/input-damage';
 import { lastLine } from '../media/process-runner';
-import { frameGeometry } from './frame-geometry';
+import { frameGeometry, MIN_SIDE } from './frame-geometry';
 import { FrameMatter, type PendingMatte } from './frame-matter';
 import { yuvMatrixFor } from './frame-sampler';
 import { readFrames, writeFrame } from './frame-stream';
@@ -106,6 +106,11 @@ class BackgroundRemoval {
       ]);
     }
     this.checkLength(probe.durationSeconds ?? 0);
+    if (Math.min(video.width, video.height) < MIN_SIDE) {
+      throw new MediaError('input_validation', `The video is smaller than ${MIN_SIDE}x${MIN_SIDE} pixels`, [
+        { type: 'video_too_small', message: `The picture is ${video.width}x${video.height}; at least ${MIN_SIDE} pixels a side are needed`, field: 'video_url' },
+      ]);
+    }
     const geometry = frameGeometry(video);
     const frameRate = video.frameRate ?? FALLBACK_FRAME_RATE;
     const fps = video.fps ?? Number(FALLBACK_FRAME_RATE);

@@ -39,7 +39,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
   try {
     const port = options.port ?? (source.PORT ? Number(source.PORT) : await freePort());
-    const env: NodeJS.ProcessEnv = { ...source, ...infra.env, PORT: String(port) };
+    // The converted person model is kept with the rest of the stack's data.
+    const env: NodeJS.ProcessEnv = { MATTING_MODEL_CACHE_DIR: join(options.dataDir, 'models'), ...source, ...infra.env, PORT: String(port) };
     await Promise.all([runOnce(entry('jobs', 'migrate.ts'), [], env), runOnce(entry('gateway', 'migrate.ts'), [], env)]);
     const account = JSON.parse(
       await runOnce(entry('gateway', join('cli', 'main.ts')), ['account', 'ensure-dev', '--key-file', join(options.dataDir, 'dev-api-key')], env),

@@ -1,5 +1,4 @@
 export { convertTfliteModelToOnnx, convertTfliteToOnnx } from './convert/convert-tflite-model';
-export { ONNX_IR_VERSION, ONNX_OPSET } from './onnx/onnx-graph';
 export { BuiltinOperator } from './tflite/builtin-operator';
 export { operatorName } from './tflite/operator-name';
 export { readTfliteModel } from './tflite/read-tflite-model';

@@ -8,20 +8,20 @@ import { decodeFloat16, decodeFloat32, decodeInt32 } from './tensor-data';
 // held NCHW inside the ONNX graph; tensors of other ranks keep their TFLite layout.
 export class ConversionContext {
   readonly graph = new OnnxGraph();
-  private readonly valueNames: string[];
+  private readonly valueNames = new Map<number, string>();
   private readonly folded = new Map<number, Float32Array>();
   private readonly constantValues = new Map<number, string>();
   private subject = 'model';
 
   constructor(readonly subgraph: TfliteSubgraph) {
-    // Graph I/O keeps the TFLite names exactly, so those are reserved before any internal name.
-    for (const index of [...subgraph.inputs, ...subgraph.outputs]) this.graph.uniqueName(this.tensor(index).name);
-    const boundary = new Set([...subgraph.inputs, ...subgraph.outputs]);
-    this.valueNames = subgraph.tensors.map((tensor, index) => {
-      const base = tensor.name || `tensor_${index}`;
-      if (!boundary.has(index)) return this.graph.uniqueName(base);
-      return tensor.shape.length === 4 ? this.graph.uniqueName(`${base}/nchw`) : tensor.name;
-    });
+    // Graph I/O keeps the TFLite names exactly, so those are reserved before any internal name; a
+    // rank-4 one is transposed at the boundary, so its NCHW twin inside needs a name of its own.
+    const boundary = [...subgraph.inputs, ...subgraph.outputs];
+    for (const index of boundary) this.graph.uniqueName(this.tensor(index).name);
+    for (const index of boundary) {
+      const tensor = this.tensor(index);
+      this.valueNames.set(index, tensor.shape.length === 4 ? this.graph.uniqueName(`${tensor.name}/nchw`) : tensor.name);
+    }
   }
 
   // Names the operator being converted, for error messages.
@@ -87,7 +87,7 @@ export class ConversionContext {
     if (!constant) {
       const tensor = this.tensor(index);
       if (tensor.type !== TensorType.FLOAT32) throw this.unsupported(`tensor "${tensor.name}" has type ${TensorType[tensor.type]}, expected FLOAT32`);
-      return this.valueNames[index];
+      return this.valueName(index);
     }
     let name = this.constantValues.get(index);
     if (!name) {
@@ -103,12 +103,21 @@ export class ConversionContext {
 
   // The ONNX value an operator writes for tensor `index`.
   output(index: number): string {
-    this.tensor(index);
-    return this.valueNames[index];
+    return this.valueName(index);
   }
 
   // A fresh name for an intermediate value derived from tensor `index`.
   temporary(index: number, suffix: string): string {
-    return this.graph.uniqueName(`${this.valueNames[index]}/${suffix}`);
+    return this.graph.uniqueName(`${this.valueName(index)}/${suffix}`);
+  }
+
+  // Named on first use, so constants (which become initializers) never take up their tensor's name.
+  private valueName(index: number): string {
+    let name = this.valueNames.get(index);
+    if (!name) {
+      name = this.graph.uniqueName(this.tensor(index).name || `tensor_${index}`);
+      this.valueNames.set(index, name);
+    }
+    return name;
   }
 }

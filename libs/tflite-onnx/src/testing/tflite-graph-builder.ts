@@ -1,16 +1,16 @@
-import { BuiltinOperator } from '../tflite/builtin-operator';
 import { BuiltinOptions, TensorType, TfliteModel, TfliteOperator, TfliteTensor } from '../tflite/tflite-model';
 import { NdArray } from './nd-array';
 
-// Builds small TfliteModel objects by hand for converter tests.
+// Builds small TfliteModel objects by hand for converter tests; `builtin` takes any code, so tests
+// can name ones the BuiltinOperator enum does not list.
 export class TfliteGraphBuilder {
   private readonly tensors: TfliteTensor[] = [];
   private readonly inputs: number[] = [];
   private readonly outputs: number[] = [];
   private readonly operators: TfliteOperator[] = [];
 
-  input(name: string, shape: number[]): number {
-    const index = this.activation(name, shape);
+  input(name: string, shape: number[], type = TensorType.FLOAT32): number {
+    const index = this.activation(name, shape, type);
     this.inputs.push(index);
     return index;
   }
@@ -39,7 +39,7 @@ export class TfliteGraphBuilder {
     return this.tensors.push({ name, shape: [values.length], type: TensorType.INT32, data }) - 1;
   }
 
-  builtin(code: BuiltinOperator, inputs: number[], outputs: number[], options?: BuiltinOptions): this {
+  builtin(code: number, inputs: number[], outputs: number[], options?: BuiltinOptions): this {
     this.operators.push({ opcode: { builtin: code }, inputs, outputs, ...(options ? { options } : {}) });
     return this;
   }

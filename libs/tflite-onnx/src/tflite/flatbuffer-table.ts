@@ -68,12 +68,12 @@ export class FlatbufferTable {
     return Array.from({ length }, (_, i) => this.bb.readInt32(start + 4 * i));
   }
 
-  // A copy, so the parsed model does not pin or alias the caller's file buffer.
+  // A copy, so the parsed model does not alias the caller's file (a Node Buffer's slice() would).
   bytes(id: number): Uint8Array | undefined {
     const offset = this.fieldOffset(id);
     if (!offset) return undefined;
     const start = this.bb.__vector(this.position + offset);
-    return this.bb.bytes().slice(start, start + this.bb.__vector_len(this.position + offset));
+    return new Uint8Array(this.bb.bytes().subarray(start, start + this.bb.__vector_len(this.position + offset)));
   }
 
   private fieldOffset(id: number): number {

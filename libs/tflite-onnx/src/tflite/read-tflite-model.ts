@@ -27,7 +27,7 @@ function readOperatorCode(table: FlatbufferTable): OperatorCode {
 function readBuffer(table: FlatbufferTable, file: Uint8Array): Uint8Array | undefined {
   // Models over 2 GB keep buffers after the flatbuffer, addressed by offset and size (offset 1 = unset).
   const offset = table.uint64(1);
-  if (offset > 1n) return file.slice(Number(offset), Number(offset + table.uint64(2)));
+  if (offset > 1n) return new Uint8Array(file.subarray(Number(offset), Number(offset + table.uint64(2))));
   const data = table.bytes(0);
   return data && data.length > 0 ? data : undefined;
 }

@@ -1,0 +1,95 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { VideoBackgroundRemovalJob } from '@vj/contracts';
+import { decodeGray, decodeWebmAlpha, regionMean, streamsOf, videoFrameTimes } from '../../apps/render-worker/src/matting/testing/matte-tools';
+import { useE2eStack } from '../support/e2e-stack';
+import { generateVideo } from '../support/media-tools';
+import { SHARED_MEDIA_DIR, sharedMediaAvailable } from '../support/shared-media';
+
+describe('video-background-removal through the REST API, all four services', () => {
+  const e2e = useE2eStack('e2e-background-removal', { BACKGROUND_REMOVAL_MAX_SECONDS: '5' });
+  const run = (body: Record<string, unknown>) => e2e.runBackgroundRemoval(body);
+
+  // Downloads every result file, checking each against what the job object says of it.
+  async function downloadAll(job: VideoBackgroundRemovalJob): Promise<string[]> {
+    expect(job.status).toBe('COMPLETED');
+    return Promise.all(
+      job.result!.files!.map(async (file) => {
+        const path = await e2e.download(file.url, file.file_name!);
+        expect(statSync(path).size).toBe(file.file_size);
+        return path;
+      }),
+    );
+  }
+
+  it('makes one VP9 WebM with alpha from an upload, sound kept as Opus', async () => {
+    const input = join(e2e.dir, 'talk.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 2, audio: true, size: '320x240' });
+    const job = await run({ video_url: await e2e.upload(input, 'video/mp4') });
+    expect(job.result!.files).toEqual([
+      expect.objectContaining({ content_type: 'video/webm', file_name: `${job.job_id}-transparent.webm`, file_size: expect.any(Number) }),
+    ]);
+    const [webm] = await downloadAll(job);
+    const streams = await streamsOf(webm);
+    expect(streams.video).toEqual([expect.objectContaining({ codec_name: 'vp9', width: 320, height: 240 })]);
+    expect(streams.video[0].tags).toMatchObject({ alpha_mode: '1' });
+    expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'opus' })]);
+    expect(await decodeWebmAlpha(webm, 320, 240)).toHaveLength((await videoFrameTimes(input)).length);
+  });
+
+  it('makes an H.264 picture and an H.264 matte, frame-aligned, from a URL', async () => {
+    const input = join(e2e.dir, 'clip.webm');
+    await generateVideo(input, { codec: 'vp9', seconds: 2, audio: true, size: '320x240' });
+    const job = await run({ video_url: `${e2e.files.baseUrl}/clip.webm`, output_codec: 'h264', refine_foreground_edges: false });
+    expect(job.result!.files!.map((file) => [file.file_name, file.content_type])).toEqual([
+      [`${job.job_id}-rgb.mp4`, 'video/mp4'],
+      [`${job.job_id}-matte.mp4`, 'video/mp4'],
+    ]);
+    const [rgb, matte] = await downloadAll(job);
+    const times = await videoFrameTimes(rgb);
+    expect(times).toHaveLength((await videoFrameTimes(input)).length);
+    expect(await videoFrameTimes(matte)).toEqual(times);
+    expect((await streamsOf(rgb)).audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+    expect((await streamsOf(matte)).audio).toEqual([]);
+  });
+
+  it('fails the job with input_validation naming subject_is_person when no general model is configured', async () => {
+    const input = join(e2e.dir, 'object.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 1, audio: false, size: '320x240' });
+    const job = await run({ video_url: await e2e.upload(input, 'video/mp4'), subject_is_person: false });
+    expect(job.status).toBe('FAILED');
+    expect(job.error).toMatchObject({ code: 'input_validation', details: [expect.objectContaining({ field: 'subject_is_person' })] });
+  });
+
+  it('fails the job with input_validation naming the limit when the video is too long', async () => {
+    const input = join(e2e.dir, 'long.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 7, audio: false, size: '160x120' });
+    const job = await run({ video_url: await e2e.upload(input, 'video/mp4') });
+    expect(job.status).toBe('FAILED');
+    expect(job.error).toMatchObject({ code: 'input_validation', details: [expect.objectContaining({ field: 'video_url', message: expect.stringContaining('limit is 5 s') })] });
+  });
+
+  it('fails the job with invalid_file when the file is not a video', async () => {
+    const input = join(e2e.dir, 'notes.mp4');
+    writeFileSync(input, 'this is not a video');
+    const job = await run({ video_url: await e2e.upload(input, 'video/mp4'), output_codec: 'h264' });
+    expect(job.status).toBe('FAILED');
+    expect(job.error!.code).toBe('invalid_file');
+  });
+
+  describe('on real footage (../shared/media/video)', () => {
+    const maybe = existsSync(SHARED_MEDIA_DIR) && sharedMediaAvailable() ? it : it.skip;
+
+    // thanks.mkv: one person, upper body, centred, in front of a still office (CC BY 4.0, Intel).
+    maybe.each(['vp9', 'h264'] as const)('cuts the person out of a real clip (%s)', async (codec) => {
+      const job = await run({ video_url: await e2e.upload(join(SHARED_MEDIA_DIR, 'video', 'thanks.mkv'), 'video/x-matroska'), output_codec: codec });
+      const files = await downloadAll(job);
+      const alphas = codec === 'vp9' ? await decodeWebmAlpha(files[0], 640, 480) : await decodeGray(files[1], 640, 480);
+      expect(alphas.length).toBeGreaterThan(40);
+      for (const alpha of alphas) {
+        expect(regionMean(alpha, 640, 480, [0.4, 0.45, 0.6, 0.75])).toBeGreaterThan(230);
+        expect(regionMean(alpha, 640, 480, [0, 0, 0.2, 0.3])).toBeLessThan(10);
+      }
+    });
+  });
+});

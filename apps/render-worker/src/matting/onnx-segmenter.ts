@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { MattingModelSpec, Segmenter } from './matting-model';
@@ -15,6 +17,15 @@ export function providerChain(preferred: readonly string[]): string[] {
   return [...new Set([...preferred.filter((name) => name !== 'cpu'), 'cpu'])];
 }
 
+// Providers other than the CPU live in libraries beside the native binding (onnxruntime-node's
+// install script fetches CUDA's; we skip that script, see scripts/ensure-prerequisites.sh). Without
+// the library a provider is not even tried, which keeps ONNX Runtime's own error logs quiet.
+function providerInstalled(provider: string): boolean {
+  if (provider === 'cpu') return true;
+  const binding = join(dirname(require.resolve('onnxruntime-node/package.json')), 'bin', 'napi-v6', process.platform, process.arch);
+  return existsSync(join(binding, `libonnxruntime_providers_${provider}.so`));
+}
+
 export class OnnxSegmenter implements Segmenter {
   private constructor(
     readonly spec: MattingModelSpec,
@@ -25,6 +36,10 @@ export class OnnxSegmenter implements Segmenter {
   static async open(spec: MattingModelSpec, settings: OnnxSettings): Promise<OnnxSegmenter> {
     const failures: string[] = [];
     for (const provider of providerChain(settings.executionProviders)) {
+      if (!providerInstalled(provider)) {
+        failures.push(`${provider} not installed`);
+        continue;
+      }
       try {
         const session = await InferenceSession.create(spec.path, {
           executionProviders: [provider],
@@ -33,7 +48,7 @@ export class OnnxSegmenter implements Segmenter {
           extra: { session: { intra_op: { allow_spinning: '0' } } },
           graphOptimizationLevel: 'all',
         });
-        if (failures.length > 0) new Logger('matting').warn(`${spec.name}: ${failures.join('; ')}; using ${provider}`);
+        if (failures.length > 0) new Logger('matting').log(`${spec.name}: ${failures.join('; ')}; using ${provider}`);
         return new OnnxSegmenter(spec, provider, session);
       } catch (error) {
         failures.push(`${provider} unavailable (${error instanceof Error ? error.message : String(error)})`);

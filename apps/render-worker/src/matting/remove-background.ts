@@ -1,17 +1,16 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
-import { AbortError, isAbortError, MediaError, probeMedia, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
+import { isAbortError, MediaError, probeMedia, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
 import { damageIn, forUser, truncationIn } from '../media/input-damage';
 import { lastLine } from '../media/process-runner';
-import { frameGeometry, MIN_SIDE } from './frame-geometry';
+import { MIN_SIDE } from './frame-geometry';
 import { FrameMatter, type PendingMatte } from './frame-matter';
-import { yuvMatrixFor } from './frame-sampler';
-import { readFrames, writeFrame } from './frame-stream';
+import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame-pipeline';
 import { DEFAULT_MATTE } from './matte-builder';
 import { variantFor, type Segmenter } from './matting-model';
-import { decodeFramesArgs, encodeMatteArgs, type MatteFiles } from './matting-args';
+import type { MatteFiles } from './matting-args';
+import { mattingPlan, type MattingPlan } from './matting-plan';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
 
 export interface RemoveBackgroundRequest {
@@ -46,9 +45,6 @@ export interface MattedVideo {
   width: number;
   height: number;
 }
-
-// Used when a stream states no frame rate at all: the encoder still needs one to number frames.
-const FALLBACK_FRAME_RATE = '25';
 
 // Cuts the person (or the foreground) out of a video (api-v1.md, video-background-removal):
 // decode | segment, smooth and refine in this process | encode, streamed frame by frame so memory
@@ -111,32 +107,19 @@ class BackgroundRemoval {
         { type: 'video_too_small', message: `The picture is ${video.width}x${video.height}; at least ${MIN_SIDE} pixels a side are needed`, field: 'video_url' },
       ]);
     }
-    const geometry = frameGeometry(video);
-    const frameRate = video.frameRate ?? FALLBACK_FRAME_RATE;
-    const fps = video.fps ?? Number(FALLBACK_FRAME_RATE);
-    const segmenter = variantFor(request.segmenters, geometry.width, geometry.height);
-    const matter = new FrameMatter(segmenter, {
-      width: geometry.width,
-      height: geometry.height,
-      matrix: yuvMatrixFor(video.colorSpace, geometry.height),
+    const plan = mattingPlan(probe, video, request.inputPath, request.maxSeconds, this.matteFiles());
+    const { width, height } = plan.geometry;
+    const matter = new FrameMatter(variantFor(request.segmenters, width, height), {
+      width,
+      height,
+      matrix: plan.matrix,
       matte: { ...DEFAULT_MATTE, refine: request.options.refine_foreground_edges },
       smoothing: DEFAULT_SMOOTHING,
     });
-    const frames = await this.stream(matter, {
-      decode: decodeFramesArgs({ inputPath: request.inputPath, geometry, maxSeconds: request.maxSeconds }),
-      encode: encodeMatteArgs({
-        inputPath: request.inputPath,
-        geometry,
-        frameRate,
-        fps,
-        audio: probe.audio,
-        colorSpace: video.colorSpace,
-        files: this.matteFiles(),
-      }),
-    });
-    const durationSeconds = frames / fps;
+    const frames = await this.stream(matter, plan);
+    const durationSeconds = frames / plan.fps;
     this.checkLength(durationSeconds);
-    return { files: this.files, durationSeconds, frames, width: geometry.width, height: geometry.height };
+    return { files: this.files, durationSeconds, frames, width, height };
   }
 
   private matteFiles(): MatteFiles {
@@ -144,53 +127,39 @@ class BackgroundRemoval {
     return first.role === 'transparent' ? { codec: 'vp9', webmPath: first.path } : { codec: 'h264', rgbPath: first.path, mattePath: second.path };
   }
 
-  // decoder | this process | encoder. The first failure stops all three; a decoder failure is the
-  // input's fault whatever else failed after it.
-  private async stream(matter: FrameMatter, args: { decode: string[]; encode: string[] }): Promise<number> {
+  // decoder | segment, smooth, refine here | encoder, streamed (frame-pipeline.ts).
+  private async stream(matter: FrameMatter, plan: MattingPlan): Promise<number> {
     const { request } = this;
-    const stop = new AbortController();
-    const forward = (): void => stop.abort(request.signal?.reason);
-    request.signal?.addEventListener('abort', forward, { once: true });
-    const decoded = new PassThrough({ highWaterMark: matter.yuvBytes });
-    const toEncoder = new PassThrough({ highWaterMark: matter.yuvaBytes });
-    const timeoutMs = this.remainingMs();
-    let firstError: unknown;
-    const failed = (error: unknown): never => {
-      firstError ??= error;
-      stop.abort();
-      throw error;
-    };
-    const decoding = this.runner.run({ file: this.ffmpegPath, args: args.decode }, { timeoutMs, signal: stop.signal, stdout: decoded }).catch(failed);
-    const encoding = this.runner.run({ file: this.ffmpegPath, args: args.encode }, { timeoutMs, signal: stop.signal, stdin: toEncoder }).catch(failed);
-    const matting = (async () => {
-      let count = 0;
-      const emit = async (pending: PendingMatte): Promise<void> => {
+    let index = 0;
+    const stage: FrameStage<PendingMatte> = {
+      start: (frame) => matter.start(frame),
+      finish: async (pending) => {
         const alpha = await matter.finish(pending);
-        request.onMatte?.(count, alpha);
-        count++;
-        await writeFrame(toEncoder, pending.frame, stop.signal);
-      };
-      let pending: PendingMatte | null = null;
-      for await (const frame of readFrames(decoded, matter.yuvBytes, matter.yuvaBytes)) {
-        stop.signal.throwIfAborted();
-        const next = matter.start(frame);
-        if (pending) await emit(pending);
-        pending = next;
-      }
-      if (pending) await emit(pending);
-      toEncoder.end();
-      return count;
-    })().catch(failed);
-    const [decoder, encoder, counted] = await Promise.allSettled([decoding, encoding, matting]);
-    request.signal?.removeEventListener('abort', forward);
-    if (request.signal?.aborted) throw new AbortError('The job was cancelled', { cause: request.signal.reason });
-    if (decoder.status === 'rejected') throw this.decoderFailure(decoder.reason);
-    if (firstError !== undefined) throw this.encoderFailure(firstError, encoder);
-    const truncated = truncationIn((decoder as PromiseFulfilledResult<{ stderrTail: string }>).value.stderrTail);
-    if (truncated) throw this.invalidFile('The file is damaged or truncated', 'damaged_file', truncated);
-    const frames = (counted as PromiseFulfilledResult<number>).value;
-    if (frames === 0) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
-    return frames;
+        request.onMatte?.(index++, alpha);
+      },
+    };
+    try {
+      const { frames, decoder } = await runFramePipeline({
+        runner: this.runner,
+        ffmpegPath: this.ffmpegPath,
+        decodeArgs: plan.decodeArgs,
+        encodeArgs: plan.encodeArgs,
+        frameBytes: plan.yuvBytes,
+        bufferBytes: plan.yuvaBytes,
+        stage,
+        timeoutMs: this.remainingMs(),
+        signal: request.signal,
+      });
+      const truncated = truncationIn(decoder.stderrTail);
+      if (truncated) throw this.invalidFile('The file is damaged or truncated', 'damaged_file', truncated);
+      if (frames === 0) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
+      return frames;
+    } catch (error) {
+      if (!(error instanceof FramePipelineFailure)) throw error;
+      if (error.part === 'decoder') throw this.decoderFailure(error.reason);
+      if (error.part === 'encoder') throw this.encoderFailure(error.reason);
+      throw error.reason;
+    }
   }
 
   private decoderFailure(error: unknown): unknown {
@@ -199,10 +168,9 @@ class BackgroundRemoval {
   }
 
   // The encoder reads the input again for its sound: damage there is the input's fault too.
-  private encoderFailure(error: unknown, encoder: PromiseSettledResult<unknown>): unknown {
-    const failure = encoder.status === 'rejected' ? encoder.reason : error;
-    const damage = failure instanceof ProcessFailedError ? damageIn(failure.stderrTail) : null;
-    return damage ? this.invalidFile('The file is damaged or truncated', 'damaged_file', damage) : failure;
+  private encoderFailure(error: unknown): unknown {
+    const damage = error instanceof ProcessFailedError ? damageIn(error.stderrTail) : null;
+    return damage ? this.invalidFile('The file is damaged or truncated', 'damaged_file', damage) : error;
   }
 
   private invalidFile(message: string, type: string, line: string): MediaError {

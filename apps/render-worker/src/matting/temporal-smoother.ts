@@ -33,15 +33,17 @@ export class TemporalSmoother {
     this.rowMax = new Float32Array(pixels);
   }
 
-  // Smooths `mask` in place; `luma` is the picture at the mask's size.
+  // Smooths `mask` in place; `luma` is the picture at the mask's size. The loops use plain
+  // comparisons rather than Math.*: they run on every pixel of every frame.
   smooth(mask: Float32Array, luma: Float32Array): void {
-    const { previousMask, previousLuma, settings } = this;
+    const { previousMask, previousLuma, change, settings } = this;
     if (this.started && this.meanChange(luma) < settings.cutFrom) {
       this.dilateChange();
-      const span = settings.movingFrom - settings.stillBelow;
+      const { stillRate, stillBelow } = settings;
+      const perUnit = (1 - stillRate) / (settings.movingFrom - stillBelow);
       for (let i = 0; i < mask.length; i++) {
-        const moving = Math.min(1, Math.max(0, (this.change[i] - settings.stillBelow) / span));
-        const rate = settings.stillRate + (1 - settings.stillRate) * moving;
+        const moving = change[i] - stillBelow;
+        const rate = moving <= 0 ? stillRate : moving * perUnit >= 1 - stillRate ? 1 : stillRate + moving * perUnit;
         mask[i] = previousMask[i] + rate * (mask[i] - previousMask[i]);
       }
     }
@@ -51,10 +53,12 @@ export class TemporalSmoother {
   }
 
   private meanChange(luma: Float32Array): number {
+    const { change, previousLuma } = this;
     let total = 0;
     for (let i = 0; i < luma.length; i++) {
-      this.change[i] = Math.abs(luma[i] - this.previousLuma[i]);
-      total += this.change[i];
+      const difference = luma[i] - previousLuma[i];
+      change[i] = difference < 0 ? -difference : difference;
+      total += change[i];
     }
     return total / luma.length;
   }
@@ -62,20 +66,26 @@ export class TemporalSmoother {
   // A moving edge changes the picture on one side first: taking each pixel's largest change in its
   // 3x3 neighbourhood lets the mask follow the whole edge.
   private dilateChange(): void {
-    const { width, height, change, rowMax: rows } = this;
+    const { width, height, change, rowMax } = this;
     for (let y = 0; y < height; y++) {
       const row = y * width;
       for (let x = 0; x < width; x++) {
-        const left = change[row + Math.max(0, x - 1)];
-        const right = change[row + Math.min(width - 1, x + 1)];
-        rows[row + x] = Math.max(left, change[row + x], right);
+        let largest = change[row + x];
+        if (x > 0 && change[row + x - 1] > largest) largest = change[row + x - 1];
+        if (x < width - 1 && change[row + x + 1] > largest) largest = change[row + x + 1];
+        rowMax[row + x] = largest;
       }
     }
     for (let y = 0; y < height; y++) {
-      const up = Math.max(0, y - 1) * width;
       const row = y * width;
-      const down = Math.min(height - 1, y + 1) * width;
-      for (let x = 0; x < width; x++) change[row + x] = Math.max(rows[up + x], rows[row + x], rows[down + x]);
+      const up = y > 0 ? row - width : row;
+      const down = y < height - 1 ? row + width : row;
+      for (let x = 0; x < width; x++) {
+        let largest = rowMax[row + x];
+        if (rowMax[up + x] > largest) largest = rowMax[up + x];
+        if (rowMax[down + x] > largest) largest = rowMax[down + x];
+        change[row + x] = largest;
+      }
     }
   }
 }

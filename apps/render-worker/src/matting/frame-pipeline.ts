@@ -1,0 +1,90 @@
+import { PassThrough } from 'node:stream';
+import { AbortError } from '../media';
+import type { CommandRunner, RunResult } from '../media/process-runner';
+import { readFrames, writeFrame } from './frame-stream';
+
+// decoder | this process | encoder, for raw frames. Frames are handed through in order, two at a
+// time at most: start(n + 1) runs before finish(n), so a stage can overlap its own work on one
+// frame (a model run on another thread) with this thread's work on the other. Back-pressure all
+// the way: a slow encoder stalls the decoder, so memory stays flat however long the video.
+
+export interface FrameStage<P> {
+  // Begins work on a frame; must not block on anything slow.
+  start(frame: Buffer): P;
+  // Completes it: once this resolves the frame's buffer is written to the encoder as it is.
+  finish(pending: P): Promise<void>;
+}
+
+export interface FramePipelineRequest<P> {
+  runner: CommandRunner;
+  ffmpegPath: string;
+  decodeArgs: string[];
+  encodeArgs: string[];
+  // Bytes of one decoded frame, and of the buffer handed to the encoder (the frame, then more).
+  frameBytes: number;
+  bufferBytes: number;
+  stage: FrameStage<P>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+// Which part failed first: the others were stopped because of it.
+export class FramePipelineFailure extends Error {
+  constructor(
+    readonly part: 'decoder' | 'stage' | 'encoder',
+    readonly reason: unknown,
+  ) {
+    super(`${part} failed: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: reason });
+    this.name = 'FramePipelineFailure';
+  }
+}
+
+export interface FramePipelineResult {
+  frames: number;
+  decoder: RunResult;
+}
+
+export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Promise<FramePipelineResult> {
+  const { runner, stage, signal } = request;
+  const stop = new AbortController();
+  const forward = (): void => stop.abort(signal?.reason);
+  signal?.addEventListener('abort', forward, { once: true });
+  const decoded = new PassThrough({ highWaterMark: request.frameBytes });
+  const toEncoder = new PassThrough({ highWaterMark: request.bufferBytes });
+  let failure: FramePipelineFailure | undefined;
+  const failed =
+    (part: FramePipelineFailure['part']) =>
+    (reason: unknown): never => {
+      failure ??= new FramePipelineFailure(part, reason);
+      stop.abort();
+      throw reason;
+    };
+  const options = { timeoutMs: request.timeoutMs, signal: stop.signal };
+  const decoding = runner.run({ file: request.ffmpegPath, args: request.decodeArgs }, { ...options, stdout: decoded }).catch(failed('decoder'));
+  const encoding = runner.run({ file: request.ffmpegPath, args: request.encodeArgs }, { ...options, stdin: toEncoder }).catch(failed('encoder'));
+  const handing = (async () => {
+    let count = 0;
+    const emit = async (frame: Buffer, pending: P): Promise<void> => {
+      await stage.finish(pending);
+      await writeFrame(toEncoder, frame, stop.signal);
+      count++;
+    };
+    let previous: { frame: Buffer; pending: P } | undefined;
+    for await (const frame of readFrames(decoded, request.frameBytes, request.bufferBytes)) {
+      stop.signal.throwIfAborted();
+      const next = { frame, pending: stage.start(frame) };
+      if (previous) await emit(previous.frame, previous.pending);
+      previous = next;
+    }
+    if (previous) await emit(previous.frame, previous.pending);
+    toEncoder.end();
+    return count;
+  })().catch(failed('stage'));
+  const [decoder, , frames] = await Promise.allSettled([decoding, encoding, handing]);
+  signal?.removeEventListener('abort', forward);
+  if (signal?.aborted) throw new AbortError('The job was cancelled', { cause: signal.reason });
+  // A decoder that failed is the cause even when the encoder, starved, failed first.
+  if (decoder.status === 'rejected') throw new FramePipelineFailure('decoder', decoder.reason);
+  if (failure) throw failure;
+  return { frames: (frames as PromiseFulfilledResult<number>).value, decoder: (decoder as PromiseFulfilledResult<RunResult>).value };
+}

@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { OutputCodec } from '@vj/contracts';
+import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
+import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
+import { codecBaseline } from './codec-baseline';
+
+// bench/bg-removal: frames per second of the whole matting pipeline (decode, person model, smoothing,
+// matte, encode) on 640x480 and 1280x720 clips, next to a baseline measured in the same run: the same
+// ffmpeg decode and encode with no inference. Prints both, and their ratio (median of the runs).
+// Usage: npm run bench:bg-removal [-- --runs 3 --seconds 20 --sizes 640x480,1280x720 --threads 1]
+// (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
+
+const run = promisify(execFile);
+const SHARED_VIDEO = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1] : fallback;
+}
+
+// Real people from ../shared/media/video when it is there (looped and scaled), a test picture otherwise;
+// 30 fps H.264 with AAC sound, as a phone or webcam would give.
+async function makeClip(path: string, size: string, seconds: number): Promise<string> {
+  const [width, height] = size.split('x');
+  const people = join(SHARED_VIDEO, 'again.mkv');
+  const picture = existsSync(people) ? ['-stream_loop', '-1', '-i', people] : ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`];
+  await run('ffmpeg', [
+    '-v', 'error', '-y', ...picture, '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000',
+    '-map', '0:v', '-map', '1:a', '-vf', `scale=${width}:${height},fps=30`, '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path,
+  ]);
+  return existsSync(people) ? 'people (shared/media/video/again.mkv, looped)' : 'testsrc2';
+}
+
+async function fps(work: () => Promise<{ frames: number }>): Promise<number> {
+  const start = process.hrtime.bigint();
+  const { frames } = await work();
+  return frames / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main(): Promise<void> {
+  const runs = Number(option('runs', '3'));
+  const seconds = Number(option('seconds', '20'));
+  const sizes = option('sizes', '640x480,1280x720').split(',');
+  const dir = mkdtempSync(join(tmpdir(), 'vj-bench-bg-'));
+  const providers = (process.env.ONNX_EXECUTION_PROVIDERS ?? 'cuda,cpu').split(',');
+  const models = await loadMattingModels({ cacheDir: join(dir, 'models'), executionProviders: providers, intraOpThreads: Number(option('threads', '1')) });
+  const person = models.segmentersFor(true);
+  console.log(`${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}); models: ${models.describe()}`);
+  const configs: { codec: OutputCodec; refine: boolean }[] = [
+    { codec: 'vp9', refine: false },
+    { codec: 'vp9', refine: true },
+    { codec: 'h264', refine: false },
+    { codec: 'h264', refine: true },
+  ];
+  const rows: string[] = [];
+  try {
+    for (const size of sizes) {
+      const input = join(dir, `clip-${size}.mp4`);
+      const content = await makeClip(input, size, seconds);
+      console.log(`\n${size}, ${seconds} s at 30 fps, ${content}`);
+      for (const { codec, refine } of configs) {
+        const job: number[] = [];
+        const base: number[] = [];
+        // Interleaved, so both see the same machine load.
+        for (let i = 0; i < runs; i++) {
+          const workDir = join(dir, `work-${size}-${codec}-${refine}-${i}`);
+          base.push(await fps(() => codecBaseline(input, codec, join(workDir, 'baseline'))));
+          job.push(await fps(() => removeBackground({ inputPath: input, workDir, options: { output_codec: codec, refine_foreground_edges: refine }, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000 })));
+          rmSync(workDir, { recursive: true, force: true });
+        }
+        const row = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)}  pipeline ${median(job).toFixed(1).padStart(6)} fps   baseline ${median(base).toFixed(1).padStart(6)} fps   ratio ${(median(job) / median(base)).toFixed(2)}`;
+        rows.push(row);
+        console.log(`  ${row}   (runs: ${job.map((v) => v.toFixed(1)).join(', ')} / ${base.map((v) => v.toFixed(1)).join(', ')})`);
+      }
+    }
+    console.log(`\nbg-removal, median of ${runs} runs (baseline: the same decode and encode, no inference)`);
+    for (const row of rows) console.log(`  ${row}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -42,6 +42,14 @@ function frame(y: number): Buffer {
   return buffer;
 }
 
+// The decoder's model-size copy of a frame (yuv444p): its luma and neutral chroma.
+function smallOf(decoded: Buffer): Buffer {
+  const pixels = SPEC.width * SPEC.height;
+  const small = Buffer.alloc(pixels * 3, 128);
+  small.fill(decoded[0], 0, pixels);
+  return small;
+}
+
 describe('FrameMatter', () => {
   it('sizes a yuv420p frame and the yuva420p frame it becomes', () => {
     const matter = new FrameMatter(new FakeSegmenter(), SETTINGS);
@@ -49,12 +57,12 @@ describe('FrameMatter', () => {
     expect(matter.yuvaBytes).toBe(80);
   });
 
-  it("runs the model on the frame sampled to the model's size and writes the alpha plane after the yuv420p bytes", async () => {
+  it("runs the model on the decoder's model-size copy of the frame and writes the alpha plane after the yuv420p bytes", async () => {
     const segmenter = new FakeSegmenter();
     const matter = new FrameMatter(segmenter, SETTINGS);
     const input = frame(126);
     const yuv = Buffer.from(input.subarray(0, YUV_BYTES));
-    const pending = matter.start(input);
+    const pending = matter.start(input, smallOf(input));
     expect(segmenter.inputs).toHaveLength(1);
     expect(segmenter.inputs[0]).toHaveLength(SPEC.width * SPEC.height * 3);
     segmenter.seen[0].forEach((value) => expect(value).toBeCloseTo((126 - 16) / 219, 5));
@@ -69,7 +77,7 @@ describe('FrameMatter', () => {
     const segmenter = new FakeSegmenter();
     const matter = new FrameMatter(segmenter, SETTINGS);
     const input = frame(126);
-    const pending = matter.start(input);
+    const pending = matter.start(input, smallOf(input));
     segmenter.answer(0, 0.2);
     const alpha = await matter.finish(pending);
     alpha[0] = 99;
@@ -80,8 +88,8 @@ describe('FrameMatter', () => {
     const segmenter = new FakeSegmenter();
     const matter = new FrameMatter(segmenter, SETTINGS);
     const [first, second] = [frame(16), frame(235)];
-    const pendingFirst = matter.start(first);
-    const pendingSecond = matter.start(second);
+    const pendingFirst = matter.start(first, smallOf(first));
+    const pendingSecond = matter.start(second, smallOf(second));
     // The first run still reads its input while the second frame is sampled.
     expect(segmenter.inputs[1]).not.toBe(segmenter.inputs[0]);
     expect(Array.from(segmenter.inputs[0])).toEqual(Array.from(segmenter.seen[0]));
@@ -97,19 +105,19 @@ describe('FrameMatter', () => {
   it('reuses the first model input for the third frame once the first is finished', async () => {
     const segmenter = new FakeSegmenter();
     const matter = new FrameMatter(segmenter, SETTINGS);
-    const pendingFirst = matter.start(frame(16));
-    matter.start(frame(126));
+    const pendingFirst = matter.start(frame(16), smallOf(frame(16)));
+    matter.start(frame(126), smallOf(frame(126)));
     segmenter.answer(0, 0.5);
     await matter.finish(pendingFirst);
-    matter.start(frame(235));
+    matter.start(frame(235), smallOf(frame(235)));
     expect(segmenter.inputs[2]).toBe(segmenter.inputs[0]);
   });
 
   it('smooths each mask against the one finished before it', async () => {
     const segmenter = new FakeSegmenter();
     const matter = new FrameMatter(segmenter, { ...SETTINGS, smoothing: DEFAULT_SMOOTHING });
-    const first = matter.start(frame(126));
-    const second = matter.start(frame(126));
+    const first = matter.start(frame(126), smallOf(frame(126)));
+    const second = matter.start(frame(126), smallOf(frame(126)));
     segmenter.answer(0, 0.3);
     segmenter.answer(1, 0.7);
     await matter.finish(first);
@@ -121,7 +129,7 @@ describe('FrameMatter', () => {
   it("rejects finish with the model's error, without an unhandled rejection before it", async () => {
     const segmenter: Segmenter = { spec: SPEC, segment: () => Promise.reject(new Error('model failed')) };
     const matter = new FrameMatter(segmenter, SETTINGS);
-    const pending = matter.start(frame(126));
+    const pending = matter.start(frame(126), smallOf(frame(126)));
     await new Promise((resolve) => setImmediate(resolve));
     await expect(matter.finish(pending)).rejects.toThrow('model failed');
   });

@@ -1,4 +1,4 @@
-import { FrameSampler, type YuvMatrix } from './frame-sampler';
+import { ModelInput, type YuvMatrix } from './model-input';
 import { MatteBuilder, type MatteSettings } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import { TemporalSmoother, type SmoothingSettings } from './temporal-smoother';
@@ -23,7 +23,7 @@ export interface PendingMatte {
 // threads) while this thread finishes frame n: start(n+1), then finish(n). Holds the state that
 // ties frames together (the smoother's), so frames must be finished in order.
 export class FrameMatter {
-  private readonly sampler: FrameSampler;
+  private readonly input: ModelInput;
   private readonly smoother: TemporalSmoother;
   private readonly builder: MatteBuilder;
   // Two sets of model inputs: one being read by a model run, one being filled.
@@ -31,6 +31,7 @@ export class FrameMatter {
   private nextSlot = 0;
   readonly yuvBytes: number;
   readonly yuvaBytes: number;
+  readonly smallBytes: number;
 
   constructor(
     private readonly segmenter: Segmenter,
@@ -38,18 +39,20 @@ export class FrameMatter {
   ) {
     const { spec } = segmenter;
     const { width, height } = settings;
-    this.sampler = new FrameSampler(width, height, spec.width, spec.height, settings.matrix);
+    this.input = new ModelInput(spec.width, spec.height, settings.matrix);
     this.smoother = new TemporalSmoother(spec.width, spec.height, settings.smoothing);
     this.builder = new MatteBuilder(spec.width, spec.height, width, height, settings.matte);
     this.slots = [0, 1].map(() => ({ tensor: new Float32Array(spec.width * spec.height * 3), luma: new Float32Array(spec.width * spec.height) }));
     this.yuvBytes = (width * height * 3) / 2;
     this.yuvaBytes = this.yuvBytes + width * height;
+    this.smallBytes = this.input.frameBytes;
   }
 
-  start(frame: Buffer): PendingMatte {
+  // `small` is the same frame at the model's size, as yuv444p (see decodeFramesArgs).
+  start(frame: Buffer, small: Uint8Array): PendingMatte {
     const slot = this.slots[this.nextSlot];
     this.nextSlot = 1 - this.nextSlot;
-    this.sampler.sample(frame, this.segmenter.spec, slot.tensor, slot.luma);
+    this.input.write(small, this.segmenter.spec, slot.tensor, slot.luma);
     const mask = this.segmenter.segment(slot.tensor);
     // Awaited by finish(); until then a failure must not count as unhandled.
     mask.catch(() => undefined);

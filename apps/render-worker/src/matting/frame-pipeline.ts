@@ -9,8 +9,9 @@ import { readFrames, writeFrame } from './frame-stream';
 // the way: a slow encoder stalls the decoder, so memory stays flat however long the video.
 
 export interface FrameStage<P> {
-  // Begins work on a frame; must not block on anything slow.
-  start(frame: Buffer): P;
+  // Begins work on a frame (and its side frame, when the decoder writes one); must not block on
+  // anything slow.
+  start(frame: Buffer, side: Buffer | undefined): P;
   // Completes it: once this resolves the frame's buffer is written to the encoder as it is.
   finish(pending: P): Promise<void>;
 }
@@ -23,6 +24,8 @@ export interface FramePipelineRequest<P> {
   // Bytes of one decoded frame, and of the buffer handed to the encoder (the frame, then more).
   frameBytes: number;
   bufferBytes: number;
+  // Bytes of a frame of the decoder's second output (pipe:3), read in step with the first.
+  sideFrameBytes?: number;
   stage: FrameStage<P>;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -50,6 +53,7 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   const forward = (): void => stop.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
   const decoded = new PassThrough({ highWaterMark: request.frameBytes });
+  const side = request.sideFrameBytes ? new PassThrough({ highWaterMark: request.sideFrameBytes }) : undefined;
   const toEncoder = new PassThrough({ highWaterMark: request.bufferBytes });
   let failure: FramePipelineFailure | undefined;
   const failed =
@@ -60,7 +64,9 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
       throw reason;
     };
   const options = { timeoutMs: request.timeoutMs, signal: stop.signal };
-  const decoding = runner.run({ file: request.ffmpegPath, args: request.decodeArgs }, { ...options, stdout: decoded }).catch(failed('decoder'));
+  const decoding = runner
+    .run({ file: request.ffmpegPath, args: request.decodeArgs }, { ...options, stdout: decoded, outputs: side ? [side] : [] })
+    .catch(failed('decoder'));
   const encoding = runner.run({ file: request.ffmpegPath, args: request.encodeArgs }, { ...options, stdin: toEncoder }).catch(failed('encoder'));
   const handing = (async () => {
     let count = 0;
@@ -70,9 +76,13 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
       count++;
     };
     let previous: { frame: Buffer; pending: P } | undefined;
+    // ffmpeg writes a frame's two outputs one after the other, so reading them in turn never stalls it.
+    const sideFrames = side && request.sideFrameBytes ? readFrames(side, request.sideFrameBytes) : undefined;
     for await (const frame of readFrames(decoded, request.frameBytes, request.bufferBytes)) {
       stop.signal.throwIfAborted();
-      const next = { frame, pending: stage.start(frame) };
+      const sideFrame = sideFrames ? await sideFrames.next() : undefined;
+      if (sideFrame?.done) throw new Error('the decoder\'s second output ended before its first');
+      const next = { frame, pending: stage.start(frame, sideFrame?.value) };
       if (previous) await emit(previous.frame, previous.pending);
       previous = next;
     }

@@ -1,5 +1,5 @@
 import { BilinearMap, resample } from './bilinear';
-import { lumaOf } from './frame-sampler';
+import { lumaOf } from './model-input';
 import { GuidedFilter, type GuidedFilterSettings } from './guided-filter';
 
 // Brings the low-resolution mask to the frame's size as its 8-bit alpha: plainly resampled, or,

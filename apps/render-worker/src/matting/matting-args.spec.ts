@@ -58,6 +58,18 @@ describe('decodeFramesArgs', () => {
       'pipe:1',
     ]);
   });
+
+  it("also writes every frame scaled to the model's input, as yuv444p on pipe:3, from one decode", () => {
+    const geometry = { width: 320, height: 240, filters: ['crop=320:240:0:0'] };
+    expect(decodeFramesArgs({ inputPath: '/w/in', geometry, maxSeconds: 60, modelInput: { width: 256, height: 144 } })).toEqual([
+      ...QUIET,
+      '-noautorotate',
+      '-i', '/w/in',
+      '-filter_complex', '[0:V:0]crop=320:240:0:0,split=2[frame][small];[small]scale=256:144:flags=area,format=yuv444p[model]',
+      '-map', '[frame]', '-t', '61', '-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-f', 'rawvideo', 'pipe:1',
+      '-map', '[model]', '-t', '61', '-fps_mode', 'passthrough', '-f', 'rawvideo', 'pipe:3',
+    ]);
+  });
 });
 
 describe('encodeMatteArgs', () => {

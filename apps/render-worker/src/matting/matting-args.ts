@@ -10,23 +10,33 @@ export interface DecodePlan {
   geometry: FrameGeometry;
   // Decoding stops a second past the limit: metadata can lie about the length.
   maxSeconds: number;
+  // The model's input size: a second output (pipe:3) carries every frame scaled to it, as planar
+  // yuv444p, so the scaling runs in ffmpeg's vectorised code rather than in JavaScript.
+  modelInput?: { width: number; height: number };
 }
 
 // The first real video stream as raw yuv420p frames on stdout, one per decoded frame, upright and
-// at the planned size (the geometry's filters turn it, not ffmpeg's own autorotation). Timestamps are not kept: the encoder numbers the frames at the input's rate.
+// at the planned size (the geometry's filters turn it, not ffmpeg's own autorotation). Timestamps
+// are not kept: the encoder numbers the frames at the input's rate.
 export function decodeFramesArgs(plan: DecodePlan): string[] {
-  const { geometry } = plan;
+  const { geometry, modelInput } = plan;
+  const limit = ['-t', String(plan.maxSeconds + 1)];
+  const frames = ['-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-f', 'rawvideo', 'pipe:1'];
+  if (!modelInput) {
+    return [
+      ...QUIET, '-noautorotate', '-i', plan.inputPath,
+      '-map', '0:V:0', ...limit,
+      ...(geometry.filters.length > 0 ? ['-vf', geometry.filters.join(',')] : []),
+      ...frames,
+    ];
+  }
+  const graph = `[0:V:0]${[...geometry.filters, 'split=2'].join(',')}[frame][small];` +
+    `[small]scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p[model]`;
   return [
-    ...QUIET,
-    '-noautorotate',
-    '-i', plan.inputPath,
-    '-map', '0:V:0',
-    '-t', String(plan.maxSeconds + 1),
-    ...(geometry.filters.length > 0 ? ['-vf', geometry.filters.join(',')] : []),
-    '-fps_mode', 'passthrough',
-    '-pix_fmt', 'yuv420p',
-    '-f', 'rawvideo',
-    'pipe:1',
+    ...QUIET, '-noautorotate', '-i', plan.inputPath,
+    '-filter_complex', graph,
+    '-map', '[frame]', ...limit, ...frames,
+    '-map', '[model]', ...limit, '-fps_mode', 'passthrough', '-f', 'rawvideo', 'pipe:3',
   ];
 }
 

@@ -1,4 +1,4 @@
-import type { TensorFormat } from './frame-sampler';
+import type { TensorFormat } from './model-input';
 
 // A segmentation model as the pipeline sees it: where it is, what it reads and what it returns.
 export interface MattingModelSpec extends TensorFormat {

@@ -8,7 +8,7 @@ import { MIN_SIDE } from './frame-geometry';
 import { FrameMatter, type PendingMatte } from './frame-matter';
 import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame-pipeline';
 import { DEFAULT_MATTE } from './matte-builder';
-import { variantFor, type Segmenter } from './matting-model';
+import type { Segmenter } from './matting-model';
 import type { MatteFiles } from './matting-args';
 import { mattingPlan, type MattingPlan } from './matting-plan';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
@@ -107,9 +107,10 @@ class BackgroundRemoval {
         { type: 'video_too_small', message: `The picture is ${video.width}x${video.height}; at least ${MIN_SIDE} pixels a side are needed`, field: 'video_url' },
       ]);
     }
-    const plan = mattingPlan(probe, video, request.inputPath, request.maxSeconds, this.matteFiles());
+    const plan = mattingPlan(probe, video, request.inputPath, request.maxSeconds, this.matteFiles(), request.segmenters);
     const { width, height } = plan.geometry;
-    const matter = new FrameMatter(variantFor(request.segmenters, width, height), {
+    if (!plan.segmenter) throw new Error('No segmentation model was given');
+    const matter = new FrameMatter(plan.segmenter, {
       width,
       height,
       matrix: plan.matrix,
@@ -132,7 +133,7 @@ class BackgroundRemoval {
     const { request } = this;
     let index = 0;
     const stage: FrameStage<PendingMatte> = {
-      start: (frame) => matter.start(frame),
+      start: (frame, small) => matter.start(frame, small ?? Buffer.alloc(0)),
       finish: async (pending) => {
         const alpha = await matter.finish(pending);
         request.onMatte?.(index++, alpha);
@@ -146,6 +147,7 @@ class BackgroundRemoval {
         encodeArgs: plan.encodeArgs,
         frameBytes: plan.yuvBytes,
         bufferBytes: plan.yuvaBytes,
+        sideFrameBytes: matter.smallBytes,
         stage,
         timeoutMs: this.remainingMs(),
         signal: request.signal,

@@ -24,6 +24,8 @@ export interface RunOptions {
   // Where stdout goes (for pipe(): the last process's), with back-pressure; 'capture' collects it
   // as text for small outputs like ffprobe's JSON. Without it stdout is discarded.
   stdout?: Writable | 'capture';
+  // Further outputs on file descriptors 3, 4, ... (ffmpeg's pipe:3), with back-pressure. run() only.
+  outputs?: readonly Writable[];
 }
 
 export interface RunResult {
@@ -70,8 +72,9 @@ export class ProcessRunner implements CommandRunner {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(new AbortError(`${name} not started: cancelled`, { cause: signal.reason }));
     return new Promise((resolve, reject) => {
+      const outputs = options.outputs ?? [];
       const child = spawn(command.file, command.args, {
-        stdio: [options.stdin ? 'pipe' : 'ignore', options.stdout ? 'pipe' : 'ignore', 'pipe'],
+        stdio: [options.stdin ? 'pipe' : 'ignore', options.stdout ? 'pipe' : 'ignore', 'pipe', ...outputs.map(() => 'pipe' as const)],
       });
       let stopped: Error | undefined; // why we killed it, or why it never started
       const stop = (reason: Error): void => {
@@ -100,6 +103,10 @@ export class ProcessRunner implements CommandRunner {
       else if (options.stdout && child.stdout) {
         streams.push(pipeline(child.stdout, options.stdout).catch((error: unknown) => void (stdoutError = error)));
       }
+      outputs.forEach((output, i) => {
+        const source = child.stdio[3 + i] as Readable | null;
+        if (source) streams.push(pipeline(source, output).catch((error: unknown) => void (stdoutError = error)));
+      });
 
       child.once('error', (error) => (stopped ??= error));
       child.once('close', (exitCode, exitSignal) => {

@@ -1,0 +1,69 @@
+export type YuvMatrix = 'bt601' | 'bt709';
+export type TensorLayout = 'nhwc' | 'nchw';
+
+export interface TensorFormat {
+  layout: TensorLayout;
+  // Each channel, after scaling to 0..1, becomes (value - mean) / std.
+  mean: readonly [number, number, number];
+  std: readonly [number, number, number];
+}
+
+// Limited-range luma as 0..1, the scale both the model-size and the full-size guide use.
+export const lumaOf = (y: number): number => (y - 16) / 219;
+
+// Coefficients of R = Y' + rv V', G = Y' - gu U' - gv V', B = Y' + bu U' (limited range).
+const MATRICES: Record<YuvMatrix, { rv: number; gu: number; gv: number; bu: number }> = {
+  bt601: { rv: 1.596, gu: 0.392, gv: 0.813, bu: 2.017 },
+  bt709: { rv: 1.793, gu: 0.213, gv: 0.533, bu: 2.112 },
+};
+
+// Untagged video is read as players do: BT.709 from 720 lines up, BT.601 below.
+export function yuvMatrixFor(colorSpace: string | null, height: number): YuvMatrix {
+  if (colorSpace === 'bt709') return 'bt709';
+  if (colorSpace === 'smpte170m' || colorSpace === 'bt470bg') return 'bt601';
+  return height >= 720 ? 'bt709' : 'bt601';
+}
+
+// Writes what the model and the smoother read from a frame already scaled to the model's size by
+// the decoder (planar yuv444p): the normalised RGB tensor and the luma.
+export class ModelInput {
+  private readonly matrix;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    matrix: YuvMatrix,
+  ) {
+    this.matrix = MATRICES[matrix];
+  }
+
+  // Bytes of one yuv444p frame at the model's size.
+  get frameBytes(): number {
+    return this.width * this.height * 3;
+  }
+
+  // Fills `tensor` (width*height*3) and `luma` (width*height) from `small`.
+  write(small: Uint8Array, format: TensorFormat, tensor: Float32Array, luma: Float32Array): void {
+    const pixels = this.width * this.height;
+    const { rv, gu, gv, bu } = this.matrix;
+    // Channel c of pixel i goes to tensor[i * pixelStride + c * channelStride].
+    const pixelStride = format.layout === 'nhwc' ? 3 : 1;
+    const channelStride = format.layout === 'nhwc' ? 1 : pixels;
+    const [mr, mg, mb] = format.mean;
+    const [ir, ig, ib] = format.std.map((std) => 1 / std);
+    for (let i = 0; i < pixels; i++) {
+      const l = (small[i] - 16) / 219; // lumaOf, inlined
+      const cu = (small[pixels + i] - 128) / 255;
+      const cv = (small[2 * pixels + i] - 128) / 255;
+      const t = i * pixelStride;
+      luma[i] = l;
+      tensor[t] = (clamp01(l + rv * cv) - mr) * ir;
+      tensor[t + channelStride] = (clamp01(l - gu * cu - gv * cv) - mg) * ig;
+      tensor[t + 2 * channelStride] = (clamp01(l + bu * cu) - mb) * ib;
+    }
+  }
+}
+
+function clamp01(value: number): number {
+  return value < 0 ? 0 : value > 1 ? 1 : value;
+}

@@ -1,9 +1,9 @@
-import { BilinearMap, resample } from './bilinear';
+import { BilinearMap, BilinearResampler } from './bilinear';
 
 function resized(source: number[], sourceWidth: number, sourceHeight: number, width: number, height: number): number[] {
-  const out = new Float32Array(width * height);
-  resample(Float32Array.from(source), new BilinearMap(sourceWidth, sourceHeight, width, height), out);
-  return Array.from(out);
+  const out: number[] = [];
+  new BilinearResampler(new BilinearMap(sourceWidth, sourceHeight, width, height), 1).run([Float32Array.from(source)], (_, [row]) => out.push(...row));
+  return out;
 }
 
 // A plane whose value is x + 10 y: bilinear resampling reproduces it exactly between the samples.
@@ -21,7 +21,7 @@ function expectCloseTo(actual: number[], expected: number[]): void {
   actual.forEach((value, i) => expect(value).toBeCloseTo(expected[i], 5));
 }
 
-describe('resample', () => {
+describe('BilinearResampler', () => {
   it('keeps a constant plane constant', () => {
     expectCloseTo(resized(Array(12).fill(0.7), 4, 3, 9, 7), Array(63).fill(0.7));
   });
@@ -53,13 +53,18 @@ describe('resample', () => {
     expectCloseTo(resized(linearPlane(sourceWidth, sourceHeight), sourceWidth, sourceHeight, width, height), expected);
   });
 
-  it('gives the same result with a caller-provided row buffer reused across planes', () => {
+  it('resamples several planes in step, handing each destination row over in order', () => {
     const map = new BilinearMap(3, 3, 6, 5);
-    const rows = new Float32Array(12);
-    const first = new Float32Array(30);
-    const second = new Float32Array(30);
-    resample(Float32Array.from(linearPlane(3, 3)), map, first, rows);
-    resample(Float32Array.from(linearPlane(3, 3).map((v) => -v)), map, second, rows);
-    expect(Array.from(second)).toEqual(Array.from(first).map((v) => -v));
+    const rowsSeen: number[] = [];
+    const first: number[] = [];
+    const second: number[] = [];
+    new BilinearResampler(map, 2).run([Float32Array.from(linearPlane(3, 3)), Float32Array.from(linearPlane(3, 3).map((v) => -v))], (y, [a, b]) => {
+      rowsSeen.push(y);
+      first.push(...a);
+      second.push(...b);
+    });
+    expect(rowsSeen).toEqual([0, 1, 2, 3, 4]);
+    expect(second).toEqual(first.map((v) => -v));
+    expectCloseTo(first, resized(linearPlane(3, 3), 3, 3, 6, 5));
   });
 });

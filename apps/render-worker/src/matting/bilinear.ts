@@ -34,37 +34,53 @@ function axis(source: number, destination: number): [Int32Array, Int32Array, Flo
   return [lower, upper, fraction];
 }
 
-// Resamples `source` (map.sourceWidth x map.sourceHeight) into `out` (map.width x map.height).
-// Each source row is resampled across once, into one of two cached rows, then rows are blended.
-export function resample(source: Float32Array, map: BilinearMap, out: Float32Array, rows: Float32Array = new Float32Array(map.width * 2)): void {
-  const { width, x0, x1, fx, y0, y1, fy, sourceWidth } = map;
-  let cachedUpper = -1;
-  let cachedLower = -1;
-  let lowerRow = 0; // offsets of the two cached rows in `rows`
-  let upperRow = width;
-  for (let y = 0; y < map.height; y++) {
-    if (y0[y] !== cachedLower) {
-      if (y0[y] === cachedUpper) [lowerRow, upperRow] = [upperRow, lowerRow];
-      else across(source, y0[y] * sourceWidth, x0, x1, fx, rows, lowerRow);
+// Resamples one or more planes of the map's source size to its destination size, row by row:
+// each destination row of every plane is handed to `emit` as it is made, so a caller can turn it
+// into its output (an alpha row, say) while it is in cache, without a full-size float plane. Each
+// source row is resampled across once, into one of two cached rows per plane.
+export class BilinearResampler {
+  private readonly lower: Float32Array[];
+  private readonly upper: Float32Array[];
+  private readonly out: Float32Array[];
+
+  constructor(
+    private readonly map: BilinearMap,
+    planes: number,
+  ) {
+    const make = () => Array.from({ length: planes }, () => new Float32Array(map.width));
+    this.lower = make();
+    this.upper = make();
+    this.out = make();
+  }
+
+  run(sources: readonly Float32Array[], emit: (y: number, rows: readonly Float32Array[]) => void): void {
+    const { map, lower, upper, out } = this;
+    const { width, x0, x1, fx, y0, y1, fy, sourceWidth } = map;
+    let cachedLower = -1;
+    let cachedUpper = -1;
+    for (let y = 0; y < map.height; y++) {
+      for (let p = 0; p < sources.length; p++) {
+        if (y0[y] !== cachedLower) {
+          if (y0[y] === cachedUpper) [lower[p], upper[p]] = [upper[p], lower[p]];
+          else across(sources[p], y0[y] * sourceWidth, x0, x1, fx, lower[p]);
+        }
+        if (y1[y] !== cachedUpper || y0[y] !== cachedLower) across(sources[p], y1[y] * sourceWidth, x0, x1, fx, upper[p]);
+        const top = lower[p];
+        const bottom = upper[p];
+        const row = out[p];
+        const f = fy[y];
+        for (let x = 0; x < width; x++) row[x] = top[x] + f * (bottom[x] - top[x]);
+      }
       cachedLower = y0[y];
-      cachedUpper = -1;
-    }
-    if (y1[y] !== cachedUpper) {
-      across(source, y1[y] * sourceWidth, x0, x1, fx, rows, upperRow);
       cachedUpper = y1[y];
-    }
-    const f = fy[y];
-    const offset = y * width;
-    for (let x = 0; x < width; x++) {
-      const top = rows[lowerRow + x];
-      out[offset + x] = top + f * (rows[upperRow + x] - top);
+      emit(y, out);
     }
   }
 }
 
-function across(source: Float32Array, offset: number, x0: Int32Array, x1: Int32Array, fx: Float32Array, rows: Float32Array, into: number): void {
-  for (let x = 0; x < x0.length; x++) {
+function across(source: Float32Array, offset: number, x0: Int32Array, x1: Int32Array, fx: Float32Array, into: Float32Array): void {
+  for (let x = 0; x < into.length; x++) {
     const left = source[offset + x0[x]];
-    rows[into + x] = left + fx[x] * (source[offset + x1[x]] - left);
+    into[x] = left + fx[x] * (source[offset + x1[x]] - left);
   }
 }

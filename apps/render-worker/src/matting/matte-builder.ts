@@ -1,4 +1,4 @@
-import { BilinearMap, resample } from './bilinear';
+import { BilinearMap, BilinearResampler } from './bilinear';
 import { lumaOf } from './model-input';
 import { GuidedFilter, type GuidedFilterSettings } from './guided-filter';
 
@@ -23,11 +23,9 @@ export const DEFAULT_MATTE: Omit<MatteSettings, 'refine'> = {
 const LUMA = Float32Array.from({ length: 256 }, (_, y) => lumaOf(y));
 
 export class MatteBuilder {
-  private readonly map: BilinearMap;
+  private readonly plain: BilinearResampler;
+  private readonly refined: BilinearResampler | null;
   private readonly filter: GuidedFilter | null;
-  private readonly first: Float32Array;
-  private readonly second: Float32Array;
-  private readonly rows: Float32Array;
 
   constructor(
     maskWidth: number,
@@ -36,28 +34,29 @@ export class MatteBuilder {
     readonly height: number,
     private readonly settings: MatteSettings,
   ) {
-    this.map = new BilinearMap(maskWidth, maskHeight, width, height);
+    const map = new BilinearMap(maskWidth, maskHeight, width, height);
+    this.plain = new BilinearResampler(map, 1);
+    this.refined = settings.refine ? new BilinearResampler(map, 2) : null;
     this.filter = settings.refine ? new GuidedFilter(maskWidth, maskHeight, settings.guided) : null;
-    this.first = new Float32Array(width * height);
-    this.second = settings.refine ? new Float32Array(width * height) : this.first;
-    this.rows = new Float32Array(width * 2);
   }
 
   // `luma` is the picture at the mask's size; `frame` starts with the full-size Y plane. `alpha`
   // clamps and rounds what is stored in it, which is the ramp's two ends.
   build(mask: Float32Array, luma: Float32Array, frame: Uint8Array, alpha: Uint8ClampedArray): void {
-    const { first, second, rows } = this;
+    const { width } = this;
     const low = this.settings.transparentBelow;
     const gain = 255 / (this.settings.opaqueFrom - low);
-    const pixels = this.width * this.height;
-    if (!this.filter) {
-      resample(mask, this.map, first, rows);
-      for (let i = 0; i < pixels; i++) alpha[i] = (first[i] - low) * gain;
+    if (!this.filter || !this.refined) {
+      this.plain.run([mask], (y, [row]) => {
+        const offset = y * width;
+        for (let x = 0; x < width; x++) alpha[offset + x] = (row[x] - low) * gain;
+      });
       return;
     }
     this.filter.solve(luma, mask);
-    resample(this.filter.a, this.map, first, rows);
-    resample(this.filter.b, this.map, second, rows);
-    for (let i = 0; i < pixels; i++) alpha[i] = (first[i] * LUMA[frame[i]] + second[i] - low) * gain;
+    this.refined.run([this.filter.a, this.filter.b], (y, [a, b]) => {
+      const offset = y * width;
+      for (let x = 0; x < width; x++) alpha[offset + x] = (a[x] * LUMA[frame[offset + x]] + b[x] - low) * gain;
+    });
   }
 }

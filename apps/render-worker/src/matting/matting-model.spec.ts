@@ -15,10 +15,9 @@ describe('variantFor', () => {
     expect(variantFor([landscape, square], width, height)).toBe(expected);
   });
 
-  it('gives a 4:3 frame the square variant, whichever is listed first', () => {
-    // 4:3 sits almost exactly halfway (on a log scale) between 1:1 and 16:9.
-    expect(variantFor([square, landscape], 640, 480)).toBe(square);
-    expect(variantFor([landscape, square], 640, 480)).toBe(square);
+  it('gives a 4:3 frame, halfway between the two shapes, the smaller and faster variant whichever is listed first', () => {
+    expect(variantFor([square, landscape], 640, 480)).toBe(landscape);
+    expect(variantFor([landscape, square], 640, 480)).toBe(landscape);
   });
 
   it('gives every frame the only variant there is', () => {

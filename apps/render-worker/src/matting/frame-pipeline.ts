@@ -55,6 +55,9 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   const decoded = new PassThrough({ highWaterMark: request.frameBytes });
   const side = request.sideFrameBytes ? new PassThrough({ highWaterMark: request.sideFrameBytes }) : undefined;
   const toEncoder = new PassThrough({ highWaterMark: request.bufferBytes });
+  // Once anything fails, no stream is read again: destroying them lets the processes' pipes settle
+  // instead of waiting for a reader that is gone.
+  stop.signal.addEventListener('abort', () => [decoded, side, toEncoder].forEach((stream) => stream?.destroy()), { once: true });
   let failure: FramePipelineFailure | undefined;
   const failed =
     (part: FramePipelineFailure['part']) =>

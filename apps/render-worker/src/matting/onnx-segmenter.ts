@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { Worker } from 'node:worker_threads';
 import type { MattingModelSpec, Segmenter } from './matting-model';
 
 export interface OnnxSettings {
@@ -26,14 +26,46 @@ function providerInstalled(provider: string): boolean {
   return existsSync(join(binding, `libonnxruntime_providers_${provider}.so`));
 }
 
+interface WorkerAnswer {
+  id: number;
+  ok: boolean;
+  mask?: Float32Array;
+  error?: string;
+}
+
+// A model served by its own worker thread (onnx-worker.cjs): segment() hands the tensor over and
+// resolves with the mask, while this thread goes on with other work.
 export class OnnxSegmenter implements Segmenter {
+  private readonly waiting = new Map<number, { resolve: (mask: Float32Array) => void; reject: (error: Error) => void }>();
+  private nextId = 0;
+  private broken: Error | null = null;
+  executionProvider = 'none';
+
   private constructor(
     readonly spec: MattingModelSpec,
-    readonly executionProvider: string,
-    private readonly session: InferenceSession,
-  ) {}
+    private readonly worker: Worker,
+  ) {
+    worker.on('message', (answer: WorkerAnswer) => {
+      const waiter = this.waiting.get(answer.id);
+      this.waiting.delete(answer.id);
+      if (this.waiting.size === 0) worker.unref();
+      if (answer.ok) waiter?.resolve(answer.mask ?? new Float32Array(0));
+      else waiter?.reject(new Error(`Model ${spec.name}: ${answer.error}`));
+    });
+    // A worker that dies fails what it was doing and everything after: the jobs are retried elsewhere.
+    const fail = (error: Error) => {
+      this.broken ??= error;
+      for (const waiter of this.waiting.values()) waiter.reject(error);
+      this.waiting.clear();
+    };
+    worker.on('error', (error) => fail(new Error(`Model ${spec.name}: its worker thread failed: ${error.message}`)));
+    worker.on('exit', (code) => fail(new Error(`Model ${spec.name}: its worker thread exited (${code})`)));
+    // An idle model must not keep the process alive; one at work must (see ask()).
+    worker.unref();
+  }
 
   static async open(spec: MattingModelSpec, settings: OnnxSettings): Promise<OnnxSegmenter> {
+    const segmenter = new OnnxSegmenter(spec, new Worker(join(__dirname, 'onnx-worker.cjs')));
     const failures: string[] = [];
     for (const provider of providerChain(settings.executionProviders)) {
       if (!providerInstalled(provider)) {
@@ -41,27 +73,33 @@ export class OnnxSegmenter implements Segmenter {
         continue;
       }
       try {
-        const session = await InferenceSession.create(spec.path, {
-          executionProviders: [provider],
-          intraOpNumThreads: settings.intraOpThreads,
-          // One frame at a time: spinning threads between runs only takes CPU from ffmpeg.
-          extra: { session: { intra_op: { allow_spinning: '0' } } },
-          graphOptimizationLevel: 'all',
+        await segmenter.ask({
+          kind: 'open',
+          path: spec.path,
+          options: {
+            executionProviders: [provider],
+            intraOpNumThreads: settings.intraOpThreads,
+            // One frame at a time: spinning threads between runs only takes CPU from ffmpeg.
+            extra: { session: { intra_op: { allow_spinning: '0' } } },
+            graphOptimizationLevel: 'all',
+          },
         });
         if (failures.length > 0) new Logger('matting').log(`${spec.name}: ${failures.join('; ')}; using ${provider}`);
-        return new OnnxSegmenter(spec, provider, session);
+        segmenter.executionProvider = provider;
+        return segmenter;
       } catch (error) {
         failures.push(`${provider} unavailable (${error instanceof Error ? error.message : String(error)})`);
       }
     }
+    await segmenter.release();
     throw new Error(`Model ${spec.name} could not be opened: ${failures.join('; ')}`);
   }
 
   async segment(input: Float32Array): Promise<Float32Array> {
-    const { spec, session } = this;
+    const { spec } = this;
     const dims = spec.layout === 'nhwc' ? [1, spec.height, spec.width, 3] : [1, 3, spec.height, spec.width];
-    const outputs = await session.run({ [session.inputNames[0]]: new Tensor('float32', input, dims) });
-    const mask = outputs[session.outputNames[0]].data as Float32Array;
+    // Copied by postMessage: the caller may refill `input` as soon as this returns.
+    const mask = await this.ask({ kind: 'run', input, dims });
     if (mask.length !== spec.width * spec.height) {
       throw new Error(`Model ${spec.name} returned ${mask.length} values for a ${spec.width}x${spec.height} input`);
     }
@@ -69,7 +107,17 @@ export class OnnxSegmenter implements Segmenter {
     return mask;
   }
 
-  release(): Promise<void> {
-    return this.session.release();
+  async release(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private ask(message: object): Promise<Float32Array> {
+    if (this.broken) return Promise.reject(this.broken);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage({ id, ...message });
+    });
   }
 }

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
         // Interleaved, so both see the same machine load.
         for (let i = 0; i < runs; i++) {
           const workDir = join(dir, `work-${size}-${codec}-${refine}-${i}`);
-          base.push(await fps(() => codecBaseline(input, codec, join(workDir, 'baseline'))));
+          base.push(await fps(() => codecBaseline(input, codec, refine, person, join(workDir, 'baseline'))));
           job.push(await fps(() => removeBackground({ inputPath: input, workDir, options: { output_codec: codec, refine_foreground_edges: refine }, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000 })));
           rmSync(workDir, { recursive: true, force: true });
         }

@@ -3,17 +3,18 @@ import { AbortError } from '../media';
 import type { CommandRunner, RunResult } from '../media/process-runner';
 import { readFrames, writeFrame } from './frame-stream';
 
-// decoder | this process | encoder, for raw frames. Frames are handed through in order, two at a
-// time at most: start(n + 1) runs before finish(n), so a stage can overlap its own work on one
-// frame (a model run on another thread) with this thread's work on the other. Back-pressure all
-// the way: a slow encoder stalls the decoder, so memory stays flat however long the video.
+// decoder | this process | encoder, for raw frames: each frame the decoder writes becomes one the
+// encoder reads. Frames are handed through in order, two at a time at most: start(n + 1) runs
+// before finish(n), so a stage can overlap its own work on one frame (a model run on another
+// thread) with this thread's work on the other. Back-pressure all the way: a slow encoder stalls
+// the decoder, so memory stays flat however long the video.
 
 export interface FrameStage<P> {
   // Begins work on a frame (and its side frame, when the decoder writes one); must not block on
   // anything slow.
   start(frame: Buffer, side: Buffer | undefined): P;
-  // Completes it: once this resolves the frame's buffer is written to the encoder as it is.
-  finish(pending: P): Promise<void>;
+  // Completes it with the bytes the encoder is to read for this frame.
+  finish(pending: P): Promise<Uint8Array>;
 }
 
 export interface FramePipelineRequest<P> {
@@ -21,11 +22,12 @@ export interface FramePipelineRequest<P> {
   ffmpegPath: string;
   decodeArgs: string[];
   encodeArgs: string[];
-  // Bytes of one decoded frame, and of the buffer handed to the encoder (the frame, then more).
+  // Bytes of one frame of the decoder's output (stdout), and of its second output (pipe:3), read
+  // in step with the first, when it has one.
   frameBytes: number;
-  bufferBytes: number;
-  // Bytes of a frame of the decoder's second output (pipe:3), read in step with the first.
   sideFrameBytes?: number;
+  // Bytes of one frame the encoder reads: the writes are buffered up to about two of them.
+  encodedFrameBytes: number;
   stage: FrameStage<P>;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -54,7 +56,7 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   signal?.addEventListener('abort', forward, { once: true });
   const decoded = new PassThrough({ highWaterMark: request.frameBytes });
   const side = request.sideFrameBytes ? new PassThrough({ highWaterMark: request.sideFrameBytes }) : undefined;
-  const toEncoder = new PassThrough({ highWaterMark: request.bufferBytes });
+  const toEncoder = new PassThrough({ highWaterMark: request.encodedFrameBytes });
   // Once anything fails, no stream is read again: destroying them lets the processes' pipes settle
   // instead of waiting for a reader that is gone.
   stop.signal.addEventListener('abort', () => [decoded, side, toEncoder].forEach((stream) => stream?.destroy()), { once: true });
@@ -73,23 +75,22 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   const encoding = runner.run({ file: request.ffmpegPath, args: request.encodeArgs }, { ...options, stdin: toEncoder }).catch(failed('encoder'));
   const handing = (async () => {
     let count = 0;
-    const emit = async (frame: Buffer, pending: P): Promise<void> => {
-      await stage.finish(pending);
-      await writeFrame(toEncoder, frame, stop.signal);
+    const emit = async (pending: P): Promise<void> => {
+      await writeFrame(toEncoder, await stage.finish(pending), stop.signal);
       count++;
     };
-    let previous: { frame: Buffer; pending: P } | undefined;
+    let previous: { pending: P } | undefined;
     // ffmpeg writes a frame's two outputs one after the other, so reading them in turn never stalls it.
     const sideFrames = side && request.sideFrameBytes ? readFrames(side, request.sideFrameBytes) : undefined;
-    for await (const frame of readFrames(decoded, request.frameBytes, request.bufferBytes)) {
+    for await (const frame of readFrames(decoded, request.frameBytes)) {
       stop.signal.throwIfAborted();
       const sideFrame = sideFrames ? await sideFrames.next() : undefined;
       if (sideFrame?.done) throw new Error('the decoder\'s second output ended before its first');
-      const next = { frame, pending: stage.start(frame, sideFrame?.value) };
-      if (previous) await emit(previous.frame, previous.pending);
+      const next = { pending: stage.start(frame, sideFrame?.value) };
+      if (previous) await emit(previous.pending);
       previous = next;
     }
-    if (previous) await emit(previous.frame, previous.pending);
+    if (previous) await emit(previous.pending);
     toEncoder.end();
     return count;
   })().catch(failed('stage'));

@@ -1,11 +1,10 @@
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 
-// Cuts a raw video stream into whole frames. Each frame gets a fresh buffer of `bufferBytes`
-// (at least `frameBytes`): the frame fills its start and the caller may add planes after it, and a
-// buffer handed on to a writer is never reused. A cut-off last frame is dropped.
-export async function* readFrames(stream: Readable, frameBytes: number, bufferBytes = frameBytes): AsyncGenerator<Buffer> {
-  let frame = Buffer.allocUnsafe(bufferBytes);
+// Cuts a raw video stream into whole frames, each in a fresh buffer (a caller may keep one while it
+// reads the next). A cut-off last frame is dropped.
+export async function* readFrames(stream: Readable, frameBytes: number): AsyncGenerator<Buffer> {
+  let frame = Buffer.allocUnsafe(frameBytes);
   let filled = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     let offset = 0;
@@ -16,7 +15,7 @@ export async function* readFrames(stream: Readable, frameBytes: number, bufferBy
       offset += taken;
       if (filled === frameBytes) {
         yield frame;
-        frame = Buffer.allocUnsafe(bufferBytes);
+        frame = Buffer.allocUnsafe(frameBytes);
         filled = 0;
       }
     }
@@ -24,6 +23,6 @@ export async function* readFrames(stream: Readable, frameBytes: number, bufferBy
 }
 
 // Writes with back-pressure: waits for the reader when the stream's buffer is full.
-export async function writeFrame(stream: Writable, frame: Buffer, signal: AbortSignal): Promise<void> {
+export async function writeFrame(stream: Writable, frame: Uint8Array, signal: AbortSignal): Promise<void> {
   if (!stream.write(frame)) await once(stream, 'drain', { signal });
 }

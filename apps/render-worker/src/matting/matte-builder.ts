@@ -2,8 +2,10 @@ import { BilinearMap, BilinearResampler } from './bilinear';
 import { lumaOf } from './model-input';
 import { GuidedFilter, type GuidedFilterSettings } from './guided-filter';
 
-// Brings the low-resolution mask to the frame's size as its 8-bit alpha: plainly resampled, or,
-// with refine_foreground_edges, through the fast guided filter so edges follow the picture.
+// Turns the model-size mask into the 8-bit alpha the encoder reads. Plain, it stays at the mask's
+// size and the encoder scales it up (bilinear, so edges are smooth, never stair-stepped). With
+// refine_foreground_edges it is made at the frame's size through the fast guided filter, so edges
+// follow the picture's own (hair, fingers).
 
 export interface MatteSettings {
   refine: boolean;
@@ -23,40 +25,46 @@ export const DEFAULT_MATTE: Omit<MatteSettings, 'refine'> = {
 const LUMA = Float32Array.from({ length: 256 }, (_, y) => lumaOf(y));
 
 export class MatteBuilder {
-  private readonly plain: BilinearResampler;
-  private readonly refined: BilinearResampler | null;
-  private readonly filter: GuidedFilter | null;
+  private readonly refined: { filter: GuidedFilter; resampler: BilinearResampler } | null;
+  // The size of the alpha frames it makes.
+  readonly width: number;
+  readonly height: number;
 
   constructor(
     maskWidth: number,
     maskHeight: number,
-    readonly width: number,
-    readonly height: number,
+    frameWidth: number,
+    frameHeight: number,
     private readonly settings: MatteSettings,
   ) {
-    const map = new BilinearMap(maskWidth, maskHeight, width, height);
-    this.plain = new BilinearResampler(map, 1);
-    this.refined = settings.refine ? new BilinearResampler(map, 2) : null;
-    this.filter = settings.refine ? new GuidedFilter(maskWidth, maskHeight, settings.guided) : null;
+    this.refined = settings.refine
+      ? {
+          filter: new GuidedFilter(maskWidth, maskHeight, settings.guided),
+          resampler: new BilinearResampler(new BilinearMap(maskWidth, maskHeight, frameWidth, frameHeight), 2),
+        }
+      : null;
+    this.width = settings.refine ? frameWidth : maskWidth;
+    this.height = settings.refine ? frameHeight : maskHeight;
   }
 
-  // `luma` is the picture at the mask's size; `frame` starts with the full-size Y plane. `alpha`
-  // clamps and rounds what is stored in it, which is the ramp's two ends.
-  build(mask: Float32Array, luma: Float32Array, frame: Uint8Array, alpha: Uint8ClampedArray): void {
-    const { width } = this;
+  // `luma` is the picture at the mask's size; `fullLuma` its full-size Y plane (refinement only).
+  // Returns a fresh alpha frame: it is handed to a writer that may still hold the previous one.
+  build(mask: Float32Array, luma: Float32Array, fullLuma: Uint8Array | undefined): Uint8Array {
+    const alpha = new Uint8ClampedArray(this.width * this.height); // stores clamp and round: the ramp's ends
     const low = this.settings.transparentBelow;
     const gain = 255 / (this.settings.opaqueFrom - low);
-    if (!this.filter || !this.refined) {
-      this.plain.run([mask], (y, [row]) => {
+    if (!this.refined) {
+      for (let i = 0; i < mask.length; i++) alpha[i] = (mask[i] - low) * gain;
+    } else {
+      if (!fullLuma) throw new Error('Edge refinement needs the full-size luma');
+      const { filter, resampler } = this.refined;
+      const { width } = this;
+      filter.solve(luma, mask);
+      resampler.run([filter.a, filter.b], (y, [a, b]) => {
         const offset = y * width;
-        for (let x = 0; x < width; x++) alpha[offset + x] = (row[x] - low) * gain;
+        for (let x = 0; x < width; x++) alpha[offset + x] = (a[x] * LUMA[fullLuma[offset + x]] + b[x] - low) * gain;
       });
-      return;
     }
-    this.filter.solve(luma, mask);
-    this.refined.run([this.filter.a, this.filter.b], (y, [a, b]) => {
-      const offset = y * width;
-      for (let x = 0; x < width; x++) alpha[offset + x] = (a[x] * LUMA[frame[offset + x]] + b[x] - low) * gain;
-    });
+    return new Uint8Array(alpha.buffer);
   }
 }

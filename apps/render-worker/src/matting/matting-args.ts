@@ -10,62 +10,71 @@ export interface DecodePlan {
   geometry: FrameGeometry;
   // Decoding stops a second past the limit: metadata can lie about the length.
   maxSeconds: number;
-  // The model's input size: a second output (pipe:3) carries every frame scaled to it, as planar
-  // yuv444p, so the scaling runs in ffmpeg's vectorised code rather than in JavaScript.
-  modelInput?: { width: number; height: number };
+  // The model's input size.
+  modelInput: { width: number; height: number };
+  // Whether the frame's full-size luma is wanted too (the edge refinement's guide).
+  fullLuma: boolean;
 }
 
-// The first real video stream as raw yuv420p frames on stdout, one per decoded frame, upright and
-// at the planned size (the geometry's filters turn it, not ffmpeg's own autorotation). Timestamps
-// are not kept: the encoder numbers the frames at the input's rate.
+// What the matting itself reads, one entry per decoded frame of the first real video stream,
+// upright (the geometry's filters turn it, not ffmpeg's autorotation): on stdout the frame scaled
+// to the model's input as planar yuv444p, scaled by ffmpeg's vectorised code; with fullLuma, on
+// pipe:3, its full-size Y plane. The picture itself never passes through the worker: the encoder
+// decodes it again (encodeMatteArgs).
 export function decodeFramesArgs(plan: DecodePlan): string[] {
   const { geometry, modelInput } = plan;
   const limit = ['-t', String(plan.maxSeconds + 1)];
-  const frames = ['-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-f', 'rawvideo', 'pipe:1'];
-  if (!modelInput) {
-    return [
-      ...QUIET, '-noautorotate', '-i', plan.inputPath,
-      '-map', '0:V:0', ...limit,
-      ...(geometry.filters.length > 0 ? ['-vf', geometry.filters.join(',')] : []),
-      ...frames,
-    ];
-  }
-  const graph = `[0:V:0]${[...geometry.filters, 'split=2'].join(',')}[frame][small];` +
-    `[small]scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p[model]`;
+  const raw = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
+  const upright = geometry.filters.length > 0 ? `${geometry.filters.join(',')},` : '';
+  const toModel = `scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p`;
+  const graph = plan.fullLuma ? `[0:V:0]${upright}split=2[frame][full];[frame]${toModel}[model];[full]extractplanes=y[luma]` : `[0:V:0]${upright}${toModel}[model]`;
   return [
-    ...QUIET, '-noautorotate', '-i', plan.inputPath,
+    // At the model's size in-loop deblocking changes nothing it can see; the full-size guide keeps it.
+    ...QUIET, ...(plan.fullLuma ? [] : ['-skip_loop_filter', 'all']), '-noautorotate', '-i', plan.inputPath,
     '-filter_complex', graph,
-    '-map', '[frame]', ...limit, ...frames,
-    '-map', '[model]', ...limit, '-fps_mode', 'passthrough', '-f', 'rawvideo', 'pipe:3',
+    '-map', '[model]', ...limit, ...raw, 'pipe:1',
+    ...(plan.fullLuma ? ['-map', '[luma]', ...limit, ...raw, 'pipe:3'] : []),
   ];
 }
 
 export type MatteFiles = { codec: 'vp9'; webmPath: string } | { codec: 'h264'; rgbPath: string; mattePath: string };
 
 export interface EncodePlan {
-  // Read again for its first audio stream only.
   inputPath: string;
   geometry: FrameGeometry;
+  maxSeconds: number;
   frameRate: string;
   fps: number;
   audio: AudioStreamProbe | null;
   colorSpace: string | null;
+  // The size of the alpha frames on stdin: the model's (scaled up here) or the picture's.
+  alpha: { width: number; height: number };
   files: MatteFiles;
 }
 
-// Raw yuva420p frames on stdin (the picture as decoded, plus the matte as its alpha plane) become
-// one VP9 WebM with alpha, or an H.264 picture and an H.264 matte (luma = alpha) numbered alike.
+// The input decoded again, turned upright like the matting's decode, with 8-bit alpha frames on
+// stdin (grey, one per picture) as its alpha: one VP9 WebM with alpha, or an H.264 picture and an
+// H.264 matte (luma = alpha). Both streams are renumbered n / frame rate, so the n-th alpha frame
+// always meets the n-th picture, whatever the input's own timestamps.
 export function encodeMatteArgs(plan: EncodePlan): string[] {
-  const { geometry, files } = plan;
-  const frames = ['-f', 'rawvideo', '-pix_fmt', 'yuva420p', '-s', `${geometry.width}x${geometry.height}`, '-framerate', plan.frameRate, '-i', 'pipe:0'];
-  const audioInput = plan.audio ? ['-i', plan.inputPath] : [];
+  const { geometry, alpha, files } = plan;
+  const renumber = `setpts=N/(${plan.frameRate})/TB`;
+  const picture = `[0:V:0]${[...geometry.filters, renumber, 'format=yuv420p'].join(',')}[picture]`;
+  const fullSize = alpha.width === geometry.width && alpha.height === geometry.height;
+  const matte = `[1:v]${fullSize ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
+  const inputs = [
+    '-noautorotate', '-t', String(plan.maxSeconds + 1), '-i', plan.inputPath,
+    '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${alpha.width}x${alpha.height}`, '-framerate', plan.frameRate, '-i', 'pipe:0',
+  ];
+  const sound = plan.audio ? ['-map', '0:a:0'] : [];
   // A keyframe every two seconds or so keeps seeking quick in players and editors.
   const gop = ['-g', String(Math.max(1, Math.round(plan.fps * 2)))];
   const colour = plan.colorSpace ? ['-colorspace', plan.colorSpace] : [];
   if (files.codec === 'vp9') {
     return [
-      ...QUIET, ...frames, ...audioInput,
-      '-map', '0:v', ...(plan.audio ? ['-map', '1:a:0'] : []),
+      ...QUIET, ...inputs,
+      '-filter_complex', `${picture};${matte};[picture][alpha]alphamerge[out]`,
+      '-map', '[out]', ...sound,
       '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p',
       // The realtime preset is what makes VP9 with alpha fast enough (shared/notes/facts.md);
       // constrained quality with a cap keeps the size sensible.
@@ -76,9 +85,9 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
     ];
   }
   return [
-    ...QUIET, ...frames, ...audioInput,
-    '-filter_complex', '[0:v]split=2[picture][alpha];[picture]format=yuv420p[rgb];[alpha]alphaextract,format=yuv420p[matte]',
-    '-map', '[rgb]', ...(plan.audio ? ['-map', '1:a:0'] : []),
+    ...QUIET, ...inputs,
+    '-filter_complex', `${picture};${matte};[alpha]format=yuv420p[matte]`,
+    '-map', '[picture]', ...sound,
     ...h264Args(plan, H264_BITS_PER_PIXEL), ...gop, ...colour,
     ...(plan.audio ? audioArgs(plan.audio, 'mp4') : []),
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.rgbPath,

@@ -37,11 +37,6 @@ export class ModelInput {
     this.matrix = MATRICES[matrix];
   }
 
-  // Bytes of one yuv444p frame at the model's size.
-  get frameBytes(): number {
-    return this.width * this.height * 3;
-  }
-
   // Fills `tensor` (width*height*3) and `luma` (width*height) from `small`.
   write(small: Uint8Array, format: TensorFormat, tensor: Float32Array, luma: Float32Array): void {
     const pixels = this.width * this.height;

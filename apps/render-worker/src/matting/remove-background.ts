@@ -27,8 +27,9 @@ export interface RemoveBackgroundRequest {
   ffmpegPath?: string;
   ffprobePath?: string;
   runner?: CommandRunner;
-  // Sees every frame's alpha plane as it is encoded (tests compare it with the delivered file).
-  onMatte?: (frameIndex: number, alpha: Uint8ClampedArray) => void;
+  // Sees every frame's alpha as the encoder gets it (tests compare it with the delivered file): at
+  // the model's size, or with refinement the frame's.
+  onMatte?: (frameIndex: number, alpha: Uint8Array) => void;
 }
 
 export interface MattedFile {
@@ -107,9 +108,14 @@ class BackgroundRemoval {
         { type: 'video_too_small', message: `The picture is ${video.width}x${video.height}; at least ${MIN_SIDE} pixels a side are needed`, field: 'video_url' },
       ]);
     }
-    const plan = mattingPlan(probe, video, request.inputPath, request.maxSeconds, this.matteFiles(), request.segmenters);
+    const plan = mattingPlan(probe, video, {
+      inputPath: request.inputPath,
+      maxSeconds: request.maxSeconds,
+      refine: request.options.refine_foreground_edges,
+      segmenters: request.segmenters,
+      files: this.matteFiles(),
+    });
     const { width, height } = plan.geometry;
-    if (!plan.segmenter) throw new Error('No segmentation model was given');
     const matter = new FrameMatter(plan.segmenter, {
       width,
       height,
@@ -133,10 +139,11 @@ class BackgroundRemoval {
     const { request } = this;
     let index = 0;
     const stage: FrameStage<PendingMatte> = {
-      start: (frame, small) => matter.start(frame, small ?? Buffer.alloc(0)),
+      start: (small, fullLuma) => matter.start(small, fullLuma),
       finish: async (pending) => {
         const alpha = await matter.finish(pending);
         request.onMatte?.(index++, alpha);
+        return alpha;
       },
     };
     try {
@@ -145,9 +152,9 @@ class BackgroundRemoval {
         ffmpegPath: this.ffmpegPath,
         decodeArgs: plan.decodeArgs,
         encodeArgs: plan.encodeArgs,
-        frameBytes: plan.yuvBytes,
-        bufferBytes: plan.yuvaBytes,
-        sideFrameBytes: matter.smallBytes,
+        frameBytes: plan.smallBytes,
+        sideFrameBytes: plan.lumaBytes || undefined,
+        encodedFrameBytes: plan.alpha.width * plan.alpha.height,
         stage,
         timeoutMs: this.remainingMs(),
         signal: request.signal,

@@ -15,6 +15,7 @@ COPY libs/config/package.json libs/config/
 COPY libs/storage/package.json libs/storage/
 COPY libs/messaging/package.json libs/messaging/
 COPY libs/local-stack/package.json libs/local-stack/
+COPY libs/tflite-onnx/package.json libs/tflite-onnx/
 # npm 11 may refuse its own lockfile in `npm ci` (other platforms' optional binaries are left out of it).
 RUN npm ci --no-audit --no-fund --omit=dev || npm install --no-save --no-audit --no-fund --omit=dev
 COPY tsconfig.base.json ./

@@ -73,7 +73,8 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   if (files.codec === 'vp9') {
     return [
       ...QUIET, ...inputs,
-      '-filter_complex', `${picture};${matte};[picture][alpha]alphamerge[out]`,
+      // shortest: alphamerge otherwise repeats the last picture once more at the end.
+      '-filter_complex', `${picture};${matte};[picture][alpha]alphamerge=shortest=1[out]`,
       '-map', '[out]', ...sound,
       '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p',
       // The realtime preset is what makes VP9 with alpha fast enough (shared/notes/facts.md);

@@ -38,54 +38,40 @@ interface WorkerAnswer {
 export class OnnxSegmenter implements Segmenter {
   private readonly waiting = new Map<number, { resolve: (mask: Float32Array) => void; reject: (error: Error) => void }>();
   private nextId = 0;
-  private broken: Error | null = null;
+  private worker!: Worker;
+  // Set when the worker thread died; the next segment() starts a new one.
+  private dead: Promise<void> | null = null;
+  private openMessage: object | null = null;
   executionProvider = 'none';
 
-  private constructor(
-    readonly spec: MattingModelSpec,
-    private readonly worker: Worker,
-  ) {
-    worker.on('message', (answer: WorkerAnswer) => {
-      const waiter = this.waiting.get(answer.id);
-      this.waiting.delete(answer.id);
-      if (this.waiting.size === 0) worker.unref();
-      if (answer.ok) waiter?.resolve(answer.mask ?? new Float32Array(0));
-      else waiter?.reject(new Error(`Model ${spec.name}: ${answer.error}`));
-    });
-    // A worker that dies fails what it was doing and everything after: the jobs are retried elsewhere.
-    const fail = (error: Error) => {
-      this.broken ??= error;
-      for (const waiter of this.waiting.values()) waiter.reject(error);
-      this.waiting.clear();
-    };
-    worker.on('error', (error) => fail(new Error(`Model ${spec.name}: its worker thread failed: ${error.message}`)));
-    worker.on('exit', (code) => fail(new Error(`Model ${spec.name}: its worker thread exited (${code})`)));
-    // An idle model must not keep the process alive; one at work must (see ask()).
-    worker.unref();
+  private constructor(readonly spec: MattingModelSpec) {
+    this.spawn();
   }
 
   static async open(spec: MattingModelSpec, settings: OnnxSettings): Promise<OnnxSegmenter> {
-    const segmenter = new OnnxSegmenter(spec, new Worker(join(__dirname, 'onnx-worker.cjs')));
+    const segmenter = new OnnxSegmenter(spec);
     const failures: string[] = [];
     for (const provider of providerChain(settings.executionProviders)) {
       if (!providerInstalled(provider)) {
         failures.push(`${provider} not installed`);
         continue;
       }
+      const openMessage = {
+        kind: 'open',
+        path: spec.path,
+        options: {
+          executionProviders: [provider],
+          intraOpNumThreads: settings.intraOpThreads,
+          // One frame at a time: spinning threads between runs only takes CPU from ffmpeg.
+          extra: { session: { intra_op: { allow_spinning: '0' } } },
+          graphOptimizationLevel: 'all',
+        },
+      };
       try {
-        await segmenter.ask({
-          kind: 'open',
-          path: spec.path,
-          options: {
-            executionProviders: [provider],
-            intraOpNumThreads: settings.intraOpThreads,
-            // One frame at a time: spinning threads between runs only takes CPU from ffmpeg.
-            extra: { session: { intra_op: { allow_spinning: '0' } } },
-            graphOptimizationLevel: 'all',
-          },
-        });
+        await segmenter.ask(openMessage);
         if (failures.length > 0) new Logger('matting').log(`${spec.name}: ${failures.join('; ')}; using ${provider}`);
         segmenter.executionProvider = provider;
+        segmenter.openMessage = openMessage;
         return segmenter;
       } catch (error) {
         failures.push(`${provider} unavailable (${error instanceof Error ? error.message : String(error)})`);
@@ -97,6 +83,7 @@ export class OnnxSegmenter implements Segmenter {
 
   async segment(input: Float32Array): Promise<Float32Array> {
     const { spec } = this;
+    if (this.dead) await this.dead;
     const dims = spec.layout === 'nhwc' ? [1, spec.height, spec.width, 3] : [1, 3, spec.height, spec.width];
     // Copied by postMessage: the caller may refill `input` as soon as this returns.
     const mask = await this.ask({ kind: 'run', input, dims });
@@ -108,11 +95,41 @@ export class OnnxSegmenter implements Segmenter {
   }
 
   async release(): Promise<void> {
+    this.openMessage = null; // an exit from here on is wanted
     await this.worker.terminate();
   }
 
+  private spawn(): void {
+    const worker = new Worker(join(__dirname, 'onnx-worker.cjs'));
+    this.worker = worker;
+    worker.on('message', (answer: WorkerAnswer) => {
+      const waiter = this.waiting.get(answer.id);
+      this.waiting.delete(answer.id);
+      if (this.waiting.size === 0) worker.unref();
+      if (answer.ok) waiter?.resolve(answer.mask ?? new Float32Array(0));
+      else waiter?.reject(new Error(`Model ${this.spec.name}: ${answer.error}`));
+    });
+    worker.on('error', (error) => new Logger('matting').error(`${this.spec.name}: worker thread failed: ${error.message}`));
+    // A thread that dies fails the frames it had (their jobs fail and are retried) and is replaced
+    // before the next frame, so one crash never takes the model away from the jobs after it.
+    worker.on('exit', (code) => {
+      const error = new Error(`Model ${this.spec.name}: its worker thread exited (${code})`);
+      for (const waiter of this.waiting.values()) waiter.reject(error);
+      this.waiting.clear();
+      const reopen = this.openMessage;
+      if (!reopen) return;
+      this.dead = (async () => {
+        this.spawn();
+        await this.ask(reopen);
+        this.dead = null;
+      })();
+      this.dead.catch(() => undefined);
+    });
+    // An idle model must not keep the process alive; one at work must (see ask()).
+    worker.unref();
+  }
+
   private ask(message: object): Promise<Float32Array> {
-    if (this.broken) return Promise.reject(this.broken);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });

@@ -29,6 +29,24 @@ export function decodeGray(path: string, width: number, height: number): Promise
   return grayFrames(['-i', path], width, height);
 }
 
+// Grey frames scaled as the encoder scales a model-size matte (bilinear), one at a time.
+export async function scaleGray(frames: Uint8Array[], from: [number, number], to: [number, number]): Promise<Uint8Array[]> {
+  const child = execFile(FFMPEG, ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${from[0]}x${from[1]}`, '-i', 'pipe:0', '-vf', `scale=${to[0]}:${to[1]}:flags=bilinear`, '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
+    encoding: 'buffer',
+    maxBuffer: MAX_BUFFER,
+  });
+  const output = new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`ffmpeg exited with ${code}`))));
+  });
+  child.stdin?.end(Buffer.concat(frames));
+  const scaled = await output;
+  const size = to[0] * to[1];
+  return Array.from({ length: frames.length }, (_, i) => new Uint8Array(scaled.subarray(i * size, (i + 1) * size)));
+}
+
 export interface VideoStreamInfo {
   codec_name: string;
   width: number;

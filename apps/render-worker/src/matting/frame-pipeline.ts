@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { AbortError } from '../media';
+import { AbortError, isAbortError } from '../media';
 import type { CommandRunner, RunResult } from '../media/process-runner';
 import { readFrames, writeFrame } from './frame-stream';
 
@@ -51,6 +51,7 @@ export interface FramePipelineResult {
 
 export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Promise<FramePipelineResult> {
   const { runner, stage, signal } = request;
+  signal?.throwIfAborted();
   const stop = new AbortController();
   const forward = (): void => stop.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
@@ -76,7 +77,8 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   const handing = (async () => {
     let count = 0;
     const emit = async (pending: P): Promise<void> => {
-      await writeFrame(toEncoder, await stage.finish(pending), stop.signal);
+      // A model run that never answers must not outlive the processes' time limit.
+      await writeFrame(toEncoder, await untilAborted(stage.finish(pending), stop.signal), stop.signal);
       count++;
     };
     let previous: { pending: P } | undefined;
@@ -97,8 +99,18 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   const [decoder, , frames] = await Promise.allSettled([decoding, encoding, handing]);
   signal?.removeEventListener('abort', forward);
   if (signal?.aborted) throw new AbortError('The job was cancelled', { cause: signal.reason });
-  // A decoder that failed is the cause even when the encoder, starved, failed first.
-  if (decoder.status === 'rejected') throw new FramePipelineFailure('decoder', decoder.reason);
+  // A decoder that failed on its own is the cause even when the encoder, starved, failed first; one
+  // that was stopped because something else failed is not.
+  if (decoder.status === 'rejected' && !isAbortError(decoder.reason)) throw new FramePipelineFailure('decoder', decoder.reason);
   if (failure) throw failure;
   return { frames: (frames as PromiseFulfilledResult<number>).value, decoder: (decoder as PromiseFulfilledResult<RunResult>).value };
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(new AbortError('The frame pipeline stopped', { cause: signal.reason }));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -33,19 +33,10 @@ describe('readFrames', () => {
     ]);
   });
 
-  it('puts each frame at the start of a buffer of bufferBytes, leaving room for more planes', async () => {
-    const frames = await collect(readFrames(Readable.from(chunks(5, 3)), 4, 6));
-    expect(frames.map((frame) => frame.length)).toEqual([6, 6]);
-    expect(frames.map((frame) => [...frame.subarray(0, 4)])).toEqual([
-      [0, 1, 2, 3],
-      [4, 5, 6, 7],
-    ]);
-  });
-
   it('gives every frame a fresh buffer, so a frame handed on is never overwritten', async () => {
     // All frames are kept until the end: a reused buffer would show the last frame three times.
-    const frames = await collect(readFrames(Readable.from(chunks(4, 4, 4)), 4, 6));
-    expect(frames.map((frame) => [...frame.subarray(0, 4)])).toEqual([
+    const frames = await collect(readFrames(Readable.from(chunks(4, 4, 4)), 4));
+    expect(frames.map((frame) => [...frame])).toEqual([
       [0, 1, 2, 3],
       [4, 5, 6, 7],
       [8, 9, 10, 11],

@@ -1,21 +1,28 @@
 import type { AudioStreamProbe } from '../media';
-import { decodeFramesArgs, encodeMatteArgs, type EncodePlan } from './matting-args';
+import { decodeFramesArgs, encodeMatteArgs, type DecodePlan, type EncodePlan } from './matting-args';
 
 const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
 const VGA = { width: 640, height: 480, filters: [] };
+const RAW = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
 
 function audio(codecName: string, channels = 2): AudioStreamProbe {
   return { codecName, sampleRate: 48000, channels, durationSeconds: 2, language: null };
+}
+
+function decodePlan(overrides: Partial<DecodePlan> = {}): DecodePlan {
+  return { inputPath: '/w/in', geometry: VGA, maxSeconds: 60, modelInput: { width: 256, height: 144 }, fullLuma: false, ...overrides };
 }
 
 function plan(overrides: Partial<EncodePlan> = {}): EncodePlan {
   return {
     inputPath: '/w/in',
     geometry: VGA,
+    maxSeconds: 60,
     frameRate: '30/1',
     fps: 30,
     audio: audio('opus'),
     colorSpace: null,
+    alpha: { width: 256, height: 144 },
     files: { codec: 'vp9', webmPath: '/w/transparent.webm' },
     ...overrides,
   };
@@ -29,64 +36,83 @@ function valuesOf(args: string[], flag: string): string[] {
 }
 
 describe('decodeFramesArgs', () => {
-  it('decodes the first real video stream unrotated to raw yuv420p on stdout, a second past the limit', () => {
-    expect(decodeFramesArgs({ inputPath: '/w/in', geometry: VGA, maxSeconds: 60 })).toEqual([
+  it("writes only the frame scaled to the model's input, as yuv444p on stdout, skipping deblocking, a second past the limit", () => {
+    expect(decodeFramesArgs(decodePlan())).toEqual([
       ...QUIET,
+      '-skip_loop_filter', 'all',
       '-noautorotate',
       '-i', '/w/in',
-      '-map', '0:V:0',
-      '-t', '61',
-      '-fps_mode', 'passthrough',
-      '-pix_fmt', 'yuv420p',
-      '-f', 'rawvideo',
-      'pipe:1',
+      '-filter_complex', '[0:V:0]scale=256:144:flags=area,format=yuv444p[model]',
+      '-map', '[model]', '-t', '61', ...RAW, 'pipe:1',
     ]);
   });
 
-  it("applies the geometry's filters as one -vf chain before choosing the pixel format", () => {
+  it('with refinement also writes the full-size Y plane on pipe:3 from the same decode, deblocked', () => {
+    expect(decodeFramesArgs(decodePlan({ fullLuma: true }))).toEqual([
+      ...QUIET,
+      '-noautorotate',
+      '-i', '/w/in',
+      '-filter_complex', '[0:V:0]split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p,extractplanes=y[luma]',
+      '-map', '[model]', '-t', '61', ...RAW, 'pipe:1',
+      '-map', '[luma]', '-t', '61', ...RAW, 'pipe:3',
+    ]);
+  });
+
+  it("turns the picture upright with the geometry's filters before it is scaled for the model", () => {
     const geometry = { width: 2160, height: 3840, filters: ['transpose=clock', 'scale=2160:3840:flags=area'] };
-    expect(decodeFramesArgs({ inputPath: '/w/in', geometry, maxSeconds: 60 })).toEqual([
-      ...QUIET,
-      '-noautorotate',
-      '-i', '/w/in',
-      '-map', '0:V:0',
-      '-t', '61',
-      '-vf', 'transpose=clock,scale=2160:3840:flags=area',
-      '-fps_mode', 'passthrough',
-      '-pix_fmt', 'yuv420p',
-      '-f', 'rawvideo',
-      'pipe:1',
-    ]);
+    const args = decodeFramesArgs(decodePlan({ geometry, modelInput: { width: 256, height: 256 } }));
+    expect(valuesOf(args, '-filter_complex')).toEqual(['[0:V:0]transpose=clock,scale=2160:3840:flags=area,scale=256:256:flags=area,format=yuv444p[model]']);
   });
 
-  it("also writes every frame scaled to the model's input, as yuv444p on pipe:3, from one decode", () => {
+  it("turns the picture upright with the geometry's filters before it is split into the model's frame and the full-size luma", () => {
     const geometry = { width: 320, height: 240, filters: ['crop=320:240:0:0'] };
-    expect(decodeFramesArgs({ inputPath: '/w/in', geometry, maxSeconds: 60, modelInput: { width: 256, height: 144 } })).toEqual([
-      ...QUIET,
-      '-noautorotate',
-      '-i', '/w/in',
-      '-filter_complex', '[0:V:0]crop=320:240:0:0,split=2[frame][small];[small]scale=256:144:flags=area,format=yuv444p[model]',
-      '-map', '[frame]', '-t', '61', '-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p', '-f', 'rawvideo', 'pipe:1',
-      '-map', '[model]', '-t', '61', '-fps_mode', 'passthrough', '-f', 'rawvideo', 'pipe:3',
+    const args = decodeFramesArgs(decodePlan({ geometry, fullLuma: true }));
+    expect(valuesOf(args, '-filter_complex')).toEqual([
+      '[0:V:0]crop=320:240:0:0,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p,extractplanes=y[luma]',
     ]);
   });
 });
 
 describe('encodeMatteArgs', () => {
-  const frames = ['-f', 'rawvideo', '-pix_fmt', 'yuva420p', '-s', '640x480', '-framerate', '30/1', '-i', 'pipe:0'];
+  const input = ['-noautorotate', '-t', '61', '-i', '/w/in'];
+  const alphaFrames = (size: string, rate = '30/1') => ['-f', 'rawvideo', '-pix_fmt', 'gray', '-s', size, '-framerate', rate, '-i', 'pipe:0'];
+  const vp9 = ['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '30', '-b:v', '922k', '-g', '60'];
 
-  it('encodes VP9 with alpha in WebM at the realtime preset, copying Opus sound from the input', () => {
+  it('decodes the input again and merges it with the model-size alpha, scaled up, into VP9 with alpha in WebM, copying Opus sound', () => {
     expect(encodeMatteArgs(plan())).toEqual([
       ...QUIET,
-      ...frames,
-      '-i', '/w/in',
-      '-map', '0:v', '-map', '1:a:0',
-      '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p',
-      '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1',
-      '-crf', '30', '-b:v', '922k', '-g', '60',
+      ...input,
+      ...alphaFrames('256x144'),
+      '-filter_complex',
+      '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+      '-map', '[out]', '-map', '0:a:0',
+      ...vp9,
       '-c:a', 'copy',
       '-f', 'webm', '-y', '/w/transparent.webm',
     ]);
+  });
+
+  it('merges a frame-size alpha as it is, without scaling it', () => {
+    const args = encodeMatteArgs(plan({ alpha: { width: 640, height: 480 } }));
+    expect(valuesOf(args, '-s')).toEqual(['640x480']);
+    expect(valuesOf(args, '-filter_complex')).toEqual([
+      '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+    ]);
+  });
+
+  it("turns the picture upright with the geometry's filters, as the decoder did, before renumbering it", () => {
+    const geometry = { width: 480, height: 640, filters: ['transpose=clock'] };
+    const args = encodeMatteArgs(plan({ geometry }));
+    expect(valuesOf(args, '-filter_complex')).toEqual([
+      '[0:V:0]transpose=clock,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=480:640:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+    ]);
+  });
+
+  it('numbers the picture and the alpha frames alike at a rational rate, so the n-th alpha meets the n-th picture', () => {
+    const args = encodeMatteArgs(plan({ fps: 30000 / 1001, frameRate: '30000/1001' }));
+    expect(valuesOf(args, '-framerate')).toEqual(['30000/1001']);
+    const graph = valuesOf(args, '-filter_complex')[0];
+    expect(graph.match(/settb=[^,;[]+/g)).toEqual(['settb=1001/30000', 'settb=1001/30000']);
   });
 
   it('re-encodes stereo AAC sound to Opus for WebM', () => {
@@ -99,25 +125,27 @@ describe('encodeMatteArgs', () => {
     expect(args.slice(args.indexOf('-c:a'), args.indexOf('-f', args.indexOf('-c:a')))).toEqual(['-c:a', 'libopus', '-b:a', '128k', '-ac', '2']);
   });
 
-  it('reads the input no second time and maps no sound when it has none', () => {
+  it('maps no sound when the input has none', () => {
     expect(encodeMatteArgs(plan({ audio: null }))).toEqual([
       ...QUIET,
-      ...frames,
-      '-map', '0:v',
-      '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p',
-      '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1',
-      '-crf', '30', '-b:v', '922k', '-g', '60',
+      ...input,
+      ...alphaFrames('256x144'),
+      '-filter_complex',
+      '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+      '-map', '[out]',
+      ...vp9,
       '-f', 'webm', '-y', '/w/transparent.webm',
     ]);
   });
 
-  it('splits the frames into an H.264 picture with the copied AAC sound and an H.264 matte at half the bitrate', () => {
+  it('writes an H.264 picture with the copied AAC sound and an H.264 matte made from the alpha at half the bitrate', () => {
     expect(encodeMatteArgs(plan({ audio: audio('aac'), files: h264Files }))).toEqual([
       ...QUIET,
-      ...frames,
-      '-i', '/w/in',
-      '-filter_complex', '[0:v]split=2[picture][alpha];[picture]format=yuv420p[rgb];[alpha]alphaextract,format=yuv420p[matte]',
-      '-map', '[rgb]', '-map', '1:a:0',
+      ...input,
+      ...alphaFrames('256x144'),
+      '-filter_complex',
+      '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[alpha]format=yuv420p[matte]',
+      '-map', '[picture]', '-map', '0:a:0',
       '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-maxrate', '1106k', '-bufsize', '1106k', '-pix_fmt', 'yuv420p',
       '-g', '60',
       '-c:a', 'copy',
@@ -129,6 +157,11 @@ describe('encodeMatteArgs', () => {
     ]);
   });
 
+  it('makes the H.264 matte from a frame-size alpha without scaling it', () => {
+    const args = encodeMatteArgs(plan({ alpha: { width: 640, height: 480 }, files: h264Files }));
+    expect(valuesOf(args, '-filter_complex')).toEqual(['[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]settb=1/30,setpts=N[alpha];[alpha]format=yuv420p[matte]']);
+  });
+
   it.each(['opus', 'mp3', 'pcm_s16le'])('re-encodes %s sound to AAC for the H.264 picture', (codec) => {
     const args = encodeMatteArgs(plan({ audio: audio(codec), files: h264Files }));
     expect(args.slice(args.indexOf('-c:a'), args.indexOf('-movflags'))).toEqual(['-c:a', 'aac', '-b:a', '160k']);
@@ -137,8 +170,8 @@ describe('encodeMatteArgs', () => {
 
   it('gives the H.264 outputs no sound when the input has none', () => {
     const args = encodeMatteArgs(plan({ audio: null, files: h264Files }));
-    expect(valuesOf(args, '-i')).toEqual(['pipe:0']);
-    expect(valuesOf(args, '-map')).toEqual(['[rgb]', '[matte]']);
+    expect(valuesOf(args, '-i')).toEqual(['/w/in', 'pipe:0']);
+    expect(valuesOf(args, '-map')).toEqual(['[picture]', '[matte]']);
     expect(args).not.toContain('-c:a');
   });
 
@@ -158,9 +191,10 @@ describe('encodeMatteArgs', () => {
     expect(encodeMatteArgs(plan({ files: h264Files }))).not.toContain('-colorspace');
   });
 
-  it('caps the bitrate in proportion to the picture size and frame rate', () => {
+  it('caps the bitrate in proportion to the picture size (not the alpha size) and frame rate', () => {
     const hd = { width: 1920, height: 1080, filters: [] };
     expect(valuesOf(encodeMatteArgs(plan({ geometry: hd })), '-b:v')).toEqual(['6221k']);
+    expect(valuesOf(encodeMatteArgs(plan({ geometry: hd, alpha: hd })), '-b:v')).toEqual(['6221k']);
     expect(valuesOf(encodeMatteArgs(plan({ fps: 60, frameRate: '60/1' })), '-b:v')).toEqual(['1843k']);
     expect(valuesOf(encodeMatteArgs(plan({ geometry: hd, files: h264Files })), '-maxrate')).toEqual(['7465k', '3732k']);
   });
@@ -183,9 +217,5 @@ describe('encodeMatteArgs', () => {
   ])('puts a keyframe every two seconds at %f fps: -g %s', (fps, gop) => {
     expect(valuesOf(encodeMatteArgs(plan({ fps })), '-g')).toEqual([gop]);
     expect(valuesOf(encodeMatteArgs(plan({ fps, files: h264Files })), '-g')).toEqual([gop, gop]);
-  });
-
-  it('numbers the frames at the rate ffmpeg stated for the input', () => {
-    expect(valuesOf(encodeMatteArgs(plan({ fps: 30000 / 1001, frameRate: '30000/1001' })), '-framerate')).toEqual(['30000/1001']);
   });
 });

@@ -27,7 +27,11 @@ export function decodeFramesArgs(plan: DecodePlan): string[] {
   const raw = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
   const upright = geometry.filters.length > 0 ? `${geometry.filters.join(',')},` : '';
   const toModel = `scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p`;
-  const graph = plan.fullLuma ? `[0:V:0]${upright}split=2[frame][full];[frame]${toModel}[model];[full]extractplanes=y[luma]` : `[0:V:0]${upright}${toModel}[model]`;
+  // yuv420p first: 10-bit, RGB or full-range input then gives the same 8-bit limited-range luma as
+  // the model-size copy and the encoder's picture.
+  const graph = plan.fullLuma
+    ? `[0:V:0]${upright}split=2[frame][full];[frame]${toModel}[model];[full]format=yuv420p,extractplanes=y[luma]`
+    : `[0:V:0]${upright}${toModel}[model]`;
   return [
     // At the model's size in-loop deblocking changes nothing it can see; the full-size guide keeps it.
     ...QUIET, ...(plan.fullLuma ? [] : ['-skip_loop_filter', 'all']), '-noautorotate', '-i', plan.inputPath,
@@ -58,7 +62,9 @@ export interface EncodePlan {
 // always meets the n-th picture, whatever the input's own timestamps.
 export function encodeMatteArgs(plan: EncodePlan): string[] {
   const { geometry, alpha, files } = plan;
-  const renumber = `setpts=N/(${plan.frameRate})/TB`;
+  // In a time base of one frame, timestamps are exact; setpts=N/rate/TB in the input's time base
+  // (1/1000 for Matroska) rounds some down onto the previous alpha frame.
+  const renumber = `settb=${frameDuration(plan.frameRate)},setpts=N`;
   const picture = `[0:V:0]${[...geometry.filters, renumber, 'format=yuv420p'].join(',')}[picture]`;
   const fullSize = alpha.width === geometry.width && alpha.height === geometry.height;
   const matte = `[1:v]${fullSize ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
@@ -96,6 +102,12 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
     ...h264Args(plan, H264_BITS_PER_PIXEL / 2), ...gop,
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.mattePath,
   ];
+}
+
+// "30000/1001" -> "1001/30000", "25" -> "1/25".
+function frameDuration(rate: string): string {
+  const [num, den = '1'] = rate.split('/');
+  return `${den}/${num}`;
 }
 
 // Caps per pixel and frame: about 1 Mbit/s for 640x480 at 30 fps, 6 Mbit/s for 1080p.

@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { ProcessRunner } from '../media';
+import { ffmpeg } from '../media/testing/media-tools';
+import { encodeMatteArgs, type MatteFiles } from './matting-args';
+import { decodeGray, decodeWebmAlpha, videoFrameTimes } from './testing/matte-tools';
+
+// The encoder's pairing of pictures and alpha frames, with the real ffmpeg: frame n of the alpha
+// stream (here a flat grey of 8 n) must land on picture n, whatever the input's time base.
+
+let dir: string;
+beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'vj-matte-args-'))));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function encode(input: string, frameRate: string, frames: number, codec: 'vp9' | 'h264'): Promise<string[]> {
+  const files: MatteFiles = codec === 'vp9' ? { codec, webmPath: join(dir, 'out.webm') } : { codec, rgbPath: join(dir, 'rgb.mp4'), mattePath: join(dir, 'matte.mp4') };
+  const args = encodeMatteArgs({
+    inputPath: input,
+    geometry: { width: 64, height: 48, filters: [] },
+    maxSeconds: 60,
+    frameRate,
+    fps: frameRate.split('/').map(Number).reduce((num, den) => num / den),
+    audio: null,
+    colorSpace: null,
+    alpha: { width: 16, height: 8 },
+    files,
+  });
+  const alpha = new PassThrough();
+  const run = new ProcessRunner().run({ file: 'ffmpeg', args }, { timeoutMs: 60_000, stdin: alpha });
+  for (let n = 0; n < frames; n++) alpha.write(Buffer.alloc(16 * 8, 8 * n));
+  alpha.end();
+  await run;
+  return files.codec === 'vp9' ? [files.webmPath] : [files.rgbPath, files.mattePath];
+}
+
+describe('encodeMatteArgs with the real ffmpeg', () => {
+  it.each([
+    ['Matroska at 30 fps (time base 1/1000)', 'in.mkv', '30', ['-r', '30']],
+    ['MP4 at 29.97 fps', 'in.mp4', '30000/1001', ['-r', '30000/1001']],
+    ['WebM at 25 fps', 'in.webm', '25', ['-r', '25']],
+  ])('gives picture n the n-th alpha frame, once each: %s', async (_name, file, rate, output) => {
+    const input = join(dir, file);
+    const codec = file.endsWith('.webm') ? ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8'] : ['-c:v', 'libx264', '-preset', 'ultrafast'];
+    await ffmpeg(['-f', 'lavfi', '-i', `testsrc2=size=64x48:rate=${rate}:duration=1`, ...codec, '-pix_fmt', 'yuv420p', ...output, input]);
+    const frames = (await videoFrameTimes(input)).length;
+    for (const codecName of ['vp9', 'h264'] as const) {
+      const outputs = await encode(input, rate, frames, codecName);
+      const alphas = codecName === 'vp9' ? await decodeWebmAlpha(outputs[0], 64, 48) : await decodeGray(outputs[1], 64, 48);
+      expect(alphas).toHaveLength(frames);
+      // Lossy coding moves a flat grey by a level or two, never by a whole frame's 8.
+      alphas.forEach((alpha, n) => expect(Math.abs(alpha[64 * 24 + 32] - 8 * n)).toBeLessThanOrEqual(3));
+    }
+  });
+});

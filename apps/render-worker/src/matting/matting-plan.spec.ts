@@ -1,0 +1,118 @@
+import type { MediaProbe, VideoStreamProbe } from '../media';
+import type { MattingModelSpec, Segmenter } from './matting-model';
+import { mattingPlan, type MattingRequest } from './matting-plan';
+
+function segmenter(width: number, height: number): Segmenter {
+  const spec: MattingModelSpec = { name: 'person', path: `/models/${width}x${height}.onnx`, width, height, layout: 'nhwc', mean: [0, 0, 0], std: [1, 1, 1], output: 'probability' };
+  return { spec, segment: () => Promise.reject(new Error('not run in a plan')) };
+}
+
+const SQUARE = segmenter(256, 256);
+const LANDSCAPE = segmenter(256, 144);
+
+function video(overrides: Partial<VideoStreamProbe> = {}): VideoStreamProbe {
+  return { codecName: 'h264', width: 1280, height: 720, fps: 30, frameRate: '30/1', nbFrames: 60, rotation: 0, colorSpace: null, ...overrides };
+}
+
+function probeOf(stream: VideoStreamProbe, withSound = true): MediaProbe {
+  return {
+    formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
+    durationSeconds: 2,
+    video: stream,
+    audio: withSound ? { codecName: 'aac', sampleRate: 48000, channels: 2, durationSeconds: 2, language: null } : null,
+  };
+}
+
+function request(overrides: Partial<MattingRequest> = {}): MattingRequest {
+  return {
+    inputPath: '/w/in.mp4',
+    maxSeconds: 60,
+    refine: false,
+    segmenters: [SQUARE, LANDSCAPE],
+    files: { codec: 'vp9', webmPath: '/w/transparent.webm' },
+    ...overrides,
+  };
+}
+
+function planFor(stream: VideoStreamProbe, overrides: Partial<MattingRequest> = {}, withSound = true) {
+  return mattingPlan(probeOf(stream, withSound), stream, request(overrides));
+}
+
+// The value after each occurrence of `flag`, in order.
+function valuesOf(args: string[], flag: string): string[] {
+  return args.flatMap((arg, i) => (arg === flag ? [args[i + 1]] : []));
+}
+
+describe('mattingPlan', () => {
+  it("picks the model variant closest to the upright frame's shape", () => {
+    expect(planFor(video()).segmenter).toBe(LANDSCAPE);
+    expect(planFor(video({ width: 1080, height: 1080 })).segmenter).toBe(SQUARE);
+    // A phone's landscape recording marked as turned: upright it is portrait.
+    const turned = planFor(video({ rotation: 90 }));
+    expect(turned.segmenter).toBe(SQUARE);
+    expect(turned.geometry).toEqual({ width: 720, height: 1280, filters: ['transpose=clock'] });
+  });
+
+  it("without refinement reads model-size frames only and hands the encoder alpha at the model's size", () => {
+    const plan = planFor(video());
+    expect(plan.alpha).toEqual({ width: 256, height: 144 });
+    expect(plan.smallBytes).toBe(256 * 144 * 3);
+    expect(plan.lumaBytes).toBe(0);
+    expect(plan.decodeArgs).toContain('-skip_loop_filter');
+    expect(plan.decodeArgs).not.toContain('pipe:3');
+    expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['256x144']);
+    expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toContain('[1:v]scale=1280:720:flags=bilinear,');
+  });
+
+  it("with refinement also reads the full-size luma and hands the encoder alpha at the frame's size", () => {
+    const plan = planFor(video(), { refine: true });
+    expect(plan.alpha).toEqual({ width: 1280, height: 720 });
+    expect(plan.smallBytes).toBe(256 * 144 * 3);
+    expect(plan.lumaBytes).toBe(1280 * 720);
+    expect(plan.decodeArgs).not.toContain('-skip_loop_filter');
+    expect(plan.decodeArgs).toContain('pipe:3');
+    expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['1280x720']);
+    expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).not.toContain('scale=');
+  });
+
+  it("scales the decoder's frames to the chosen variant's input", () => {
+    const graph = valuesOf(planFor(video({ width: 1080, height: 1080 })).decodeArgs, '-filter_complex')[0];
+    expect(graph).toContain('scale=256:256:flags=area,format=yuv444p');
+  });
+
+  it("numbers frames at the stream's own rate", () => {
+    const plan = planFor(video({ fps: 30000 / 1001, frameRate: '30000/1001' }));
+    expect(plan.fps).toBeCloseTo(29.97, 2);
+    expect(valuesOf(plan.encodeArgs, '-framerate')).toEqual(['30000/1001']);
+    expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toContain('settb=1001/30000,setpts=N');
+  });
+
+  it('falls back to 25 fps when the stream states no frame rate', () => {
+    const plan = planFor(video({ fps: null, frameRate: null }));
+    expect(plan.fps).toBe(25);
+    expect(valuesOf(plan.encodeArgs, '-framerate')).toEqual(['25']);
+    expect(valuesOf(plan.encodeArgs, '-g')).toEqual(['50']);
+  });
+
+  it("reads the input's colour matrix for the model and tags the output with its colour space", () => {
+    expect(planFor(video()).matrix).toBe('bt709');
+    const tagged = planFor(video({ colorSpace: 'smpte170m' }));
+    expect(tagged.matrix).toBe('bt601');
+    expect(valuesOf(tagged.encodeArgs, '-colorspace')).toEqual(['smpte170m']);
+  });
+
+  it('builds the decode and encode arguments for the same input, limit and output files', () => {
+    const plan = planFor(video(), { maxSeconds: 10, files: { codec: 'h264', rgbPath: '/w/rgb.mp4', mattePath: '/w/matte.mp4' } });
+    expect(valuesOf(plan.decodeArgs, '-i')).toEqual(['/w/in.mp4']);
+    expect(valuesOf(plan.decodeArgs, '-t')).toEqual(['11']);
+    expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['/w/in.mp4', 'pipe:0']);
+    expect(valuesOf(plan.encodeArgs, '-t')).toEqual(['11']);
+    expect(plan.encodeArgs).toContain('/w/rgb.mp4');
+    expect(plan.encodeArgs).toContain('/w/matte.mp4');
+  });
+
+  it("maps the input's sound only when the probe found some", () => {
+    expect(valuesOf(planFor(video()).encodeArgs, '-map')).toContain('0:a:0');
+    expect(valuesOf(planFor(video(), {}, false).encodeArgs, '-map')).not.toContain('0:a:0');
+  });
+});

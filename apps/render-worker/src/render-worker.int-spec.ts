@@ -57,6 +57,7 @@ describe('render worker against nats-server and S3', () => {
       TRANSLOAD_ALLOW_HOSTS: '127.0.0.1',
       WORKER_CONCURRENCY: '2',
       LOG_LEVEL: 'error',
+      MATTING_MODEL_CACHE_DIR: join(workDir, 'models'),
     });
     storage = new ObjectStorage({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'worker-int', region: 'us-east-1' });
     worker = await bootRenderWorker(config);
@@ -88,12 +89,12 @@ describe('render worker against nats-server and S3', () => {
     expect(await pingHealth(nc, 'render-worker')).toEqual(expect.objectContaining({ service: 'render-worker', ready: true }));
   });
 
-  it('fails a background-removal job with generation_failed and acks its work', async () => {
+  it('fails a background-removal job whose upload is not a video with invalid_file and acks its work', async () => {
     const jobId = randomUUID();
     await publishWork({ job_id: jobId, job_type: 'video-background-removal', input: { kind: 'upload', upload_id: 'tiny', object_key: 'uploads/acct-1/tiny' }, options: { output_codec: 'vp9', refine_foreground_edges: true, subject_is_person: true } });
     await waitFor('failed report', async () => kindsOf(jobId).includes('failed'));
     expect(kindsOf(jobId)).toEqual(['started', 'failed']);
-    expect(reportsOf(jobId)[1].payload).toEqual(expect.objectContaining({ error: expect.objectContaining({ code: 'generation_failed' }) }));
+    expect(reportsOf(jobId)[1].payload).toEqual(expect.objectContaining({ error: expect.objectContaining({ code: 'invalid_file' }) }));
     await waitFor('work acked', async () => (await workLeft()) === 0);
   });
 

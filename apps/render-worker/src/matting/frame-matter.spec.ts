@@ -14,6 +14,7 @@ const SETTINGS: FrameMatterSettings = {
   matte: { ...DEFAULT_MATTE, refine: false },
   // Each frame's alpha then depends on its own mask only.
   smoothing: { ...DEFAULT_SMOOTHING, stillRate: 1 },
+  depth: 2,
 };
 const REFINED: FrameMatterSettings = { ...SETTINGS, matte: { ...DEFAULT_MATTE, refine: true } };
 

@@ -9,6 +9,8 @@ export interface FrameMatterSettings {
   matrix: YuvMatrix;
   matte: MatteSettings;
   smoothing: SmoothingSettings;
+  // Frames started and not yet finished, at most (see runFramePipeline).
+  depth: number;
 }
 
 // A frame whose model run is under way.
@@ -26,7 +28,7 @@ export class FrameMatter {
   private readonly input: ModelInput;
   private readonly smoother: TemporalSmoother;
   private readonly builder: MatteBuilder;
-  // Two sets of model inputs: one being read by a model run, one being filled.
+  // One set of model inputs per frame in flight: they are read by model runs while others are filled.
   private readonly slots: { tensor: Float32Array; luma: Float32Array }[];
   private nextSlot = 0;
 
@@ -38,12 +40,12 @@ export class FrameMatter {
     this.input = new ModelInput(spec.width, spec.height, settings.matrix);
     this.smoother = new TemporalSmoother(spec.width, spec.height, settings.smoothing);
     this.builder = new MatteBuilder(spec.width, spec.height, settings.width, settings.height, settings.matte);
-    this.slots = [0, 1].map(() => ({ tensor: new Float32Array(spec.width * spec.height * 3), luma: new Float32Array(spec.width * spec.height) }));
+    this.slots = Array.from({ length: settings.depth }, () => ({ tensor: new Float32Array(spec.width * spec.height * 3), luma: new Float32Array(spec.width * spec.height) }));
   }
 
   start(small: Uint8Array, fullLuma: Uint8Array | undefined): PendingMatte {
     const slot = this.slots[this.nextSlot];
-    this.nextSlot = 1 - this.nextSlot;
+    this.nextSlot = (this.nextSlot + 1) % this.slots.length;
     this.input.write(small, this.segmenter.spec, slot.tensor, slot.luma);
     const mask = this.segmenter.segment(slot.tensor);
     // Awaited by finish(); until then a failure must not count as unhandled.

@@ -76,7 +76,7 @@ function recordingStage(): FrameStage<{ index: number; frame: Buffer }> & { log:
 }
 
 function request<P>(runner: CommandRunner, stage: FrameStage<P>, overrides: Partial<FramePipelineRequest<P>> = {}): FramePipelineRequest<P> {
-  return { runner, ffmpegPath: 'ffmpeg', decodeArgs: DECODE, encodeArgs: ENCODE, frameBytes: 3, encodedFrameBytes: 2, stage, timeoutMs: 10_000, ...overrides };
+  return { runner, ffmpegPath: 'ffmpeg', decodeArgs: DECODE, encodeArgs: ENCODE, frameBytes: 3, encodedFrameBytes: 2, stage, depth: 2, timeoutMs: 10_000, ...overrides };
 }
 
 describe('runFramePipeline', () => {
@@ -85,6 +85,14 @@ describe('runFramePipeline', () => {
     const stage = recordingStage();
     await runFramePipeline(request(runner, stage));
     expect(stage.log).toEqual(['start 0', 'start 1', 'finish 0', 'start 2', 'finish 1', 'finish 2']);
+  });
+
+  it('keeps up to `depth` frames in flight, finishing them in order', async () => {
+    const runner = new FakeRunner({ decoder: decoding([frame(10), frame(11), frame(12), frame(13)]) });
+    const stage = recordingStage();
+    await runFramePipeline(request(runner, stage, { depth: 3 }));
+    expect(stage.log).toEqual(['start 0', 'start 1', 'start 2', 'finish 0', 'start 3', 'finish 1', 'finish 2', 'finish 3']);
+    expect(Buffer.concat(runner.encoded)).toEqual(Buffer.from([0, 10, 1, 11, 2, 12, 3, 13]));
   });
 
   it('writes the bytes each finish returns to the encoder, in frame order, and ends its input', async () => {

@@ -29,6 +29,8 @@ export interface FramePipelineRequest<P> {
   // Bytes of one frame the encoder reads: the writes are buffered up to about two of them.
   encodedFrameBytes: number;
   stage: FrameStage<P>;
+  // Frames started and not yet finished, at most (2 or more).
+  depth: number;
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -57,7 +59,7 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   signal?.addEventListener('abort', forward, { once: true });
   const decoded = new PassThrough({ highWaterMark: request.frameBytes });
   const side = request.sideFrameBytes ? new PassThrough({ highWaterMark: request.sideFrameBytes }) : undefined;
-  const toEncoder = new PassThrough({ highWaterMark: request.encodedFrameBytes });
+  const toEncoder = new PassThrough({ highWaterMark: request.encodedFrameBytes * request.depth });
   // Once anything fails, no stream is read again: destroying them lets the processes' pipes settle
   // instead of waiting for a reader that is gone.
   stop.signal.addEventListener('abort', () => [decoded, side, toEncoder].forEach((stream) => stream?.destroy()), { once: true });
@@ -81,18 +83,17 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
       await writeFrame(toEncoder, await untilAborted(stage.finish(pending), stop.signal), stop.signal);
       count++;
     };
-    let previous: { pending: P } | undefined;
+    const inFlight: P[] = [];
     // ffmpeg writes a frame's two outputs one after the other, so reading them in turn never stalls it.
     const sideFrames = side && request.sideFrameBytes ? readFrames(side, request.sideFrameBytes) : undefined;
     for await (const frame of readFrames(decoded, request.frameBytes)) {
       stop.signal.throwIfAborted();
       const sideFrame = sideFrames ? await sideFrames.next() : undefined;
       if (sideFrame?.done) throw new Error('the decoder\'s second output ended before its first');
-      const next = { pending: stage.start(frame, sideFrame?.value) };
-      if (previous) await emit(previous.pending);
-      previous = next;
+      inFlight.push(stage.start(frame, sideFrame?.value));
+      if (inFlight.length >= request.depth) await emit(inFlight.shift() as P);
     }
-    if (previous) await emit(previous.pending);
+    for (const pending of inFlight) await emit(pending);
     toEncoder.end();
     return count;
   })().catch(failed('stage'));

@@ -27,10 +27,15 @@ export interface RemoveBackgroundRequest {
   ffmpegPath?: string;
   ffprobePath?: string;
   runner?: CommandRunner;
+  // Frames in flight between decoder and encoder (PIPELINE_DEPTH by default).
+  depth?: number;
   // Sees every frame's alpha as the encoder gets it (tests compare it with the delivered file): at
   // the model's size, or with refinement the frame's.
   onMatte?: (frameIndex: number, alpha: Uint8Array) => void;
 }
+
+// Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
+export const PIPELINE_DEPTH = 4;
 
 export interface MattedFile {
   path: string;
@@ -122,6 +127,7 @@ class BackgroundRemoval {
       matrix: plan.matrix,
       matte: { ...DEFAULT_MATTE, refine: request.options.refine_foreground_edges },
       smoothing: DEFAULT_SMOOTHING,
+      depth: this.request.depth ?? PIPELINE_DEPTH,
     });
     const frames = await this.stream(matter, plan);
     const durationSeconds = frames / plan.fps;
@@ -156,6 +162,7 @@ class BackgroundRemoval {
         sideFrameBytes: plan.lumaBytes || undefined,
         encodedFrameBytes: plan.alpha.width * plan.alpha.height,
         stage,
+        depth: request.depth ?? PIPELINE_DEPTH,
         timeoutMs: this.remainingMs(),
         signal: request.signal,
       });

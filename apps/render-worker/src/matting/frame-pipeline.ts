@@ -1,12 +1,13 @@
 import { PassThrough } from 'node:stream';
 import { AbortError, isAbortError } from '../media';
+import { throwIfAborted } from '../media/media-error';
 import type { CommandRunner, RunResult } from '../media/process-runner';
 import { readFrames, writeFrame } from './frame-stream';
 
 // decoder | this process | encoder, for raw frames: each frame the decoder writes becomes one the
-// encoder reads. Frames are handed through in order, two at a time at most: start(n + 1) runs
-// before finish(n), so a stage can overlap its own work on one frame (a model run on another
-// thread) with this thread's work on the other. Back-pressure all the way: a slow encoder stalls
+// encoder reads. Frames are handed through in order, `depth` at a time at most: start(n + depth - 1)
+// runs before finish(n), so a stage can overlap its own work on some frames (model runs on another
+// thread) with this thread's work on others. Back-pressure all the way: a slow encoder stalls
 // the decoder, so memory stays flat however long the video.
 
 export interface FrameStage<P> {
@@ -26,7 +27,7 @@ export interface FramePipelineRequest<P> {
   // in step with the first, when it has one.
   frameBytes: number;
   sideFrameBytes?: number;
-  // Bytes of one frame the encoder reads: the writes are buffered up to about two of them.
+  // Bytes of one frame the encoder reads: the writes are buffered up to `depth` of them.
   encodedFrameBytes: number;
   stage: FrameStage<P>;
   // Frames started and not yet finished, at most (2 or more).
@@ -51,13 +52,19 @@ export interface FramePipelineResult {
   decoder: RunResult;
 }
 
+// How many frames of its first output the decoder may write before their side frames.
+const SIDE_LEAD_FRAMES = 16;
+
 export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Promise<FramePipelineResult> {
   const { runner, stage, signal } = request;
-  signal?.throwIfAborted();
+  throwIfAborted(signal);
   const stop = new AbortController();
   const forward = (): void => stop.abort(signal?.reason);
   signal?.addEventListener('abort', forward, { once: true });
-  const decoded = new PassThrough({ highWaterMark: request.frameBytes });
+  // ffmpeg may write several frames of its first output before the same frames of its second; the
+  // first is buffered deep enough that it never waits for us while we wait for the second (the
+  // decoder runs few threads, see decodeFramesArgs, which bounds how far ahead it gets).
+  const decoded = new PassThrough({ highWaterMark: request.frameBytes * (request.sideFrameBytes ? SIDE_LEAD_FRAMES : 1) });
   const side = request.sideFrameBytes ? new PassThrough({ highWaterMark: request.sideFrameBytes }) : undefined;
   const toEncoder = new PassThrough({ highWaterMark: request.encodedFrameBytes * request.depth });
   // Once anything fails, no stream is read again: destroying them lets the processes' pipes settle

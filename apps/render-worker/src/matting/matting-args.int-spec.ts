@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { ProcessRunner } from '../media';
+import { probeMedia, ProcessRunner } from '../media';
 import { ffmpeg } from '../media/testing/media-tools';
 import { encodeMatteArgs, type MatteFiles } from './matting-args';
 import { decodeGray, decodeWebmAlpha, videoFrameTimes } from './testing/matte-tools';
@@ -37,18 +37,24 @@ async function encode(input: string, frameRate: string, frames: number, codec: '
 
 describe('encodeMatteArgs with the real ffmpeg', () => {
   it.each([
-    ['Matroska at 30 fps (time base 1/1000)', 'in.mkv', '30', ['-r', '30']],
-    ['MP4 at 29.97 fps', 'in.mp4', '30000/1001', ['-r', '30000/1001']],
-    ['WebM at 25 fps', 'in.webm', '25', ['-r', '25']],
-  ])('gives picture n the n-th alpha frame, once each: %s', async (_name, file, rate, output) => {
+    ['Matroska at 30 fps (time base 1/1000)', 'in.mkv', '30', [], ['-r', '30']],
+    ['MP4 at 29.97 fps', 'in.mp4', '30000/1001', [], ['-r', '30000/1001']],
+    ['WebM at 25 fps', 'in.webm', '25', [], ['-r', '25']],
+    // Every fifth frame dropped: nominal rate 30, average 24, as phones record.
+    ['MP4 whose average rate is not its nominal rate', 'vfr.mp4', '30', ['-vf', "select='not(eq(mod(n\\,5)\\,0))'"], ['-fps_mode', 'vfr']],
+  ])('gives picture n the n-th alpha frame, once each: %s', async (_name, file, sourceRate, filter, output) => {
     const input = join(dir, file);
     const codec = file.endsWith('.webm') ? ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8'] : ['-c:v', 'libx264', '-preset', 'ultrafast'];
-    await ffmpeg(['-f', 'lavfi', '-i', `testsrc2=size=64x48:rate=${rate}:duration=1`, ...codec, '-pix_fmt', 'yuv420p', ...output, input]);
+    await ffmpeg(['-f', 'lavfi', '-i', `testsrc2=size=64x48:rate=${sourceRate}:duration=1`, ...filter, ...codec, '-pix_fmt', 'yuv420p', ...output, input]);
     const frames = (await videoFrameTimes(input)).length;
+    // The rate the job numbers frames at: the probe's average one.
+    const rate = (await probeMedia(new ProcessRunner(), { ffprobePath: 'ffprobe', inputPath: input, timeoutMs: 10_000 })).video?.frameRate ?? '25';
     for (const codecName of ['vp9', 'h264'] as const) {
       const outputs = await encode(input, rate, frames, codecName);
       const alphas = codecName === 'vp9' ? await decodeWebmAlpha(outputs[0], 64, 48) : await decodeGray(outputs[1], 64, 48);
       expect(alphas).toHaveLength(frames);
+      // The H.264 picture, a file of its own, has exactly as many frames as its matte.
+      if (codecName === 'h264') expect(await videoFrameTimes(outputs[0])).toHaveLength(frames);
       // Lossy coding moves a flat grey by a level or two, never by a whole frame's 8.
       alphas.forEach((alpha, n) => expect(Math.abs(alpha[64 * 24 + 32] - 8 * n)).toBeLessThanOrEqual(3));
     }

@@ -40,6 +40,7 @@ describe('decodeFramesArgs', () => {
     expect(decodeFramesArgs(decodePlan())).toEqual([
       ...QUIET,
       '-skip_loop_filter', 'all',
+      '-threads', '2',
       '-noautorotate',
       '-i', '/w/in',
       '-filter_complex', '[0:V:0]scale=256:144:flags=area,format=yuv444p[model]',
@@ -50,6 +51,7 @@ describe('decodeFramesArgs', () => {
   it('with refinement also writes the full-size Y plane on pipe:3 from the same decode, deblocked', () => {
     expect(decodeFramesArgs(decodePlan({ fullLuma: true }))).toEqual([
       ...QUIET,
+      '-threads', '2',
       '-noautorotate',
       '-i', '/w/in',
       '-filter_complex', '[0:V:0]split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p,extractplanes=y[luma]',
@@ -85,7 +87,7 @@ describe('encodeMatteArgs', () => {
       ...alphaFrames('256x144'),
       '-filter_complex',
       '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
-      '-map', '[out]', '-map', '0:a:0',
+      '-map', '[out]', '-map', '0:a:0', '-fps_mode', 'passthrough',
       ...vp9,
       '-c:a', 'copy',
       '-f', 'webm', '-y', '/w/transparent.webm',
@@ -132,7 +134,7 @@ describe('encodeMatteArgs', () => {
       ...alphaFrames('256x144'),
       '-filter_complex',
       '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
-      '-map', '[out]',
+      '-map', '[out]', '-fps_mode', 'passthrough',
       ...vp9,
       '-f', 'webm', '-y', '/w/transparent.webm',
     ]);
@@ -145,12 +147,12 @@ describe('encodeMatteArgs', () => {
       ...alphaFrames('256x144'),
       '-filter_complex',
       '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[alpha]format=yuv420p[matte]',
-      '-map', '[picture]', '-map', '0:a:0',
+      '-map', '[picture]', '-map', '0:a:0', '-fps_mode', 'passthrough',
       '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-maxrate', '1106k', '-bufsize', '1106k', '-pix_fmt', 'yuv420p',
       '-g', '60',
       '-c:a', 'copy',
       '-movflags', '+faststart', '-f', 'mp4', '-y', '/w/rgb.mp4',
-      '-map', '[matte]',
+      '-map', '[matte]', '-fps_mode', 'passthrough',
       '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-maxrate', '553k', '-bufsize', '553k', '-pix_fmt', 'yuv420p',
       '-g', '60',
       '-movflags', '+faststart', '-f', 'mp4', '-y', '/w/matte.mp4',

@@ -34,7 +34,8 @@ export function decodeFramesArgs(plan: DecodePlan): string[] {
     : `[0:V:0]${upright}${toModel}[model]`;
   return [
     // At the model's size in-loop deblocking changes nothing it can see; the full-size guide keeps it.
-    ...QUIET, ...(plan.fullLuma ? [] : ['-skip_loop_filter', 'all']), '-noautorotate', '-i', plan.inputPath,
+    // Two decoding threads bound how many frames of one output ffmpeg writes before the other's.
+    ...QUIET, ...(plan.fullLuma ? [] : ['-skip_loop_filter', 'all']), '-threads', '2', '-noautorotate', '-i', plan.inputPath,
     '-filter_complex', graph,
     '-map', '[model]', ...limit, ...raw, 'pipe:1',
     ...(plan.fullLuma ? ['-map', '[luma]', ...limit, ...raw, 'pipe:3'] : []),
@@ -73,6 +74,9 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
     '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${alpha.width}x${alpha.height}`, '-framerate', plan.frameRate, '-i', 'pipe:0',
   ];
   const sound = plan.audio ? ['-map', '0:a:0'] : [];
+  // MP4 would otherwise resample the picture to its nominal rate (r_frame_rate), dropping or
+  // repeating frames the matte keeps: every frame goes out once, at the timestamp it was given.
+  const oneForOne = ['-fps_mode', 'passthrough'];
   // A keyframe every two seconds or so keeps seeking quick in players and editors.
   const gop = ['-g', String(Math.max(1, Math.round(plan.fps * 2)))];
   const colour = plan.colorSpace ? ['-colorspace', plan.colorSpace] : [];
@@ -81,7 +85,7 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
       ...QUIET, ...inputs,
       // shortest: alphamerge otherwise repeats the last picture once more at the end.
       '-filter_complex', `${picture};${matte};[picture][alpha]alphamerge=shortest=1[out]`,
-      '-map', '[out]', ...sound,
+      '-map', '[out]', ...sound, ...oneForOne,
       '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p',
       // The realtime preset is what makes VP9 with alpha fast enough (shared/notes/facts.md);
       // constrained quality with a cap keeps the size sensible.
@@ -94,11 +98,11 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   return [
     ...QUIET, ...inputs,
     '-filter_complex', `${picture};${matte};[alpha]format=yuv420p[matte]`,
-    '-map', '[picture]', ...sound,
+    '-map', '[picture]', ...sound, ...oneForOne,
     ...h264Args(plan, H264_BITS_PER_PIXEL), ...gop, ...colour,
     ...(plan.audio ? audioArgs(plan.audio, 'mp4') : []),
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.rgbPath,
-    '-map', '[matte]',
+    '-map', '[matte]', ...oneForOne,
     ...h264Args(plan, H264_BITS_PER_PIXEL / 2), ...gop,
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.mattePath,
   ];

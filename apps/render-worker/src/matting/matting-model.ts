@@ -14,6 +14,8 @@ export interface MattingModelSpec extends TensorFormat {
 // Runs a model on one input tensor and returns the width*height foreground probabilities.
 export interface Segmenter {
   readonly spec: MattingModelSpec;
+  // Where it runs ('cpu', 'cuda'), for the logs.
+  readonly executionProvider?: string;
   segment(input: Float32Array): Promise<Float32Array>;
 }
 

@@ -21,7 +21,8 @@ export class MattingModelRegistry {
 
   // Where each model runs, for the boot log.
   describe(): string {
-    const where = (segmenters: readonly Segmenter[]) => segmenters.map((s) => `${s.spec.width}x${s.spec.height}`).join(', ');
+    const where = (segmenters: readonly Segmenter[]) =>
+      segmenters.map((s) => `${s.spec.width}x${s.spec.height}${s.executionProvider ? ` on ${s.executionProvider}` : ''}`).join(', ');
     return `person (${where(this.models.person)})` + (this.models.general.length > 0 ? `, general (${where(this.models.general)})` : ', no general model');
   }
 }

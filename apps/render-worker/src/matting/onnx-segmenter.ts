@@ -33,14 +33,18 @@ interface WorkerAnswer {
   error?: string;
 }
 
+// Past this a model run is taken to hang: its thread is stopped and replaced.
+const RUN_TIMEOUT_MS = 60_000;
+
 // A model served by its own worker thread (onnx-worker.cjs): segment() hands the tensor over and
 // resolves with the mask, while this thread goes on with other work.
 export class OnnxSegmenter implements Segmenter {
-  private readonly waiting = new Map<number, { resolve: (mask: Float32Array) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (mask: Float32Array) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout }>();
   private nextId = 0;
   private worker!: Worker;
-  // Set when the worker thread died; the next segment() starts a new one.
-  private dead: Promise<void> | null = null;
+  private exited = false;
+  private reviving: Promise<void> | null = null;
+  // The message that opened the model; null once released.
   private openMessage: object | null = null;
   executionProvider = 'none';
 
@@ -48,6 +52,8 @@ export class OnnxSegmenter implements Segmenter {
     this.spawn();
   }
 
+  // Opens the model with the first provider of the chain that works, and checks it on one blank
+  // frame: a model that cannot run, or answers the wrong size, stops the worker from starting.
   static async open(spec: MattingModelSpec, settings: OnnxSettings): Promise<OnnxSegmenter> {
     const segmenter = new OnnxSegmenter(spec);
     const failures: string[] = [];
@@ -68,12 +74,15 @@ export class OnnxSegmenter implements Segmenter {
         },
       };
       try {
+        if (segmenter.exited) segmenter.spawn();
         await segmenter.ask(openMessage);
+        segmenter.openMessage = openMessage;
+        await segmenter.segment(new Float32Array(spec.width * spec.height * 3));
         if (failures.length > 0) new Logger('matting').log(`${spec.name}: ${failures.join('; ')}; using ${provider}`);
         segmenter.executionProvider = provider;
-        segmenter.openMessage = openMessage;
         return segmenter;
       } catch (error) {
+        segmenter.openMessage = null;
         failures.push(`${provider} unavailable (${error instanceof Error ? error.message : String(error)})`);
       }
     }
@@ -83,10 +92,10 @@ export class OnnxSegmenter implements Segmenter {
 
   async segment(input: Float32Array): Promise<Float32Array> {
     const { spec } = this;
-    if (this.dead) await this.dead;
+    await this.alive();
     const dims = spec.layout === 'nhwc' ? [1, spec.height, spec.width, 3] : [1, 3, spec.height, spec.width];
     // Copied by postMessage: the caller may refill `input` as soon as this returns.
-    const mask = await this.ask({ kind: 'run', input, dims });
+    const mask = await this.ask({ kind: 'run', input, dims }, RUN_TIMEOUT_MS);
     if (mask.length !== spec.width * spec.height) {
       throw new Error(`Model ${spec.name} returned ${mask.length} values for a ${spec.width}x${spec.height} input`);
     }
@@ -99,40 +108,62 @@ export class OnnxSegmenter implements Segmenter {
     await this.worker.terminate();
   }
 
+  // A thread that died (a crash, or a run that hung) is replaced before the next frame, so one
+  // failure never takes the model away from the jobs after it; a replacement that cannot open the
+  // model fails that frame, and the next frame tries again.
+  private async alive(): Promise<void> {
+    if (!this.exited) return;
+    const openMessage = this.openMessage;
+    if (!openMessage) throw new Error(`Model ${this.spec.name} was released`);
+    this.reviving ??= (async () => {
+      this.spawn();
+      await this.ask(openMessage);
+    })().finally(() => (this.reviving = null));
+    await this.reviving;
+  }
+
   private spawn(): void {
     const worker = new Worker(join(__dirname, 'onnx-worker.cjs'));
     this.worker = worker;
+    this.exited = false;
     worker.on('message', (answer: WorkerAnswer) => {
       const waiter = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
       if (this.waiting.size === 0) worker.unref();
+      clearTimeout(waiter?.timer);
       if (answer.ok) waiter?.resolve(answer.mask ?? new Float32Array(0));
       else waiter?.reject(new Error(`Model ${this.spec.name}: ${answer.error}`));
     });
     worker.on('error', (error) => new Logger('matting').error(`${this.spec.name}: worker thread failed: ${error.message}`));
-    // A thread that dies fails the frames it had (their jobs fail and are retried) and is replaced
-    // before the next frame, so one crash never takes the model away from the jobs after it.
+    // The frames it had fail (their jobs are retried).
     worker.on('exit', (code) => {
-      const error = new Error(`Model ${this.spec.name}: its worker thread exited (${code})`);
-      for (const waiter of this.waiting.values()) waiter.reject(error);
-      this.waiting.clear();
-      const reopen = this.openMessage;
-      if (!reopen) return;
-      this.dead = (async () => {
-        this.spawn();
-        await this.ask(reopen);
-        this.dead = null;
-      })();
-      this.dead.catch(() => undefined);
+      if (this.worker !== worker) return;
+      this.exited = true;
+      this.failAll(new Error(`Model ${this.spec.name}: its worker thread exited (${code})`));
     });
     // An idle model must not keep the process alive; one at work must (see ask()).
     worker.unref();
   }
 
-  private ask(message: object): Promise<Float32Array> {
+  private failAll(error: Error): void {
+    for (const waiter of this.waiting.values()) {
+      clearTimeout(waiter.timer);
+      waiter.reject(error);
+    }
+    this.waiting.clear();
+  }
+
+  private ask(message: object, timeoutMs?: number): Promise<Float32Array> {
+    if (this.exited) return Promise.reject(new Error(`Model ${this.spec.name}: its worker thread is gone`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      const timer = timeoutMs
+        ? setTimeout(() => {
+            this.failAll(new Error(`Model ${this.spec.name}: a run took longer than ${timeoutMs} ms; restarting its thread`));
+            void this.worker.terminate();
+          }, timeoutMs)
+        : undefined;
+      this.waiting.set(id, { resolve, reject, timer });
       this.worker.ref();
       this.worker.postMessage({ id, ...message });
     });

@@ -1,7 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
-import { isAbortError, MediaError, probeMedia, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
+import { MediaError, probeMedia, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
+import { throwIfAborted } from '../media/media-error';
 import { damageIn, forUser, truncationIn } from '../media/input-damage';
 import { lastLine } from '../media/process-runner';
 import { MIN_SIDE } from './frame-geometry';
@@ -54,16 +55,17 @@ export interface MattedVideo {
 
 // Cuts the person (or the foreground) out of a video (api-v1.md, video-background-removal):
 // decode | segment, smooth and refine in this process | encode, streamed frame by frame so memory
-// stays flat however long the video. Fails with a MediaError carrying the job error code, or an
-// AbortError when the signal fires.
+// stays flat however long the video. Fails with a MediaError carrying the job error code when the
+// input is at fault or the limits are passed, an AbortError when the signal fires, and any other
+// error when the failure is ours: that one is retried, and reported generation_failed after the
+// last attempt (api-v1.md: "generation_failed ... after retries").
 export async function removeBackground(request: RemoveBackgroundRequest): Promise<MattedVideo> {
   const files = outputFiles(request);
   try {
     return await new BackgroundRemoval(request, files).run();
   } catch (error) {
     await Promise.all(files.map((file) => rm(file.path, { force: true }))); // never upload a partial result
-    if (error instanceof MediaError || isAbortError(error)) throw error;
-    throw new MediaError('generation_failed', 'Removing the background failed', null, { cause: error });
+    throw error;
   }
 }
 
@@ -93,7 +95,7 @@ class BackgroundRemoval {
 
   async run(): Promise<MattedVideo> {
     const { request } = this;
-    request.signal?.throwIfAborted();
+    throwIfAborted(request.signal);
     await mkdir(request.workDir, { recursive: true });
     const probe = await probeMedia(this.runner, {
       ffprobePath: request.ffprobePath ?? 'ffprobe',
@@ -178,8 +180,10 @@ class BackgroundRemoval {
     }
   }
 
+  // The decoder's arguments are fixed by the probe, so its failing exit is the input's fault; a
+  // decoder killed by a signal (out of memory, say) is not, and is retried.
   private decoderFailure(error: unknown): unknown {
-    if (!(error instanceof ProcessFailedError)) return error;
+    if (!(error instanceof ProcessFailedError) || error.exitSignal !== null) return error;
     return this.invalidFile('The video stream could not be decoded', 'undecodable_video', lastLine(error.stderrTail));
   }
 

@@ -11,7 +11,8 @@ const FFPROBE = process.env.FFPROBE_PATH ?? 'ffprobe';
 const MAX_BUFFER = 512 * 1024 * 1024;
 
 async function grayFrames(args: string[], width: number, height: number): Promise<Uint8Array[]> {
-  const { stdout } = await execFileAsync(FFMPEG, ['-v', 'error', '-nostdin', ...args, '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
+  // passthrough: one raw frame per coded frame, never duplicated to fill a nominal rate.
+  const { stdout } = await execFileAsync(FFMPEG, ['-v', 'error', '-nostdin', ...args, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
     encoding: 'buffer',
     maxBuffer: MAX_BUFFER,
   });

@@ -226,31 +226,26 @@ describe('cleanAudioVideo', () => {
     expect(await failureOf(runner)).toMatchObject({ code: 'invalid_file', details: [{ type: 'undecodable_audio' }] });
   });
 
-  it('fails with generation_failed when the denoiser fails: that is ours', async () => {
+  it('lets a denoiser failure through as it is, to be retried: that is ours', async () => {
     const crash = new ProcessFailedError(process.execPath, 1, null, 'TypeError: x is not a function');
     const runner = new ScriptedRunner({ decode: () => Promise.reject(crash) });
-    const error = await failureOf(runner);
-    expect(error).toMatchObject({ code: 'generation_failed', details: null });
-    expect((error as MediaError).cause).toBe(crash);
+    expect(await failureOf(runner)).toBe(crash);
   });
 
-  it('fails with invalid_file when muxing hits damaged video data, and generation_failed otherwise', async () => {
+  it('fails with invalid_file when muxing hits damaged video data, and lets other mux failures through to be retried', async () => {
     const damaged = new ScriptedRunner({
       mux: () => Promise.reject(new ProcessFailedError('ffmpeg', 1, null, '[h264 @ 0x1] Invalid NAL unit size\n/w/in.mp4: corrupt input packet in stream 0\n')),
     });
     expect(await failureOf(damaged)).toMatchObject({ code: 'invalid_file', details: [{ type: 'damaged_file' }] });
-    const ours = new ScriptedRunner({
-      mux: () => Promise.reject(new ProcessFailedError('ffmpeg', 1, null, "Unrecognized option 'movflag'.\n")),
-    });
-    expect(await failureOf(ours)).toMatchObject({ code: 'generation_failed' });
+    const oursError = new ProcessFailedError('ffmpeg', 1, null, "Unrecognized option 'movflag'.\n");
+    const ours = new ScriptedRunner({ mux: () => Promise.reject(oursError) });
+    expect(await failureOf(ours)).toBe(oursError);
   });
 
-  it('fails with generation_failed on an unexpected error, keeping it as the cause', async () => {
+  it('lets an unexpected error through as it is, to be retried', async () => {
     const bug = new TypeError('cannot read properties of undefined');
     const runner = new ScriptedRunner({ measure: () => Promise.reject(bug) });
-    const error = await failureOf(runner);
-    expect(error).toMatchObject({ code: 'generation_failed' });
-    expect((error as MediaError).cause).toBe(bug);
+    expect(await failureOf(runner)).toBe(bug);
   });
 
   it('lets a timeout from the runner through as timeout', async () => {

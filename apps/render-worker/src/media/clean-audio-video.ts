@@ -23,7 +23,7 @@ import {
   type LoudnessMeasurement,
   type LoudnessPlan,
 } from './loudness';
-import { isAbortError, MediaError, throwIfAborted } from './media-error';
+import { MediaError, throwIfAborted } from './media-error';
 import { outputFormatFor } from './output-format';
 import { probeMedia } from './probe';
 import { lastLine, ProcessFailedError, ProcessRunner, type CommandRunner } from './process-runner';
@@ -62,15 +62,16 @@ const MAX_ENCODES = LOUDNESS_ATTEMPTS + 3;
 
 // Replaces the first audio stream of a video with a denoised (and loudness-normalised) 48 kHz
 // mono track and copies the picture unchanged (api-v1.md, clean-audio-video). Fails with a
-// MediaError carrying the job error code, or an AbortError when the signal fires.
+// MediaError carrying the job error code when the input is at fault or a limit is passed, an
+// AbortError when the signal fires, and any other error when the failure is ours: that one is
+// retried, and reported generation_failed after the last attempt (api-v1.md: "after retries").
 export async function cleanAudioVideo(request: CleanAudioVideoRequest): Promise<CleanedVideo> {
   const job = new CleanAudioJob(request);
   try {
     return await job.run();
   } catch (error) {
     await rm(job.outputPath, { force: true }); // never leave a partial result to be uploaded
-    if (error instanceof MediaError || isAbortError(error)) throw error;
-    throw new MediaError('generation_failed', 'Cleaning the audio failed', null, { cause: error });
+    throw error;
   } finally {
     await rm(job.rawPath, { force: true });
   }

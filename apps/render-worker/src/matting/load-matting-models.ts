@@ -15,5 +15,12 @@ export async function loadMattingModels(settings: MattingModelSettings): Promise
   const declared = settings.modelsFile ? await readModelsFile(settings.modelsFile) : {};
   const person = declared.person ?? (await preparePersonModels(settings.cacheDir));
   const open = (specs: readonly MattingModelSpec[]) => Promise.all(specs.map((spec) => OnnxSegmenter.open(spec, settings)));
-  return new MattingModelRegistry({ person: await open(person), general: await open(declared.general ?? []) });
+  const personSegmenters = await open(person);
+  try {
+    return new MattingModelRegistry({ person: personSegmenters, general: await open(declared.general ?? []) });
+  } catch (error) {
+    // A failed boot leaves no model threads behind.
+    await Promise.all(personSegmenters.map((segmenter) => segmenter.release()));
+    throw error;
+  }
 }

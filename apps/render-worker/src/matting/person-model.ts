@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { convertTfliteToOnnx } from '@vj/tflite-onnx';
 import type { MattingModelSpec } from './matting-model';
@@ -30,8 +30,12 @@ export async function preparePersonModels(cacheDir: string): Promise<MattingMode
       if (!(await exists(path))) {
         // Written aside and renamed: a worker starting beside this one never reads half a file.
         const partial = `${path}.${process.pid}.partial`;
-        await writeFile(partial, convertTfliteToOnnx(tflite));
-        await rename(partial, path);
+        try {
+          await writeFile(partial, convertTfliteToOnnx(tflite));
+          await rename(partial, path);
+        } finally {
+          await rm(partial, { force: true });
+        }
       }
       return {
         name: 'person',

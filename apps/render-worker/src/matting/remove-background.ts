@@ -2,8 +2,9 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { MediaError, probeMedia, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
+import { Deadline } from '../media/deadline';
 import { throwIfAborted } from '../media/media-error';
-import { damageIn, forUser, truncationIn } from '../media/input-damage';
+import { damagedInputError, damageIn, forUser, truncationIn } from '../media/input-damage';
 import { lastLine } from '../media/process-runner';
 import { MIN_SIDE } from './frame-geometry';
 import { FrameMatter, type PendingMatte } from './frame-matter';
@@ -82,7 +83,7 @@ function outputFiles({ workDir, options }: RemoveBackgroundRequest): MattedFile[
 class BackgroundRemoval {
   private readonly runner: CommandRunner;
   private readonly ffmpegPath: string;
-  private readonly deadline: number;
+  private readonly deadline: Deadline;
 
   constructor(
     private readonly request: RemoveBackgroundRequest,
@@ -90,7 +91,7 @@ class BackgroundRemoval {
   ) {
     this.runner = request.runner ?? new ProcessRunner();
     this.ffmpegPath = request.ffmpegPath ?? 'ffmpeg';
-    this.deadline = Date.now() + request.timeoutMs;
+    this.deadline = new Deadline(request.timeoutMs, 'Removing the background');
   }
 
   async run(): Promise<MattedVideo> {
@@ -100,7 +101,7 @@ class BackgroundRemoval {
     const probe = await probeMedia(this.runner, {
       ffprobePath: request.ffprobePath ?? 'ffprobe',
       inputPath: request.inputPath,
-      timeoutMs: this.remainingMs(),
+      timeoutMs: this.deadline.remainingMs(),
       signal: request.signal,
     });
     const video = probe.video;
@@ -165,11 +166,11 @@ class BackgroundRemoval {
         encodedFrameBytes: plan.alpha.width * plan.alpha.height,
         stage,
         depth: request.depth ?? PIPELINE_DEPTH,
-        timeoutMs: this.remainingMs(),
+        timeoutMs: this.deadline.remainingMs(),
         signal: request.signal,
       });
       const truncated = truncationIn(decoder.stderrTail);
-      if (truncated) throw this.invalidFile('The file is damaged or truncated', 'damaged_file', truncated);
+      if (truncated) throw damagedInputError(truncated, request.inputPath);
       if (frames === 0) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
       return frames;
     } catch (error) {
@@ -190,7 +191,7 @@ class BackgroundRemoval {
   // The encoder reads the input again for its sound: damage there is the input's fault too.
   private encoderFailure(error: unknown): unknown {
     const damage = error instanceof ProcessFailedError ? damageIn(error.stderrTail) : null;
-    return damage ? this.invalidFile('The file is damaged or truncated', 'damaged_file', damage) : error;
+    return damage ? damagedInputError(damage, this.request.inputPath) : error;
   }
 
   private invalidFile(message: string, type: string, line: string): MediaError {
@@ -206,9 +207,4 @@ class BackgroundRemoval {
     ]);
   }
 
-  private remainingMs(): number {
-    const ms = this.deadline - Date.now();
-    if (ms <= 0) throw new MediaError('timeout', `Removing the background took longer than ${this.request.timeoutMs} ms`);
-    return ms;
-  }
 }

@@ -11,6 +11,7 @@ import {
   type MuxPlan,
 } from './clean-audio-args';
 import { denoiseCommand } from './denoise-command';
+import { Deadline } from './deadline';
 import { damagedInputError, damageIn, forUser, truncationIn } from './input-damage';
 import {
   firstLoudnessPlan,
@@ -83,13 +84,13 @@ class CleanAudioJob {
   private readonly runner: CommandRunner;
   private readonly ffmpegPath: string;
   private readonly maxAudioSeconds: number;
-  private readonly deadline: number;
+  private readonly deadline: Deadline;
 
   constructor(private readonly request: CleanAudioVideoRequest) {
     this.runner = request.runner ?? new ProcessRunner();
     this.ffmpegPath = request.ffmpegPath ?? 'ffmpeg';
     this.maxAudioSeconds = request.maxAudioSeconds ?? DEFAULT_MAX_AUDIO_SECONDS;
-    this.deadline = Date.now() + request.timeoutMs;
+    this.deadline = new Deadline(request.timeoutMs, 'Cleaning the audio');
     this.rawPath = join(request.workDir, 'denoised.s16le');
     this.outputPath = join(request.workDir, 'clean-audio.out'); // named for its format once probed
   }
@@ -101,7 +102,7 @@ class CleanAudioJob {
     const probe = await probeMedia(this.runner, {
       ffprobePath: request.ffprobePath ?? 'ffprobe',
       inputPath: request.inputPath,
-      timeoutMs: this.remainingMs(),
+      timeoutMs: this.deadline.remainingMs(),
       signal: request.signal,
     });
     const format = outputFormatFor(probe);
@@ -174,7 +175,7 @@ class CleanAudioJob {
     const raw = createWriteStream(this.rawPath);
     try {
       const [decoded] = await this.runner.pipe([decode, denoiser], {
-        timeoutMs: this.remainingMs(),
+        timeoutMs: this.deadline.remainingMs(),
         signal: request.signal,
         stdout: raw,
       });
@@ -204,7 +205,7 @@ class CleanAudioJob {
   private async measure(input: readonly string[]): Promise<LoudnessMeasurement> {
     const { stderrTail } = await this.runner.run(
       { file: this.ffmpegPath, args: measureLoudnessArgs(input) },
-      { timeoutMs: this.remainingMs(), signal: this.request.signal },
+      { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
     );
     return parseEbur128Summary(stderrTail);
   }
@@ -213,7 +214,7 @@ class CleanAudioJob {
     try {
       await this.runner.run(
         { file: this.ffmpegPath, args: muxArgs(plan) },
-        { timeoutMs: this.remainingMs(), signal: this.request.signal },
+        { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
       );
     } catch (error) {
       // Copying the picture reads all of the input's video packets: damage shows up here first.
@@ -222,9 +223,4 @@ class CleanAudioJob {
     }
   }
 
-  private remainingMs(): number {
-    const ms = this.deadline - Date.now();
-    if (ms <= 0) throw new MediaError('timeout', `Cleaning the audio took longer than ${this.request.timeoutMs} ms`);
-    return ms;
-  }
 }

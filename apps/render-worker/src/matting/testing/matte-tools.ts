@@ -1,18 +1,17 @@
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { FFMPEG_PATH, FFPROBE_PATH } from '../../media/testing/media-tools';
 
 // Test helpers that read matting results back with the real ffmpeg: the alpha of a VP9 WebM, the
 // luma of an H.264 matte, frame timestamps, stream descriptions.
 
 const execFileAsync = promisify(execFile);
-const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
-const FFPROBE = process.env.FFPROBE_PATH ?? 'ffprobe';
 const MAX_BUFFER = 512 * 1024 * 1024;
 
 async function grayFrames(args: string[], width: number, height: number): Promise<Uint8Array[]> {
   // passthrough: one raw frame per coded frame, never duplicated to fill a nominal rate.
-  const { stdout } = await execFileAsync(FFMPEG, ['-v', 'error', '-nostdin', ...args, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
+  const { stdout } = await execFileAsync(FFMPEG_PATH, ['-v', 'error', '-nostdin', ...args, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
     encoding: 'buffer',
     maxBuffer: MAX_BUFFER,
   });
@@ -32,7 +31,7 @@ export function decodeGray(path: string, width: number, height: number): Promise
 
 // Grey frames scaled as the encoder scales a model-size matte (bilinear), one at a time.
 export async function scaleGray(frames: Uint8Array[], from: [number, number], to: [number, number]): Promise<Uint8Array[]> {
-  const child = execFile(FFMPEG, ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${from[0]}x${from[1]}`, '-i', 'pipe:0', '-vf', `scale=${to[0]}:${to[1]}:flags=bilinear`, '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
+  const child = execFile(FFMPEG_PATH, ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${from[0]}x${from[1]}`, '-i', 'pipe:0', '-vf', `scale=${to[0]}:${to[1]}:flags=bilinear`, '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
     encoding: 'buffer',
     maxBuffer: MAX_BUFFER,
   });
@@ -58,7 +57,7 @@ export interface VideoStreamInfo {
 }
 
 export async function streamsOf(path: string): Promise<{ video: VideoStreamInfo[]; audio: { codec_name: string; channels: number }[]; formatName: string }> {
-  const { stdout } = await execFileAsync(FFPROBE, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', path]);
+  const { stdout } = await execFileAsync(FFPROBE_PATH, ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', path]);
   const parsed = JSON.parse(stdout) as { streams: (VideoStreamInfo & { codec_type: string; channels: number })[]; format: { format_name: string } };
   return {
     video: parsed.streams.filter((s) => s.codec_type === 'video'),
@@ -69,7 +68,7 @@ export async function streamsOf(path: string): Promise<{ video: VideoStreamInfo[
 
 // Presentation times of the first video stream's packets, in order.
 export async function videoFrameTimes(path: string): Promise<number[]> {
-  const { stdout } = await execFileAsync(FFPROBE, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', path]);
+  const { stdout } = await execFileAsync(FFPROBE_PATH, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', path]);
   return stdout
     .split('\n')
     .filter(Boolean)

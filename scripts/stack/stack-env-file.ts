@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { InfraEnv } from './local-infra';
 
 // While `npm start` runs, the addresses of its local servers are kept in DATA_DIR/stack.env so the
-// operator CLI (`npm run cli`) reaches the same database without the user copying URLs around.
+// operator CLI (`npm run cli`) reaches the same database and NATS (billing, for credits) without the
+// user copying URLs around.
 const FILE = 'stack.env';
 
 export function writeStackEnv(dataDir: string, env: InfraEnv): void {

@@ -25,12 +25,24 @@ export interface RunningStack {
 }
 
 const entry = (app: string, file = 'main.ts') => join('apps', app, 'src', file);
+const CLI = entry('gateway', join('cli', 'main.ts'));
+
+// The development account's starting credits, so jobs run from the first start. The fixed key makes the
+// grant happen once per account, however often the stack restarts.
+const DEV_CREDITS_KEY = 'dev-account-starting-credits';
+
+function devAccountCredits(source: NodeJS.ProcessEnv): number {
+  const raw = source.DEV_ACCOUNT_CREDITS || '1000000';
+  if (!/^[1-9]\d*$/.test(raw)) throw new Error(`DEV_ACCOUNT_CREDITS must be a whole number of credits from 1, got "${raw}"`);
+  return Number(raw);
+}
 
 // The whole platform as plain processes: infrastructure, migrations, the development account, the
-// four services; resolves once GET /healthz answers 200.
+// four services; resolves once GET /healthz answers 200 and the development account has its credits.
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const source = { ...process.env, ...options.env };
+  const devCredits = devAccountCredits(source);
   const infra = await startLocalInfra(options.dataDir, source, options.durable ?? true);
   const services: ServiceProcess[] = [];
   const stop = async () => {
@@ -41,10 +53,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const port = options.port ?? (source.PORT ? Number(source.PORT) : await freePort());
     // The converted person model is kept with the rest of the stack's data.
     const env: NodeJS.ProcessEnv = { MATTING_MODEL_CACHE_DIR: join(options.dataDir, 'models'), ...source, ...infra.env, PORT: String(port) };
-    await Promise.all([runOnce(entry('jobs', 'migrate.ts'), [], env), runOnce(entry('gateway', 'migrate.ts'), [], env)]);
-    const account = JSON.parse(
-      await runOnce(entry('gateway', join('cli', 'main.ts')), ['account', 'ensure-dev', '--key-file', join(options.dataDir, 'dev-api-key')], env),
-    ) as { account_id: string; api_key: string };
+    await Promise.all(['jobs', 'gateway', 'billing'].map((app) => runOnce(entry(app, 'migrate.ts'), [], env)));
+    const account = JSON.parse(await runOnce(CLI, ['account', 'ensure-dev', '--key-file', join(options.dataDir, 'dev-api-key')], env)) as {
+      account_id: string;
+      api_key: string;
+    };
 
     services.push(startService('jobs', entry('jobs'), env, log));
     services.push(startService('billing', entry('billing'), env, log));
@@ -68,6 +81,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       120_000,
       250,
     );
+    // Through billing's RPC, so only once billing answers (/healthz says it does).
+    await runOnce(CLI, ['credits', 'grant', '--account', account.account_id, '--amount', String(devCredits), '--idempotency-key', DEV_CREDITS_KEY], env);
     return { apiUrl, apiKey: account.api_key, accountId: account.account_id, infra, services, addRenderWorker, stop };
   } catch (error) {
     await stop();

@@ -11,10 +11,16 @@ import { generateVideo, videoPacketHashes } from '../support/media-tools';
 
 const SCHEMA = 'CleanAudioVideoJob' as const;
 
-// Child processes (ffmpeg, the denoiser) of a service: a worker has some only while it processes a job.
-function childrenOf(service: ServiceProcess): number[] {
+interface ChildProcessInfo {
+  pid: number;
+  command: string;
+}
+
+// Child processes (ffmpeg, ffprobe, the denoiser) of a service: a worker has some only while it works.
+function childrenOf(service: ServiceProcess): ChildProcessInfo[] {
   try {
-    return execFileSync('pgrep', ['-P', String(service.child.pid)]).toString().trim().split('\n').map(Number);
+    const lines = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(service.child.pid)]).toString().trim().split('\n');
+    return lines.map((line) => line.trim().split(/\s+/)).map(([pid, command]) => ({ pid: Number(pid), command: command ?? '' }));
   } catch {
     return [];
   }
@@ -29,10 +35,21 @@ describe('cancel and crash recovery, all four services', () => {
     await generateVideo(longInput, { codec: 'h264', seconds: 240, audio: true, size: '160x120' });
   });
 
-  function busyWorker(): ServiceProcess {
-    const worker = e2e.stack.services.find((s) => s.name.startsWith('render-worker') && s.child.exitCode === null && childrenOf(s).length > 0);
-    if (!worker) throw new Error('no render worker is processing');
-    return worker;
+  // ffprobe alone is not proof: a worker also runs it to quote a create. ffmpeg runs only for a job.
+  async function busyWorker(): Promise<ServiceProcess> {
+    let busy: ServiceProcess | undefined;
+    await waitFor(
+      'a worker running ffmpeg for the job',
+      async () => {
+        busy = e2e.stack.services.find(
+          (s) => s.name.startsWith('render-worker') && s.child.exitCode === null && childrenOf(s).some((child) => child.command === 'ffmpeg'),
+        );
+        return busy !== undefined;
+      },
+      30_000,
+      50,
+    );
+    return busy!;
   }
 
   async function create(videoUrl: string): Promise<string> {
@@ -43,8 +60,7 @@ describe('cancel and crash recovery, all four services', () => {
 
   it('cancels a running job: the worker stops ffmpeg within seconds, uploads nothing, and the job stays CANCELLED', async () => {
     const jobId = await create(await e2e.upload(longInput, 'video/mp4'));
-    await waitFor('a worker processing the job', async () => Boolean(busyWorker()), 30_000, 50);
-    const worker = busyWorker();
+    const worker = await busyWorker();
 
     const cancelled = await e2e.api.request<CleanAudioVideoJob>('POST', `/v1/clean-audio-video/${jobId}/cancel`, SCHEMA);
     expect(cancelled.status).toBe(200);
@@ -71,12 +87,11 @@ describe('cancel and crash recovery, all four services', () => {
     const input = join(e2e.dir, 'crash.mp4');
     await generateVideo(input, { codec: 'h264', seconds: 120, audio: true, size: '160x120' });
     const jobId = await create(await e2e.upload(input, 'video/mp4'));
-    await waitFor('a worker processing the job', async () => Boolean(busyWorker()), 30_000, 50);
-    const worker = busyWorker();
+    const worker = await busyWorker();
     const replacement = e2e.stack.addRenderWorker();
 
     // A crash: no shutdown, no report; its ffmpeg children go with it.
-    const orphans = childrenOf(worker);
+    const orphans = childrenOf(worker).map((child) => child.pid);
     worker.child.kill('SIGKILL');
     for (const pid of orphans) {
       try {

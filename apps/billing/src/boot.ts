@@ -1,10 +1,14 @@
 import { Logger, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { logLevelsUpTo } from '@vj/config';
 import { connectNats, ensureStreams, JetStreamServer, serveHealth } from '@vj/messaging';
 import type { BillingConfig } from './billing.env';
 import { BillingModule } from './billing.module';
+import { createBillingDataSource } from './database/billing-data-source';
+import { runBillingMigrations } from './database/run-billing-migrations';
 import { jobEventsConsumer } from './job-events/job-events-consumer';
-import { logLevelsUpTo } from '@vj/config';
+import { configuredPrices } from './pricing/configured-prices';
+import { PriceCatalog } from './pricing/price-catalog';
 
 export interface RunningBilling {
   app: INestMicroservice;
@@ -12,15 +16,23 @@ export interface RunningBilling {
 }
 
 export async function bootBilling(config: BillingConfig): Promise<RunningBilling> {
+  const logger = new Logger('billing');
+  const configured = await configuredPrices(config.BILLING_PRICES_FILE);
+  const dataSource = await createBillingDataSource(config.DATABASE_URL).initialize();
+  await runBillingMigrations(dataSource);
+  const prices = await PriceCatalog.open(dataSource, configured);
   const nc = await connectNats({ url: config.NATS_URL, name: 'billing' });
   await ensureStreams(await nc.jetstreamManager());
   const server = new JetStreamServer({ connection: nc, consumers: [jobEventsConsumer] });
-  const app = await NestFactory.createMicroservice(BillingModule, { strategy: server, logger: logLevelsUpTo(config.LOG_LEVEL) });
+  const app = await NestFactory.createMicroservice(BillingModule.create({ nc, dataSource, prices }), {
+    strategy: server,
+    logger: logLevelsUpTo(config.LOG_LEVEL),
+  });
   let ready = false;
-  const health = serveHealth(nc, 'billing', () => ready && !nc.isClosed());
+  const health = serveHealth(nc, 'billing', () => ready && !nc.isClosed() && dataSource.isInitialized);
   await app.listen();
   ready = true;
-  new Logger('billing').log('ready: consuming job events');
+  logger.log(`ready: price list version ${prices.current().version}, consuming job events`);
   return {
     app,
     async stop() {
@@ -29,6 +41,7 @@ export async function bootBilling(config: BillingConfig): Promise<RunningBilling
       await app.close();
       health.unsubscribe();
       await nc.drain();
+      await dataSource.destroy();
     },
   };
 }

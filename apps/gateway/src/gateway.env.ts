@@ -16,7 +16,12 @@ export const gatewayEnv = defineEnv({
   UPLOAD_MAX_BYTES: env.int({ doc: 'largest upload or uploaded video a job accepts (413 above)', default: 2 * 1024 ** 3, min: 1 }),
   UPLOAD_URL_TTL_SECONDS: env.int({ doc: 'lifetime of the presigned PUT URL of an upload', default: 3600, min: 1, max: PRESIGN_MAX_SECONDS }),
   RESULT_URL_TTL_SECONDS: env.int({ doc: 'lifetime of the presigned GET URLs of job results', default: 86400, min: 1, max: PRESIGN_MAX_SECONDS }),
-  RPC_TIMEOUT_MS: env.int({ doc: 'how long the gateway waits for the jobs service to answer', default: 5000, min: 100 }),
+  RPC_TIMEOUT_MS: env.int({ doc: 'how long the gateway waits for the jobs or billing service to answer', default: 5000, min: 100 }),
+  ESTIMATE_PROBE_TIMEOUT_MS: env.int({
+    doc: "how long a quote waits for a render worker to probe the input's duration; past it the job type's maximum duration is quoted",
+    default: 3000,
+    min: 100,
+  }),
   ...logEnv,
 });
 

@@ -9,6 +9,7 @@ import {
   type JobRecordV1,
   type ListJobsReplyV1,
   type ListJobsRequestV1,
+  type ReplayJobRequestV1,
   type StoredResultV1,
 } from '@vj/contracts';
 import { JobsServiceError, type JobsPort } from '../src/jobs/jobs-port';
@@ -17,7 +18,6 @@ import { JobsServiceError, type JobsPort } from '../src/jobs/jobs-port';
 // type, idempotency, final states), so the gateway is tested without NATS.
 export class FakeJobsPort implements JobsPort {
   readonly creates: CreateJobRequestV1[] = [];
-  creditsEstimate: number | null = null;
   reachable = true;
   private readonly records = new Map<string, JobRecordV1>();
   private readonly idempotency = new Map<string, { hash: string; jobId: string }>();
@@ -42,7 +42,8 @@ export class FakeJobsPort implements JobsPort {
       options: request.options,
       created_at: now,
       updated_at: now,
-      credits_estimated: this.creditsEstimate,
+      // The jobs service stores the quote the gateway sent (decision 0015).
+      credits_estimated: request.estimate?.credits_estimated ?? null,
       credits_charged: null,
       result: null,
       error: null,
@@ -50,6 +51,14 @@ export class FakeJobsPort implements JobsPort {
     this.records.set(job.job_id, job);
     if (idemKey && request.idempotency) this.idempotency.set(idemKey, { hash: request.idempotency.request_hash, jobId: job.job_id });
     return { job, replayed: false };
+  }
+
+  async replay(request: ReplayJobRequestV1): Promise<CreateJobReplyV1 | null> {
+    this.ensureReachable();
+    const earlier = this.idempotency.get(`${request.account_id}:${request.idempotency.key}`);
+    if (!earlier) return null;
+    if (earlier.hash !== request.idempotency.request_hash) throw new JobsServiceError('conflict', 'Idempotency-Key was used with another body');
+    return { job: this.record(earlier.jobId), replayed: true };
   }
 
   async get(request: GetJobRequestV1): Promise<JobRecordV1> {

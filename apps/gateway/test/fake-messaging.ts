@@ -1,7 +1,9 @@
 import type { ServiceName } from '@vj/contracts';
 import type { ServiceHealthPort } from '../src/health/service-health.port';
 import type { GatewayMessaging } from '../src/messaging/gateway-messaging';
+import { FakeBillingPort } from './fake-billing-port';
 import { FakeJobsPort } from './fake-jobs-port';
+import { FakeMediaProbe } from './fake-media-probe';
 
 export class FakeServiceHealth implements ServiceHealthPort {
   connected = true;
@@ -16,6 +18,17 @@ export class FakeServiceHealth implements ServiceHealthPort {
   }
 }
 
-export function fakeMessaging(): GatewayMessaging & { jobs: FakeJobsPort; serviceHealth: FakeServiceHealth } {
-  return { jobs: new FakeJobsPort(), serviceHealth: new FakeServiceHealth(), close: async () => undefined };
+export function fakeMessaging(): GatewayMessaging & {
+  jobs: FakeJobsPort;
+  billing: FakeBillingPort;
+  mediaProbe: FakeMediaProbe;
+  serviceHealth: FakeServiceHealth;
+} {
+  return {
+    jobs: new FakeJobsPort(),
+    billing: new FakeBillingPort(),
+    mediaProbe: new FakeMediaProbe(),
+    serviceHealth: new FakeServiceHealth(),
+    close: async () => undefined,
+  };
 }

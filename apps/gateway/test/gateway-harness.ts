@@ -10,7 +10,8 @@ import { fakeMessaging } from './fake-messaging';
 
 export const TEST_UPLOAD_MAX_BYTES = 1000;
 
-// The real gateway app on a real PostgreSQL database and a real S3 server, with a fake jobs service.
+// The real gateway app on a real PostgreSQL database and a real S3 server, with fakes of the jobs
+// service, billing and the render workers' probe.
 export async function startGateway(databaseName: string, env: Record<string, string> = {}) {
   const adminUrl = process.env.TEST_DATABASE_ADMIN_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_ADMIN_URL is not set (jest global setup)');
@@ -40,6 +41,8 @@ export async function startGateway(databaseName: string, env: Record<string, str
     config,
     storage,
     jobs: messaging.jobs,
+    billing: messaging.billing,
+    mediaProbe: messaging.mediaProbe,
     serviceHealth: messaging.serviceHealth,
     server: app.getHttpServer(),
     newAccount: (name = 'acme'): Promise<CreatedAccount> => createAccount.execute({ name }),

@@ -1,9 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { Logger, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { connectNats, ensureStreams, JetStreamServer, serveHealth } from '@vj/messaging';
+import { connectNats, ensureStreams, JetStreamServer, serveHealth, serveMediaRpc } from '@vj/messaging';
 import { ObjectStorage, storageConfig } from '@vj/storage';
 import { logLevelsUpTo } from '@vj/config';
+import { DurationProbe } from './estimate/duration-probe';
 import { loadMattingModels } from './matting/load-matting-models';
 import { Sha256DenyListPolicy } from './moderation/sha256-deny-list-policy';
 import { CancellationRegistry } from './processing/cancellation-registry';
@@ -41,6 +42,9 @@ export async function bootRenderWorker(config: RenderWorkerConfig): Promise<Runn
   let ready = false;
   const health = serveHealth(nc, 'render-worker', () => ready && !nc.isClosed());
   await app.listen();
+  // Any one worker of the queue group answers the gateway's duration question for a quote.
+  const durationProbe = app.get(DurationProbe);
+  const mediaRpc = serveMediaRpc(nc, { probe: (request) => durationProbe.reply(request) });
   ready = true;
   new Logger('render-worker').log(`ready: ${config.WORKER_CONCURRENCY} job(s) at a time; matting models: ${models.describe()}`);
 
@@ -48,6 +52,7 @@ export async function bootRenderWorker(config: RenderWorkerConfig): Promise<Runn
     app,
     async stop(reason) {
       ready = false;
+      await mediaRpc.close();
       // Long renders cannot finish within a stop timeout: their messages are nak'ed and run elsewhere.
       app.get(CancellationRegistry).abandonAll(reason);
       await app.close();

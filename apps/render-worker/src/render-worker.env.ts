@@ -16,6 +16,12 @@ export const renderWorkerEnv = defineEnv({
     doc: 'comma-separated hosts, IPs or CIDRs exempt from the private-network guard of video_url fetches',
     optional: true,
   }),
+  DURATION_PROBE_TIMEOUT_MS: env.int({
+    doc: "time limit of one duration probe for a credit estimate (fetch and ffprobe); past it the answer is null and billing quotes the job type's maximum duration; keep it under the gateway's ESTIMATE_PROBE_TIMEOUT_MS",
+    default: 2500,
+    min: 1,
+  }),
+  DURATION_PROBE_MAX_BYTES: env.int({ doc: 'most bytes of a video_url fetched to probe its duration for a credit estimate', default: 8 * 1024 ** 2, min: 1 }),
   MODERATION_DENY_SHA256_FILE: env.string({ doc: "file of denied inputs' SHA-256 hex digests, one a line, '#' comments", optional: true }),
   CLEAN_AUDIO_MAX_SECONDS: env.int({ doc: 'longest audio a clean-audio-video job accepts (else audio_too_long)', default: 1800, min: 1 }),
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),

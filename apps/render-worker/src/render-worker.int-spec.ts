@@ -1,6 +1,6 @@
 import { CONSUMERS, STREAMS, subjects, type JobRecordV1, type JobStatus, type JobWorkRequestedV1, type ReportPayloads } from '@vj/contracts';
 import { startNatsServer, startS3Server, waitFor, type LocalNatsServer, type LocalS3Server } from '@vj/local-stack';
-import { decodeJson, JetStreamPublisher, pingHealth, RpcError, serveJobsRpc, type RpcService } from '@vj/messaging';
+import { decodeJson, JetStreamPublisher, MediaRpcClient, pingHealth, RpcError, serveJobsRpc, type RpcService } from '@vj/messaging';
 import { ObjectStorage } from '@vj/storage';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -38,6 +38,7 @@ describe('render worker against nats-server and S3', () => {
         return { job_id: request.job_id, status } as JobRecordV1;
       },
       create: async () => Promise.reject(new Error('unused')),
+      replay: async () => Promise.reject(new Error('unused')),
       list: async () => Promise.reject(new Error('unused')),
       cancel: async () => Promise.reject(new Error('unused')),
     });
@@ -87,6 +88,16 @@ describe('render worker against nats-server and S3', () => {
 
   it('answers the health probe as ready', async () => {
     expect(await pingHealth(nc, 'render-worker')).toEqual(expect.objectContaining({ service: 'render-worker', ready: true }));
+  });
+
+  it("answers the duration probe for a quote: an upload's duration, null for one that is not a video", async () => {
+    const source = join(workDir, 'probe.mp4');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1.5', '-c:v', 'libx264', '-y', source]);
+    await storage.putFile('uploads/acct-1/probe', source, 'video/mp4');
+    const media = new MediaRpcClient(nc, 10_000);
+    const probe = (upload: string) => media.call('probe', { version: 1, input: { kind: 'upload', upload_id: upload, object_key: `uploads/acct-1/${upload}` } });
+    expect((await probe('probe')).duration_seconds).toBeCloseTo(1.5, 1);
+    expect(await probe('tiny')).toEqual({ duration_seconds: null });
   });
 
   it('fails a background-removal job whose upload is not a video with invalid_file and acks its work', async () => {

@@ -3,9 +3,11 @@ import { JetStreamPublisher, JobsRpcClient } from '@vj/messaging';
 import type { ObjectStorage } from '@vj/storage';
 import type { NatsConnection } from 'nats';
 import { hostname } from 'node:os';
+import { DurationProbe } from './estimate/duration-probe';
 import { AllowList } from './input/allow-list';
 import { JobInputSource } from './input/job-input-source';
 import type { MattingModelRegistry } from './matting/model-registry';
+import { ProcessRunner } from './media';
 import { CancelListener } from './messaging/cancel-listener';
 import { JetStreamReportSink } from './messaging/jetstream-report-sink';
 import { JobsRpcStatusReader } from './messaging/jobs-rpc-status-reader';
@@ -64,10 +66,18 @@ export class RenderWorkerModule {
       transloadTimeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
       uploadMarginMs: UPLOAD_MARGIN_MS,
     };
+    const allowHosts = AllowList.parse(config.TRANSLOAD_ALLOW_HOSTS);
     const inputs = new JobInputSource(storage, {
       maxBytes: config.TRANSLOAD_MAX_BYTES,
       timeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
-      allowHosts: AllowList.parse(config.TRANSLOAD_ALLOW_HOSTS),
+      allowHosts,
+    });
+    const durationProbe = new DurationProbe(storage, new ProcessRunner(), {
+      timeoutMs: config.DURATION_PROBE_TIMEOUT_MS,
+      maxBytes: config.DURATION_PROBE_MAX_BYTES,
+      allowHosts,
+      workDir: config.WORK_DIR,
+      ffprobePath: config.FFPROBE_PATH,
     });
     return {
       module: RenderWorkerModule,
@@ -85,6 +95,7 @@ export class RenderWorkerModule {
         { provide: JOB_PROCESSORS, useValue: processors },
         { provide: RESULT_STORE, useValue: storage },
         { provide: WORKER_SETTINGS, useValue: settings },
+        { provide: DurationProbe, useValue: durationProbe },
       ],
     };
   }

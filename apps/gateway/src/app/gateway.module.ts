@@ -3,6 +3,10 @@ import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ObjectStorage } from '@vj/storage';
 import type { DataSource } from 'typeorm';
 import { BearerAuthGuard } from '../auth/bearer-auth.guard';
+import { BILLING_PORT } from '../billing/billing-port';
+import { BillingController } from '../billing/billing.controller';
+import { EstimatesController } from '../billing/estimates.controller';
+import { ReadBillingService } from '../billing/read-billing.service';
 import { GATEWAY_CONFIG } from '../config/gateway-config.token';
 import type { GatewayConfig } from '../gateway.env';
 import { HealthController } from '../health/health.controller';
@@ -17,6 +21,8 @@ import { CreateJobService } from '../jobs/create-job.service';
 import { JobPresenter } from '../jobs/job-presenter.service';
 import { JOBS_PORT } from '../jobs/jobs-port';
 import { JobsListController } from '../jobs/jobs-list.controller';
+import { MEDIA_PROBE_PORT } from '../jobs/media-probe-port';
+import { QuoteJobService } from '../jobs/quote-job.service';
 import { ReadJobsService } from '../jobs/read-jobs.service';
 import { VideoBackgroundRemovalController } from '../jobs/video-background-removal.controller';
 import { VideoInputResolver } from '../jobs/video-input.resolver';
@@ -37,11 +43,21 @@ export class GatewayModule {
   static register(deps: GatewayDeps): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [VideoBackgroundRemovalController, CleanAudioVideoController, JobsListController, UploadsController, HealthController],
+      controllers: [
+        VideoBackgroundRemovalController,
+        CleanAudioVideoController,
+        JobsListController,
+        EstimatesController,
+        BillingController,
+        UploadsController,
+        HealthController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         { provide: ObjectStorage, useValue: deps.storage },
         { provide: JOBS_PORT, useValue: deps.messaging.jobs },
+        { provide: BILLING_PORT, useValue: deps.messaging.billing },
+        { provide: MEDIA_PROBE_PORT, useValue: deps.messaging.mediaProbe },
         { provide: SERVICE_HEALTH_PORT, useValue: deps.messaging.serviceHealth },
         { provide: AccountsRepository, useValue: new AccountsRepository(deps.dataSource) },
         { provide: AuthenticateApiKeyUseCase, useFactory: (accounts: AccountsRepository) => new AuthenticateApiKeyUseCase(accounts), inject: [AccountsRepository] },
@@ -50,9 +66,11 @@ export class GatewayModule {
         { provide: APP_PIPE, useValue: new RequestValidationPipe() },
         VideoInputResolver,
         JobPresenter,
+        QuoteJobService,
         CreateJobService,
         ReadJobsService,
         CancelJobService,
+        ReadBillingService,
         CreateUploadService,
         HealthService,
       ],

@@ -1,21 +1,51 @@
 import { parseCliArgs, UsageError } from './parse-cli-args';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 describe('parseCliArgs', () => {
   it('parses account create --name in both flag forms', () => {
     expect(parseCliArgs(['account', 'create', '--name', 'acme'])).toEqual({ kind: 'account-create', name: 'acme' });
     expect(parseCliArgs(['account', 'create', '--name=acme inc'])).toEqual({ kind: 'account-create', name: 'acme inc' });
   });
 
+  it('parses account create --credits as a number of credits', () => {
+    expect(parseCliArgs(['account', 'create', '--name', 'acme', '--credits', '1000'])).toEqual({ kind: 'account-create', name: 'acme', credits: 1000 });
+  });
+
   it('parses account ensure-dev --key-file', () => {
     expect(parseCliArgs(['account', 'ensure-dev', '--key-file', '.data/dev-api-key'])).toEqual({ kind: 'account-ensure-dev', keyFile: '.data/dev-api-key' });
+  });
+
+  it('parses credits grant with its idempotency key', () => {
+    expect(parseCliArgs(['credits', 'grant', '--account', 'a1', '--amount=500', '--idempotency-key', 'promo-2025'])).toEqual({
+      kind: 'credits-grant',
+      accountId: 'a1',
+      amount: 500,
+      idempotencyKey: 'promo-2025',
+    });
+  });
+
+  it('gives credits grant a fresh random idempotency key when none is given', () => {
+    const first = parseCliArgs(['credits', 'grant', '--account', 'a1', '--amount', '5']);
+    const second = parseCliArgs(['credits', 'grant', '--account', 'a1', '--amount', '5']);
+    expect(first).toEqual({ kind: 'credits-grant', accountId: 'a1', amount: 5, idempotencyKey: expect.stringMatching(UUID) });
+    expect(second).not.toEqual(first);
   });
 
   it.each([
     [['account', 'create'], '--name is required'],
     [['account', 'create', '--name'], '--name needs a value'],
     [['account', 'create', '--name', 'a', '--colour', 'red'], 'unknown option --colour'],
-    [['account', 'create', '--name', 'a', '--credits', '1000'], '--credits arrives with billing'],
-    [['credits', 'grant', '--account', 'x', '--amount', '5'], 'credits grant arrives with billing'],
+    [['account', 'create', '--name', 'a', '--credits', '0'], '--credits must be a whole number of credits from 1 to 2147483647'],
+    [['account', 'create', '--name', 'a', '--credits', '10.5'], '--credits must be a whole number'],
+    [['credits', 'grant', '--amount', '5'], '--account is required'],
+    [['credits', 'grant', '--account', 'a1'], '--amount is required'],
+    [['credits', 'grant', '--account', 'a1', '--amount', '-5'], '--amount must be a whole number'],
+    [['credits', 'grant', '--account', 'a1', '--amount', '1e3'], '--amount must be a whole number'],
+    [['credits', 'grant', '--account', 'a1', '--amount', '2147483648'], '--amount must be a whole number'],
+    [['credits', 'grant', '--account', 'a1', '--amount', '5', '--idempotency-key', 'has space'], '--idempotency-key must be'],
+    [['credits', 'grant', '--account', 'a1', '--amount', '5', '--amount', '6'], '--amount given twice'],
+    [['credits', 'take', '--account', 'a1'], 'unknown command "credits take"'],
     [['account', 'delete'], 'unknown command "account delete"'],
     [[], 'no command given'],
   ])('refuses %j with a usage error', (argv, message) => {

@@ -1,5 +1,6 @@
 import { BadRequestException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { schemaViolations } from '@vj/contracts';
+import { BillingServiceError } from '../billing/billing-port';
 import { JobsServiceError } from '../jobs/jobs-port';
 import { ApiError } from './api-error';
 import { toApiError } from './error-mapping';
@@ -20,6 +21,28 @@ describe('toApiError', () => {
     ['unavailable', 503, 'unavailable'],
   ] as const)('maps the jobs service code %s to HTTP %i %s', (code, status, requestCode) => {
     expect(mapped(new JobsServiceError(code, 'why'))).toMatchObject({ status, code: requestCode });
+  });
+
+  it.each([
+    ['not_found', 404, 'not_found'],
+    ['conflict', 409, 'conflict'],
+    ['invalid_request', 422, 'invalid_request'],
+    ['unavailable', 503, 'unavailable'],
+  ] as const)('maps the billing code %s to HTTP %i %s', (code, status, requestCode) => {
+    expect(mapped(new BillingServiceError(code, 'why'))).toMatchObject({ status, code: requestCode });
+  });
+
+  it('names the service that is unavailable and logs the outage', () => {
+    expect(mapped(new BillingServiceError('unavailable', 'billing.estimate: 503'))).toEqual({
+      status: 503,
+      code: 'unavailable',
+      message: 'the billing service is unavailable; retry later',
+      logged: true,
+    });
+  });
+
+  it('hides an internal billing error behind the request id and logs it', () => {
+    expect(mapped(new BillingServiceError('internal', 'ledger locked'))).toMatchObject({ status: 500, code: 'internal', logged: true });
   });
 
   it('hides an internal jobs service error behind the request id and logs it', () => {

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import type { RequestErrorCode } from '@vj/contracts';
+import { BillingServiceError, type BillingServiceErrorCode } from '../billing/billing-port';
 import { JobsServiceError, type JobsServiceErrorCode } from '../jobs/jobs-port';
 import { ApiError } from './api-error';
 
@@ -14,7 +15,9 @@ const CODE_BY_STATUS: Record<number, RequestErrorCode> = {
   503: 'unavailable',
 };
 
-const STATUS_BY_JOBS_CODE: Record<JobsServiceErrorCode, number> = {
+// Both services refuse with invalid_request what the caller sent (a bad cursor): 422, like the gateway's
+// own validation.
+const STATUS_BY_SERVICE_CODE: Record<JobsServiceErrorCode | BillingServiceErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   invalid_request: 422,
@@ -32,6 +35,13 @@ function fromStatus(status: number, message: string, requestId: string): ApiErro
   return new ApiError(status, CODE_BY_STATUS[status] ?? 'invalid_request', message);
 }
 
+// A refusal of another service; its internal failures stay in the log, its outage is worth logging too.
+function fromService(service: string, status: number, message: string, requestId: string): { error: ApiError; logged: boolean } {
+  if (status === 500) return { error: internal(requestId), logged: true };
+  const text = status === 503 ? `the ${service} service is unavailable; retry later` : message;
+  return { error: fromStatus(status, text, requestId), logged: status === 503 };
+}
+
 function httpExceptionMessage(exception: HttpException): string {
   const response = exception.getResponse();
   const message = typeof response === 'object' && response !== null ? (response as { message?: unknown }).message : response;
@@ -41,11 +51,9 @@ function httpExceptionMessage(exception: HttpException): string {
 // Every failure becomes one request error; `logged` marks the ones whose cause must go to the log.
 export function toApiError(exception: unknown, requestId: string): { error: ApiError; logged: boolean } {
   if (exception instanceof ApiError) return { error: exception.status === 500 ? internal(requestId) : exception, logged: exception.status >= 500 };
-  if (exception instanceof JobsServiceError) {
-    const status = STATUS_BY_JOBS_CODE[exception.code];
-    if (status === 500) return { error: internal(requestId), logged: true };
-    const message = status === 503 ? 'the jobs service is unavailable; retry later' : exception.message;
-    return { error: fromStatus(status, message, requestId), logged: status === 503 };
+  if (exception instanceof JobsServiceError) return fromService('jobs', STATUS_BY_SERVICE_CODE[exception.code], exception.message, requestId);
+  if (exception instanceof BillingServiceError) {
+    return fromService('billing', STATUS_BY_SERVICE_CODE[exception.code], exception.message, requestId);
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();

@@ -39,6 +39,10 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
       ['GET', '/v1/clean-audio-video/7d0b6c1e-3f4a-4c3e-9a51-0c2f6b1e9d10'],
       ['POST', '/v1/video-background-removal/7d0b6c1e-3f4a-4c3e-9a51-0c2f6b1e9d10/cancel'],
       ['POST', '/v1/uploads'],
+      ['POST', '/v1/estimates?type=clean-audio-video'],
+      ['GET', '/v1/billing/balance'],
+      ['GET', '/v1/billing/usage'],
+      ['GET', '/v1/billing/ledger'],
     ])('guards %s %s', async (method, path) => {
       const res = method === 'GET' ? await request(gw.server).get(path) : await request(gw.server).post(path).send({ video_url: VIDEO });
       expectError(res, 401, 'unauthenticated');
@@ -149,7 +153,8 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
       const res = await request(gw.server).get('/docs-json');
       expect(res.status).toBe(200);
       const schemas = res.body.components.schemas;
-      for (const id of ['CleanAudioVideoJob', 'VideoBackgroundRemovalJob', 'FileObject', 'JobError', 'RequestError', 'JobList', 'Upload', 'Health']) {
+      const ids = ['CleanAudioVideoJob', 'VideoBackgroundRemovalJob', 'FileObject', 'JobError', 'RequestError', 'JobList', 'Upload', 'Health'];
+      for (const id of [...ids, 'Estimate', 'Balance', 'UsageReport', 'LedgerPage']) {
         expect(schemas[id]).toBeDefined();
       }
       expect(JSON.stringify(schemas)).not.toMatch(/"\$ref":"(?!#\/components\/schemas\/)/);
@@ -158,6 +163,31 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
       expect(Object.keys(res.body.paths)).toEqual(
         expect.arrayContaining(['/v1/video-background-removal/{job_id}/cancel', '/v1/jobs', '/v1/uploads', '/healthz']),
       );
+    });
+
+    it('documents the billing endpoints with their schemas, query parameters and the CSV usage format', async () => {
+      const { paths, components } = (await request(gw.server).get('/docs-json')).body;
+      const schemaOf = (op: { responses: Record<string, { content: Record<string, { schema: unknown }> }> }, status: string, type = 'application/json') =>
+        op.responses[status].content[type].schema;
+      const names = (op: { parameters: { name: string; in: string }[] }) => op.parameters.filter((p) => p.in === 'query').map((p) => p.name).sort();
+
+      const estimate = paths['/v1/estimates'].post;
+      expect(schemaOf(estimate, '200')).toEqual({ $ref: '#/components/schemas/Estimate' });
+      expect(names(estimate)).toEqual(['type']);
+      const bodies = estimate.requestBody.content['application/json'].schema.oneOf.map((ref: { $ref: string }) => ref.$ref.split('/').pop());
+      expect(bodies).toEqual(['CreateCleanAudioVideoDto', 'CreateVideoBackgroundRemovalDto']);
+      for (const name of bodies) expect(components.schemas[name]).toBeDefined();
+      expect(estimate.security).toEqual([{ bearer: [] }]);
+
+      expect(schemaOf(paths['/v1/billing/balance'].get, '200')).toEqual({ $ref: '#/components/schemas/Balance' });
+      const usage = paths['/v1/billing/usage'].get;
+      expect(schemaOf(usage, '200')).toEqual({ $ref: '#/components/schemas/UsageReport' });
+      expect(schemaOf(usage, '200', 'text/csv')).toEqual({ type: 'string' });
+      expect(names(usage)).toEqual(['from', 'group_by', 'to']);
+      const ledger = paths['/v1/billing/ledger'].get;
+      expect(schemaOf(ledger, '200')).toEqual({ $ref: '#/components/schemas/LedgerPage' });
+      expect(names(ledger)).toEqual(['cursor', 'limit']);
+      expect(ledger.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RequestError' });
     });
 
     it('serves Swagger UI at /docs', async () => {

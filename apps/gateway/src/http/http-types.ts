@@ -6,6 +6,8 @@ export interface HttpRequest {
   body?: unknown;
   requestId?: string;
   accountId?: string;
+  // Content negotiation: the offered type the Accept header ranks first, or false when none is acceptable.
+  accepts(types: string[]): string | false;
 }
 
 export interface HttpResponse {

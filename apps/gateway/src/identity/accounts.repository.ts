@@ -16,6 +16,10 @@ export class AccountsRepository {
     return { accountId };
   }
 
+  async exists(accountId: string): Promise<boolean> {
+    return this.dataSource.getRepository(AccountEntity).exists({ where: { id: accountId } });
+  }
+
   async findAccountIdByKeyHash(hash: string): Promise<string | null> {
     const key = await this.dataSource.getRepository(ApiKeyEntity).findOne({ where: { key_hash: hash }, select: { account_id: true } });
     return key?.account_id ?? null;

@@ -33,7 +33,7 @@ describe('job endpoints', () => {
       const res = await create(type, { video_url: VIDEO });
       expect(res.status).toBe(202);
       expectJob(type, res.body);
-      expect(res.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING' });
+      expect(res.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING', credits_estimated: expect.any(Number) });
     });
 
     it('sends the create command with defaults applied and the URL as input', async () => {
@@ -47,20 +47,6 @@ describe('job endpoints', () => {
       });
       await create('video-background-removal', { video_url: VIDEO });
       expect(gw.jobs.creates.at(-1)?.options).toEqual(BACKGROUND_REMOVAL_DEFAULTS);
-    });
-
-    it('shows credits_estimated on the create response when the jobs service quotes one', async () => {
-      gw.jobs.creditsEstimate = 42;
-      try {
-        const res = await create('clean-audio-video', { video_url: VIDEO });
-        expectJob('clean-audio-video', res.body);
-        expect(res.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING', credits_estimated: 42 });
-        const read = await request(gw.server).get(`/v1/clean-audio-video/${res.body.job_id}`).set(bearer(alice));
-        expectJob('clean-audio-video', read.body);
-        expect(read.body).not.toHaveProperty('credits_estimated');
-      } finally {
-        gw.jobs.creditsEstimate = null;
-      }
     });
 
     it('names each unknown property in details', async () => {
@@ -129,22 +115,115 @@ describe('job endpoints', () => {
     });
   });
 
+  describe('quote on create', () => {
+    it('probes the input, asks billing for the price and sends the quote with the create command', async () => {
+      const res = await create('clean-audio-video', { video_url: VIDEO, strength: 0.2 });
+      expect(res.status).toBe(202);
+      expectJob('clean-audio-video', res.body);
+      expect(gw.mediaProbe.probes.at(-1)).toEqual({ version: 1, input: { kind: 'url', url: VIDEO } });
+      expect(gw.billing.estimates.at(-1)).toEqual({
+        version: 1,
+        account_id: alice.account_id,
+        job_type: 'clean-audio-video',
+        options: { ...CLEAN_AUDIO_DEFAULTS, strength: 0.2 },
+        duration_seconds: 12.4,
+      });
+      const estimate = { credits_estimated: 26, duration_seconds: 12.4, basis: 'probed_duration', price_version: 1 };
+      expect(gw.jobs.creates.at(-1)?.estimate).toEqual(estimate);
+      expect(res.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING', credits_estimated: 26 });
+    });
+
+    it('shows credits_estimated on the create response only, not on reads', async () => {
+      const { body } = await create('video-background-removal', { video_url: VIDEO });
+      expect(body.credits_estimated).toBe(26);
+      const read = await request(gw.server).get(`/v1/video-background-removal/${body.job_id}`).set(bearer(alice));
+      expectJob('video-background-removal', read.body);
+      expect(read.body).not.toHaveProperty('credits_estimated');
+    });
+
+    it.each([
+      ['times out', { timesOut: true }],
+      ['cannot tell the duration', { durationSeconds: null }],
+    ])('passes a max_duration quote through when the probe %s', async (_name, probe) => {
+      Object.assign(gw.mediaProbe, probe);
+      try {
+        const res = await create('video-background-removal', { video_url: VIDEO });
+        expect(res.status).toBe(202);
+        expectJob('video-background-removal', res.body);
+        expect(gw.billing.estimates.at(-1)?.duration_seconds).toBeNull();
+        expect(gw.jobs.creates.at(-1)?.estimate).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration', price_version: 1 });
+        expect(res.body.credits_estimated).toBe(120);
+      } finally {
+        Object.assign(gw.mediaProbe, { timesOut: false, durationSeconds: 12.4 });
+      }
+    });
+
+    it('probes an upload as the same upload input the job gets', async () => {
+      const uploadId = randomUUID();
+      await putObject(uploadObjectKey(alice.account_id, uploadId), 'video bytes');
+      await create('clean-audio-video', { video_url: uploadVideoUrl(uploadId) });
+      expect(gw.mediaProbe.probes.at(-1)?.input).toEqual(gw.jobs.creates.at(-1)?.input);
+    });
+
+    it('answers 503 unavailable and creates no job when billing cannot be reached', async () => {
+      const creates = gw.jobs.creates.length;
+      gw.billing.reachable = false;
+      try {
+        const res = await create('clean-audio-video', { video_url: VIDEO });
+        expect(res.status).toBe(503);
+        expectSchema('RequestError', res.body);
+        expect(res.body.error.code).toBe('unavailable');
+      } finally {
+        gw.billing.reachable = true;
+      }
+      expect(gw.jobs.creates).toHaveLength(creates);
+    });
+
+    it('neither probes nor quotes a body that fails validation', async () => {
+      const probes = gw.mediaProbe.probes.length;
+      const estimates = gw.billing.estimates.length;
+      expectInvalid(await create('clean-audio-video', { video_url: VIDEO, strength: 2 }), 422, ['strength']);
+      expect(gw.mediaProbe.probes).toHaveLength(probes);
+      expect(gw.billing.estimates).toHaveLength(estimates);
+    });
+  });
+
   describe('Idempotency-Key', () => {
     const createWithKey = (key: string, body: object, type: JobType = 'clean-audio-video') =>
       request(gw.server).post(`/v1/${type}`).set(bearer(alice)).set('Idempotency-Key', key).send(body);
 
     it('replays the first answer for the same key and body, whatever the key order, without a new job', async () => {
-      gw.jobs.creditsEstimate = 7;
       const first = await createWithKey('order-1', { video_url: VIDEO, strength: 0.5 });
-      gw.jobs.creditsEstimate = null;
       const creates = gw.jobs.creates.length;
-      const replay = await createWithKey('order-1', { strength: 0.5, video_url: VIDEO });
-      expect(first.status).toBe(202);
-      expect(replay.status).toBe(202);
-      expectJob('clean-audio-video', replay.body);
-      expect(replay.body).toEqual(first.body);
-      expect(replay.body.credits_estimated).toBe(7);
-      expect(gw.jobs.creates.at(-1)?.idempotency).toEqual(gw.jobs.creates.at(creates - 1)?.idempotency);
+      // The input got longer since: the replay still shows the first answer's quote.
+      gw.mediaProbe.durationSeconds = 30;
+      try {
+        const replay = await createWithKey('order-1', { strength: 0.5, video_url: VIDEO });
+        expect(first.status).toBe(202);
+        expect(replay.status).toBe(202);
+        expectJob('clean-audio-video', replay.body);
+        expect(replay.body).toEqual(first.body);
+        expect(replay.body.credits_estimated).toBe(26);
+      } finally {
+        gw.mediaProbe.durationSeconds = 12.4;
+      }
+      expect(gw.jobs.creates).toHaveLength(creates);
+    });
+
+    it('replays without a new quote, so a replay succeeds while billing is down', async () => {
+      const first = await createWithKey('order-5', { video_url: VIDEO });
+      const probes = gw.mediaProbe.probes.length;
+      const estimates = gw.billing.estimates.length;
+      gw.billing.reachable = false;
+      try {
+        const replay = await createWithKey('order-5', { video_url: VIDEO });
+        expect(replay.status).toBe(202);
+        expect(replay.body).toEqual(first.body);
+      } finally {
+        gw.billing.reachable = true;
+      }
+      expect(gw.mediaProbe.probes).toHaveLength(probes);
+      expect(gw.billing.estimates).toHaveLength(estimates);
     });
 
     it('replays PROCESSING even after the job was cancelled', async () => {

@@ -6,12 +6,14 @@ import type {
   JobRecordV1,
   ListJobsReplyV1,
   ListJobsRequestV1,
+  ReplayJobRequestV1,
 } from '@vj/contracts';
 
 // The gateway's view of the jobs service (its NATS RPC catalogue, JobsRpc in contracts). Behind a port
 // so controllers and services test against a fake; messaging/jobs-rpc.adapter.ts binds it to NATS.
 export interface JobsPort {
   create(request: CreateJobRequestV1): Promise<CreateJobReplyV1>;
+  replay(request: ReplayJobRequestV1): Promise<CreateJobReplyV1 | null>;
   get(request: GetJobRequestV1): Promise<JobRecordV1>;
   list(request: ListJobsRequestV1): Promise<ListJobsReplyV1>;
   cancel(request: CancelJobRequestV1): Promise<JobRecordV1>;

@@ -1,13 +1,19 @@
-import { connectNats, JobsRpcClient } from '@vj/messaging';
+import { BillingRpcClient, connectNats, JobsRpcClient, MediaRpcClient } from '@vj/messaging';
+import type { BillingPort } from '../billing/billing-port';
 import type { GatewayConfig } from '../gateway.env';
 import type { ServiceHealthPort } from '../health/service-health.port';
 import type { JobsPort } from '../jobs/jobs-port';
+import type { MediaProbePort } from '../jobs/media-probe-port';
 import { NatsServiceHealth } from './nats-service-health';
+import { RpcBillingAdapter } from './rpc-billing.adapter';
 import { RpcJobsAdapter } from './rpc-jobs.adapter';
+import { RpcMediaProbeAdapter } from './rpc-media-probe.adapter';
 
-// Everything the gateway reaches over NATS; tests pass fakes for both ports instead.
+// Everything the gateway reaches over NATS; tests pass fakes for the ports instead.
 export interface GatewayMessaging {
   jobs: JobsPort;
+  billing: BillingPort;
+  mediaProbe: MediaProbePort;
   serviceHealth: ServiceHealthPort;
   close(): Promise<void>;
 }
@@ -16,6 +22,8 @@ export async function connectGatewayMessaging(config: GatewayConfig): Promise<Ga
   const nc = await connectNats({ url: config.NATS_URL, name: 'gateway' });
   return {
     jobs: new RpcJobsAdapter(new JobsRpcClient(nc, config.RPC_TIMEOUT_MS), config.RPC_TIMEOUT_MS),
+    billing: new RpcBillingAdapter(new BillingRpcClient(nc, config.RPC_TIMEOUT_MS)),
+    mediaProbe: new RpcMediaProbeAdapter(new MediaRpcClient(nc), config.ESTIMATE_PROBE_TIMEOUT_MS),
     serviceHealth: new NatsServiceHealth(nc),
     close: () => nc.drain(),
   };

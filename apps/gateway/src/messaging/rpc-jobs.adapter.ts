@@ -13,6 +13,10 @@ export class RpcJobsAdapter implements JobsPort {
     return this.call('create', request);
   }
 
+  replay(request: JobsRpc['replay']['request']) {
+    return this.call('replay', request);
+  }
+
   get(request: JobsRpc['get']['request']) {
     return this.call('get', request);
   }

@@ -2,6 +2,7 @@ import type { INestMicroservice } from '@nestjs/common';
 import { logLevelsUpTo } from '@vj/config';
 import { NestFactory } from '@nestjs/core';
 import { connectNats, ensureStreams, JetStreamServer } from '@vj/messaging';
+import { BILLING_EVENTS_CONSUMER } from '../billing-events/billing-events-consumer';
 import { createJobsDataSource } from '../database/jobs-data-source';
 import { runJobsMigrations } from '../database/run-jobs-migrations';
 import type { JobsConfig } from '../jobs.env';
@@ -15,7 +16,8 @@ export async function createJobsApp(config: JobsConfig): Promise<INestMicroservi
   const nc = await connectNats({ url: config.NATS_URL, name: 'jobs' });
   await ensureStreams(await nc.jetstreamManager());
   const app = await NestFactory.createMicroservice(JobsModule.create({ config, nc, dataSource }), {
-    strategy: new JetStreamServer({ connection: nc, consumers: [REPORTS_CONSUMER], deadLetterWatches: [RENDER_WORKER_DEAD_LETTERS] }),
+    // One server pulls both durable consumers; each subject is dispatched to its controller's handler.
+    strategy: new JetStreamServer({ connection: nc, consumers: [REPORTS_CONSUMER, BILLING_EVENTS_CONSUMER], deadLetterWatches: [RENDER_WORKER_DEAD_LETTERS] }),
     logger: logLevelsUpTo(config.LOG_LEVEL),
   });
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);

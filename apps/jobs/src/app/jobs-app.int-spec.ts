@@ -1,5 +1,17 @@
 import type { INestMicroservice } from '@nestjs/common';
-import { CLEAN_AUDIO_DEFAULTS, BACKGROUND_REMOVAL_DEFAULTS, CONSUMERS, STREAMS, subjects, type CreateJobRequestV1, type JobRecordV1, type StoredResultV1 } from '@vj/contracts';
+import {
+  CLEAN_AUDIO_DEFAULTS,
+  BACKGROUND_REMOVAL_DEFAULTS,
+  CONSUMERS,
+  STREAMS,
+  subjects,
+  type BillingEventKind,
+  type BillingEventPayloads,
+  type CreateJobRequestV1,
+  type CreditEstimateV1,
+  type JobRecordV1,
+  type StoredResultV1,
+} from '@vj/contracts';
 import { createDatabase, startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
 import { decodeJson, ensureConsumer, JetStreamPublisher, JobsRpcClient, pingHealth } from '@vj/messaging';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +23,8 @@ import { createJobsApp } from './create-jobs-app';
 const ACCOUNT = randomUUID();
 const OTHER_ACCOUNT = randomUUID();
 const result: StoredResultV1 = { job_type: 'clean-audio-video', video: { object_key: 'results/x/out.mp4', content_type: 'video/mp4', file_name: 'out.mp4', file_size: 10 } };
+
+const estimate: CreditEstimateV1 = { credits_estimated: 12, duration_seconds: 61.2, basis: 'probed_duration', price_version: 3 };
 
 function cleanAudio(overrides: Partial<CreateJobRequestV1> = {}): CreateJobRequestV1 {
   return { version: 1, account_id: ACCOUNT, job_type: 'clean-audio-video', input: { kind: 'url', url: 'https://example.com/a.mp4' }, options: CLEAN_AUDIO_DEFAULTS, ...overrides };
@@ -58,18 +72,93 @@ describe('jobs service over NATS and PostgreSQL', () => {
   }
   const eventsOf = async (jobId: string) => (await messagesOf(STREAMS.jobEvents, jobId)).map((m) => m.subject);
   const settle = () => new Promise((r) => setTimeout(r, 400));
+  const getJob = (jobId: string) => rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: jobId });
 
-  it('creates a job and publishes its work message and created event exactly once', async () => {
-    const { job, replayed } = await rpc.call('create', cleanAudio());
+  // What billing publishes; `copy` tells a republished event apart from the stream's dedup of the same msgId.
+  type BillingExtra<K extends BillingEventKind> = Omit<BillingEventPayloads[K], 'version' | 'event_id' | 'occurred_at' | 'job_id' | 'account_id' | 'job_type'>;
+  async function publishBilling<K extends BillingEventKind>(kind: K, job: JobRecordV1, extra: BillingExtra<K>, copy = 0): Promise<void> {
+    const base = { version: 1, event_id: randomUUID(), occurred_at: new Date().toISOString(), job_id: job.job_id, account_id: job.account_id, job_type: job.job_type };
+    await publisher.publish(subjects.billingEvent(kind), { ...base, ...extra }, { msgId: `${job.job_id}.${kind}${copy ? `.${copy}` : ''}` });
+  }
+  const holdPlaced = (job: JobRecordV1, copy = 0) => publishBilling('hold_placed', job, { credits_held: 12, price_version: 3 }, copy);
+  const billingEventsSettled = async () => {
+    const info = await jsm.consumers.info(STREAMS.billingEvents, CONSUMERS.jobsBillingEvents);
+    return info.num_pending === 0 && info.num_ack_pending === 0;
+  };
+
+  it('creates a job with its estimate and publishes only the created event, carrying the estimate', async () => {
+    const { job, replayed } = await rpc.call('create', cleanAudio({ estimate }));
     expect(replayed).toBe(false);
-    expect(job).toMatchObject({ account_id: ACCOUNT, job_type: 'clean-audio-video', status: 'PROCESSING', result: null, error: null });
+    expect(job).toMatchObject({ account_id: ACCOUNT, job_type: 'clean-audio-video', status: 'PROCESSING', credits_estimated: 12, credits_charged: null, result: null, error: null });
     await waitFor('outbox published', async () => (await eventsOf(job.job_id)).length === 1);
+    await settle();
+    const events = await messagesOf(STREAMS.jobEvents, job.job_id);
+    expect(events).toEqual([{ subject: subjects.jobEvent('created'), payload: expect.objectContaining({ job_id: job.job_id, options: CLEAN_AUDIO_DEFAULTS, estimate }) }]);
+    expect(await messagesOf(STREAMS.work, job.job_id)).toEqual([]);
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM jobs.outbox WHERE published_at IS NULL');
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('publishes the work message exactly once when hold_placed arrives, even twice', async () => {
+    const { job } = await rpc.call('create', cleanAudio({ estimate }));
+    await waitFor('created event', async () => (await eventsOf(job.job_id)).length === 1);
+    await holdPlaced(job);
+    await waitFor('work published', async () => (await messagesOf(STREAMS.work, job.job_id)).length === 1);
+    await holdPlaced(job, 1);
+    await waitFor('billing events consumed', billingEventsSettled);
     await settle();
     const work = await messagesOf(STREAMS.work, job.job_id);
     expect(work).toEqual([{ subject: subjects.work('clean-audio-video'), payload: expect.objectContaining({ version: 1, job_id: job.job_id, options: CLEAN_AUDIO_DEFAULTS }) }]);
     expect(await eventsOf(job.job_id)).toEqual([subjects.jobEvent('created')]);
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM jobs.outbox WHERE published_at IS NULL');
-    expect(rows[0].n).toBe(0);
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM jobs.outbox WHERE msg_id = $1', [job.job_id]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('sends no work for a hold_placed that arrives after the job was cancelled', async () => {
+    const { job } = await rpc.call('create', cleanAudio({ estimate }));
+    await rpc.call('cancel', { version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    await holdPlaced(job);
+    await waitFor('billing events consumed', billingEventsSettled);
+    await settle();
+    expect(await messagesOf(STREAMS.work, job.job_id)).toEqual([]);
+    expect((await getJob(job.job_id)).status).toBe('CANCELLED');
+    expect(await eventsOf(job.job_id)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('cancelled')]);
+  });
+
+  it('fails the job with insufficient_credits on hold_rejected, with its failed event, and ignores a second one', async () => {
+    const { job } = await rpc.call('create', cleanAudio({ estimate }));
+    await publishBilling('hold_rejected', job, { credits_required: 12, credits_available: 3 });
+    await waitFor('failed', async () => (await getJob(job.job_id)).status === 'FAILED');
+    const error = { code: 'insufficient_credits', message: "the account's available credits (3) do not cover the estimate of this job (12)", details: null };
+    expect((await getJob(job.job_id)).error).toEqual(error);
+    await waitFor('failed event', async () => (await eventsOf(job.job_id)).includes(subjects.jobEvent('failed')));
+    await publishBilling('hold_rejected', job, { credits_required: 12, credits_available: 0 }, 1);
+    await waitFor('billing events consumed', billingEventsSettled);
+    await settle();
+    const events = await messagesOf(STREAMS.jobEvents, job.job_id);
+    expect(events.map((e) => e.subject)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('failed')]);
+    expect(events[1].payload).toMatchObject({ job_id: job.job_id, error });
+    expect(await messagesOf(STREAMS.work, job.job_id)).toEqual([]);
+  });
+
+  it('stores credits_charged from charge_captured, once, however often it is delivered', async () => {
+    const { job } = await rpc.call('create', cleanAudio({ estimate }));
+    await holdPlaced(job);
+    await waitFor('work published', async () => (await messagesOf(STREAMS.work, job.job_id)).length === 1);
+    const base = { version: 1 as const, job_id: job.job_id, account_id: ACCOUNT, job_type: job.job_type };
+    await publisher.publish(subjects.report('succeeded'), { ...base, result, media_duration_seconds: 55 }, { msgId: `${job.job_id}.succeeded` });
+    await waitFor('completed', async () => (await getJob(job.job_id)).status === 'COMPLETED');
+    const charge = { credits_charged: 11, credits_priced: 11, credits_released: 1, billed_seconds: 55, price_version: 3 };
+    await publishBilling('charge_captured', job, charge);
+    await waitFor('charged', async () => (await getJob(job.job_id)).credits_charged === 11);
+    const charged = await getJob(job.job_id);
+    await publishBilling('charge_captured', job, charge, 1);
+    await publishBilling('hold_released', job, { credits_released: 0 });
+    await waitFor('billing events consumed', billingEventsSettled);
+    await settle();
+    expect(await getJob(job.job_id)).toEqual(charged);
+    expect(charged).toMatchObject({ status: 'COMPLETED', credits_estimated: 12, credits_charged: 11, result });
+    expect(await eventsOf(job.job_id)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('completed')]);
   });
 
   it('replays the original job for the same Idempotency-Key and body, and refuses another body', async () => {
@@ -78,8 +167,13 @@ describe('jobs service over NATS and PostgreSQL', () => {
     const again = await rpc.call('create', cleanAudio({ idempotency }));
     expect(again).toEqual({ job: first.job, replayed: true });
     await expect(rpc.call('create', cleanAudio({ idempotency: { ...idempotency, request_hash: 'hash-b' } }))).rejects.toMatchObject({ code: 'conflict' });
+    // The gateway looks a key up before quoting: the same answers without a create.
+    expect(await rpc.call('replay', { version: 1, account_id: ACCOUNT, idempotency })).toEqual({ job: first.job, replayed: true });
+    expect(await rpc.call('replay', { version: 1, account_id: ACCOUNT, idempotency: { ...idempotency, key: 'unused' } })).toBeNull();
+    expect(await rpc.call('replay', { version: 1, account_id: OTHER_ACCOUNT, idempotency })).toBeNull();
+    await expect(rpc.call('replay', { version: 1, account_id: ACCOUNT, idempotency: { ...idempotency, request_hash: 'hash-b' } })).rejects.toMatchObject({ code: 'conflict' });
     await settle();
-    expect(await messagesOf(STREAMS.work, first.job.job_id)).toHaveLength(1);
+    expect(await eventsOf(first.job.job_id)).toEqual([subjects.jobEvent('created')]);
   });
 
   it('creates a single job when concurrent creates share an Idempotency-Key', async () => {
@@ -155,6 +249,7 @@ describe('jobs service over NATS and PostgreSQL', () => {
     const workerSpec = { stream: STREAMS.work, durable: CONSUMERS.renderWorker, filterSubject: subjects.workAll(), subjects: [], ackWaitMs: 1_000, maxDeliver: 1, concurrency: 1, backoffMs: [], maxProcessingMs: 1_000 };
     await ensureConsumer(jsm, workerSpec);
     const { job } = await rpc.call('create', cleanAudio());
+    await holdPlaced(job);
     const consumer = await nc.jetstream().consumers.get(STREAMS.work, CONSUMERS.renderWorker);
     // A worker takes the job and crashes; the next pull (any worker) makes JetStream give up on it.
     await waitFor('taken', async () => (await consumer.next({ expires: 1_000 }))?.subject === subjects.work('clean-audio-video'));
@@ -168,12 +263,13 @@ describe('jobs service over NATS and PostgreSQL', () => {
     await consumer.delete();
   });
 
-  it('fails a processing job past its deadline with timeout', async () => {
-    const { job } = await rpc.call('create', cleanAudio());
+  it('fails a job billing never funded at its create deadline with timeout, and sends no work', async () => {
+    const { job } = await rpc.call('create', cleanAudio({ estimate }));
     await db.query(`UPDATE jobs.job SET deadline_at = now() - interval '1 second' WHERE job_id = $1`, [job.job_id]);
-    await waitFor('swept', async () => (await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).status === 'FAILED', 5_000);
-    const failed = await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    await waitFor('swept', async () => (await getJob(job.job_id)).status === 'FAILED', 5_000);
+    const failed = await getJob(job.job_id);
     expect(failed.error?.code).toBe('timeout');
+    expect(await messagesOf(STREAMS.work, job.job_id)).toEqual([]);
   });
 
   it("moves the deadline to the worker's own on a started report, so the sweeper spares a late-started job", async () => {

@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { JetStreamPublisher } from '@vj/messaging';
 import type { NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
+import { BillingEventsController } from '../billing-events/billing-events.controller';
 import { HealthLifecycle } from '../health/health.lifecycle';
 import { JobsService } from '../jobs/jobs.service';
 import { TypeormJobStore } from '../jobs/typeorm-job-store';
@@ -30,7 +31,7 @@ export class JobsModule {
     });
     return {
       module: JobsModule,
-      controllers: [ReportsController],
+      controllers: [ReportsController, BillingEventsController],
       providers: [
         { provide: JobsService, useValue: jobs },
         { provide: OutboxRelayLifecycle, useValue: new OutboxRelayLifecycle(relay) },

@@ -1,6 +1,9 @@
-import type { JobError, JobInputV1, JobOptionsByType, JobStatus, JobType, StoredResultV1 } from '@vj/contracts';
+import type { CreditEstimateV1, JobError, JobInputV1, JobOptionsByType, JobStatus, JobType, StoredResultV1 } from '@vj/contracts';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { JOBS_SCHEMA } from './jobs-schema';
+
+// The quote's other fields; its credits live in credits_estimated, which the job object shows.
+export type StoredEstimate = Omit<CreditEstimateV1, 'credits_estimated'>;
 
 // Timestamps are kept to the millisecond so a JS Date round-trips exactly (list cursors compare them).
 @Entity({ schema: JOBS_SCHEMA, name: 'job' })
@@ -35,6 +38,9 @@ export class JobEntity {
   @Column({ type: 'integer', nullable: true })
   credits_estimated!: number | null;
 
+  @Column({ type: 'jsonb', nullable: true })
+  estimate!: StoredEstimate | null;
+
   @Column({ type: 'integer', nullable: true })
   credits_charged!: number | null;
 
@@ -55,4 +61,8 @@ export class JobEntity {
 
   @Column({ type: 'timestamptz', precision: 3 })
   deadline_at!: Date;
+
+  // When billing held the estimate and the work message was written; null until then, so never twice.
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  funded_at!: Date | null;
 }

@@ -3,6 +3,7 @@ import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { JobEntity } from './job.entity';
 import { JOBS_SCHEMA } from './jobs-schema';
 import { CreateJobs1732300000000 } from './migrations/1732300000000-create-jobs';
+import { JobFunding1732400000000 } from './migrations/1732400000000-job-funding';
 import { OutboxMessageEntity } from './outbox-message.entity';
 
 export const JOBS_ENTITIES = [JobEntity, IdempotencyKeyEntity, OutboxMessageEntity];
@@ -14,7 +15,7 @@ export function createJobsDataSource(databaseUrl: string): DataSource {
     url: databaseUrl,
     schema: JOBS_SCHEMA,
     entities: JOBS_ENTITIES,
-    migrations: [CreateJobs1732300000000],
+    migrations: [CreateJobs1732300000000, JobFunding1732400000000],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

@@ -1,9 +1,11 @@
 import { subjects, type JobEventKind, type JobEventPayloads, type JobWorkRequestedV1 } from '@vj/contracts';
 import { randomUUID } from 'node:crypto';
 import type { JobEntity } from '../database/job.entity';
+import { jobEstimate } from './job-estimate';
 import type { OutboxDraft } from './outbox-draft';
 
-// The work message: msgId = job_id so a re-published row is dropped by the stream's dedup window.
+// The work message, written once billing funded the job (decision 0015). msgId = job_id so a
+// re-published row is dropped by the stream's dedup window.
 export function workMessage(job: JobEntity): OutboxDraft {
   const payload: JobWorkRequestedV1 = {
     version: 1,
@@ -21,7 +23,11 @@ export function workMessage(job: JobEntity): OutboxDraft {
 export function jobEventMessage(kind: JobEventKind, job: JobEntity): OutboxDraft {
   const base = { version: 1 as const, job_id: job.job_id, account_id: job.account_id, job_type: job.job_type, event_id: randomUUID(), occurred_at: job.updated_at.toISOString() };
   const payloads: { [K in JobEventKind]: () => JobEventPayloads[K] } = {
-    created: () => ({ ...base, options: job.options }),
+    created: () => {
+      // Billing holds this quote before the work may start.
+      const estimate = jobEstimate(job);
+      return { ...base, options: job.options, ...(estimate && { estimate }) };
+    },
     completed: () => ({ ...base, result: required(job.result, 'result'), media_duration_seconds: job.media_duration_seconds ?? 0 }),
     failed: () => ({ ...base, error: required(job.error, 'error') }),
     cancelled: () => base,

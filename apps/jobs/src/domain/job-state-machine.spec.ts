@@ -1,10 +1,34 @@
 import type { StoredResultV1 } from '@vj/contracts';
-import { transition, type JobCommand } from './job-state-machine';
+import { transition, type JobCommand, type JobState } from './job-state-machine';
 
 const result: StoredResultV1 = { job_type: 'clean-audio-video', video: { object_key: 'k', content_type: 'video/mp4', file_name: 'a.mp4', file_size: 1 } };
-const processing = { status: 'PROCESSING' as const, attempts: 0 };
+const processing: JobState = { status: 'PROCESSING', attempts: 0, funded_at: null, credits_charged: null };
+const funded: JobState = { ...processing, funded_at: new Date('2025-01-01T00:00:01Z') };
+const final = (status: 'COMPLETED' | 'FAILED' | 'CANCELLED'): JobState => ({ ...funded, status, attempts: 1 });
 
 describe('job state machine', () => {
+  it('funds a processing job once, which sends its work, without an event', () => {
+    expect(transition(processing, { kind: 'fund' })).toEqual({
+      outcome: 'applied',
+      change: { status: 'PROCESSING', attempts: 0, funded: true, finished: false },
+      event: null,
+    });
+  });
+
+  it('ignores a redelivered hold_placed for a job already funded', () => {
+    expect(transition(funded, { kind: 'fund' })).toEqual({ outcome: 'ignored', reason: 'job is already funded' });
+  });
+
+  it('records the charge on a completed job without an event, and ignores the same charge again', () => {
+    const completed = final('COMPLETED');
+    expect(transition(completed, { kind: 'charge', credits: 7 })).toEqual({
+      outcome: 'applied',
+      change: { status: 'COMPLETED', attempts: 1, credits_charged: 7, finished: false },
+      event: null,
+    });
+    expect(transition({ ...completed, credits_charged: 7 }, { kind: 'charge', credits: 7 }).outcome).toBe('ignored');
+  });
+
   it('completes a processing job with its result and a completed event', () => {
     expect(transition(processing, { kind: 'succeed', result, mediaDurationSeconds: 12.5 })).toEqual({
       outcome: 'applied',
@@ -31,21 +55,23 @@ describe('job state machine', () => {
   });
 
   it('ignores a duplicate started report', () => {
-    expect(transition({ status: 'PROCESSING', attempts: 2 }, { kind: 'start', attempt: 2 }).outcome).toBe('ignored');
+    expect(transition({ ...funded, attempts: 2 }, { kind: 'start', attempt: 2 }).outcome).toBe('ignored');
   });
 
-  const reports: JobCommand[] = [
+  const lateCommands: JobCommand[] = [
     { kind: 'start', attempt: 3 },
     { kind: 'succeed', result, mediaDurationSeconds: 1 },
     { kind: 'fail', error: { code: 'timeout', message: 'late' } },
   ];
   for (const status of ['COMPLETED', 'FAILED', 'CANCELLED'] as const) {
-    it(`ignores every late report for a ${status} job`, () => {
-      for (const command of reports) expect(transition({ status, attempts: 1 }, command).outcome).toBe('ignored');
+    it(`ignores every late report and a late hold_placed for a ${status} job`, () => {
+      for (const command of lateCommands) expect(transition(final(status), command).outcome).toBe('ignored');
+      // Cancelled or timed out before billing answered: the work never goes out.
+      expect(transition({ ...final(status), funded_at: null }, { kind: 'fund' }).outcome).toBe('ignored');
     });
 
     it(`refuses to cancel a ${status} job as a conflict`, () => {
-      expect(transition({ status, attempts: 1 }, { kind: 'cancel' })).toEqual({ outcome: 'conflict', reason: `job is already ${status}` });
+      expect(transition(final(status), { kind: 'cancel' })).toEqual({ outcome: 'conflict', reason: `job is already ${status}` });
     });
   }
 });

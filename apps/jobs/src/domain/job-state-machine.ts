@@ -1,18 +1,25 @@
 import { isFinalJobStatus, type JobError, type JobEventKind, type JobStatus, type StoredResultV1 } from '@vj/contracts';
 
-// PROCESSING -> COMPLETED | FAILED | CANCELLED; final states never change.
+// PROCESSING -> COMPLETED | FAILED | CANCELLED; final states never change. Billing's facts ride along:
+// a PROCESSING job is funded once (its work goes out then), and a charge is recorded whatever the status.
 
 export interface JobState {
   status: JobStatus;
   attempts: number;
+  funded_at: Date | null;
+  credits_charged: number | null;
 }
 
 export type JobCommand =
+  // Billing held the estimate (hold_placed): the work may start.
+  | { kind: 'fund' }
   // deadlineAt: the worker's own deadline for this attempt, when its report carries one.
   | { kind: 'start'; attempt: number; deadlineAt?: Date }
   | { kind: 'succeed'; result: StoredResultV1; mediaDurationSeconds: number }
   | { kind: 'fail'; error: JobError }
-  | { kind: 'cancel' };
+  | { kind: 'cancel' }
+  // Billing charged the completed job (charge_captured).
+  | { kind: 'charge'; credits: number };
 
 export interface JobChange {
   status: JobStatus;
@@ -22,6 +29,9 @@ export interface JobChange {
   error?: JobError;
   // A new deadline for the sweeper (set by a started report).
   deadline_at?: Date;
+  credits_charged?: number;
+  // The job became funded now: its work message goes out in the same transaction.
+  funded?: true;
   finished: boolean;
 }
 
@@ -33,11 +43,20 @@ export type Transition =
   | { outcome: 'conflict'; reason: string };
 
 export function transition(state: JobState, command: JobCommand): Transition {
+  // charge_captured follows the completed event, so the job is final by then; a redelivery changes nothing.
+  if (command.kind === 'charge') {
+    if (state.credits_charged === command.credits) return { outcome: 'ignored', reason: `charge of ${command.credits} already recorded` };
+    return { outcome: 'applied', change: { status: state.status, attempts: state.attempts, credits_charged: command.credits, finished: false }, event: null };
+  }
   if (isFinalJobStatus(state.status)) {
     const reason = `job is already ${state.status}`;
     return command.kind === 'cancel' ? { outcome: 'conflict', reason } : { outcome: 'ignored', reason };
   }
   switch (command.kind) {
+    case 'fund':
+      // A redelivered hold_placed must not send the work twice.
+      if (state.funded_at) return { outcome: 'ignored', reason: 'job is already funded' };
+      return { outcome: 'applied', change: { status: 'PROCESSING', attempts: state.attempts, funded: true, finished: false }, event: null };
     case 'start':
       // max, not ++: a redelivered started report must not count an attempt twice.
       if (command.attempt <= state.attempts) return { outcome: 'ignored', reason: `attempt ${command.attempt} already recorded` };

@@ -1,4 +1,4 @@
-import { CLEAN_AUDIO_DEFAULTS, subjects, type CreateJobRequestV1 } from '@vj/contracts';
+import { CLEAN_AUDIO_DEFAULTS, subjects, type CreateJobRequestV1, type CreditEstimateV1, type StoredResultV1 } from '@vj/contracts';
 import { InMemoryJobStore } from '../../test/in-memory-job-store';
 import { workerDeadline } from '../domain/job-deadline';
 import { IDEMPOTENCY_KEY_TTL_MS, JobsService } from './jobs.service';
@@ -12,6 +12,8 @@ const request = (overrides: Partial<CreateJobRequestV1> = {}): CreateJobRequestV
   options: CLEAN_AUDIO_DEFAULTS,
   ...overrides,
 });
+const estimate: CreditEstimateV1 = { credits_estimated: 12, duration_seconds: 61.2, basis: 'probed_duration', price_version: 3 };
+const result: StoredResultV1 = { job_type: 'clean-audio-video', video: { object_key: 'k', content_type: 'video/mp4', file_name: 'a.mp4', file_size: 1 } };
 
 describe('JobsService', () => {
   let store: InMemoryJobStore;
@@ -24,13 +26,61 @@ describe('JobsService', () => {
     service = new JobsService(store, { timeouts: { 'clean-audio-video': 3600, 'video-background-removal': 1800 }, now: () => now });
   });
 
-  it('writes the work message and the created event with the job, and sets the deadline from the type limit', async () => {
+  it('writes only the created event with the job, carrying its estimate, and sets the deadline from the type limit', async () => {
+    const { job } = await service.create(request({ estimate }));
+    expect(job.credits_estimated).toBe(12);
+    expect(store.outbox.map((m) => [m.subject, m.msgId])).toEqual([[subjects.jobEvent('created'), `${job.job_id}.created`]]);
+    expect(store.outbox[0].payload).toMatchObject({ job_id: job.job_id, options: CLEAN_AUDIO_DEFAULTS, estimate });
+    expect(store.jobs.get(job.job_id)).toMatchObject({
+      credits_estimated: 12,
+      estimate: { duration_seconds: 61.2, basis: 'probed_duration', price_version: 3 },
+      funded_at: null,
+      deadline_at: new Date('2025-01-01T01:00:00.000Z'),
+    });
+  });
+
+  it('leaves the estimate off the created event of a job created without one', async () => {
     const { job } = await service.create(request());
-    expect(store.outbox.map((m) => [m.subject, m.msgId])).toEqual([
-      [subjects.work('clean-audio-video'), job.job_id],
-      [subjects.jobEvent('created'), `${job.job_id}.created`],
-    ]);
-    expect(store.jobs.get(job.job_id)?.deadline_at).toEqual(new Date('2025-01-01T01:00:00.000Z'));
+    expect(job.credits_estimated).toBeNull();
+    expect(store.outbox[0].payload).not.toHaveProperty('estimate');
+  });
+
+  it('refuses an estimate that is not a whole, non-negative number of credits', async () => {
+    await expect(service.create(request({ estimate: { ...estimate, credits_estimated: 1.5 } }))).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(service.create(request({ estimate: { ...estimate, credits_estimated: -1 } }))).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(store.jobs.size).toBe(0);
+  });
+
+  it('writes the work message once when billing funds the job, however often hold_placed arrives', async () => {
+    const { job } = await service.create(request({ estimate }));
+    now = new Date(now.getTime() + 1_000);
+    expect(await service.applyCommand(job.job_id, { kind: 'fund' })).toBe('applied');
+    expect(await service.applyCommand(job.job_id, { kind: 'fund' })).toBe('ignored');
+    expect(store.outbox.map((m) => m.subject)).toEqual([subjects.jobEvent('created'), subjects.work('clean-audio-video')]);
+    expect(store.outbox[1]).toMatchObject({ msgId: job.job_id, payload: { job_id: job.job_id, requested_at: '2025-01-01T00:00:00.000Z' } });
+    expect(store.jobs.get(job.job_id)).toMatchObject({ status: 'PROCESSING', funded_at: now });
+  });
+
+  it('never sends the work of a job cancelled before billing funded it, nor of an unknown job', async () => {
+    const { job } = await service.create(request({ estimate }));
+    await service.cancel({ version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    const written = store.outbox.length;
+    expect(await service.applyCommand(job.job_id, { kind: 'fund' })).toBe('ignored');
+    expect(await service.applyCommand('3f1d1b1e-0000-4000-8000-000000000000', { kind: 'fund' })).toBe('ignored');
+    expect(store.outbox.length).toBe(written);
+    expect(store.jobs.get(job.job_id)?.funded_at).toBeNull();
+  });
+
+  it('records the charge of a completed job once, without a job event', async () => {
+    const { job } = await service.create(request({ estimate }));
+    await service.applyCommand(job.job_id, { kind: 'fund' });
+    await service.applyCommand(job.job_id, { kind: 'succeed', result, mediaDurationSeconds: 60 });
+    const written = store.outbox.length;
+    expect(await service.applyCommand(job.job_id, { kind: 'charge', credits: 11 })).toBe('applied');
+    expect(await service.applyCommand(job.job_id, { kind: 'charge', credits: 11 })).toBe('ignored');
+    expect(await service.applyCommand('3f1d1b1e-0000-4000-8000-000000000000', { kind: 'charge', credits: 11 })).toBe('ignored');
+    expect(store.outbox.length).toBe(written);
+    expect(await service.get({ version: 1, account_id: ACCOUNT, job_id: job.job_id })).toMatchObject({ status: 'COMPLETED', credits_estimated: 12, credits_charged: 11 });
   });
 
   it('replays the same key and body, refuses another body, and treats a key older than 24 h as absent', async () => {
@@ -70,6 +120,14 @@ describe('JobsService', () => {
     now = new Date(now.getTime() + 31_000);
     expect(await service.failJobsPastDeadline(60_000)).toBe(1);
     expect(store.jobs.get(job.job_id)).toMatchObject({ status: 'FAILED', error: { code: 'timeout' } });
+  });
+
+  it('times out a job billing never funded at its create deadline, and sends no work for a late hold_placed', async () => {
+    const { job } = await service.create(request({ estimate }));
+    now = new Date(now.getTime() + 3600_000 + 61_000);
+    expect(await service.failJobsPastDeadline(60_000)).toBe(1);
+    expect(await service.applyCommand(job.job_id, { kind: 'fund' })).toBe('ignored');
+    expect(store.outbox.map((m) => m.subject)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('failed')]);
   });
 
   it("takes the worker's deadline from a started report, so a job that queued past its create deadline is not swept", async () => {

@@ -13,10 +13,12 @@ import { RpcError } from '@vj/messaging';
 import { randomUUID } from 'node:crypto';
 import { JobEntity } from '../database/job.entity';
 import { jobDeadline, type JobTimeouts } from '../domain/job-deadline';
+import { estimateColumns } from '../domain/job-estimate';
 import { jobEventMessage, workMessage } from '../domain/job-messages';
 import { toJobRecord } from '../domain/job-record';
-import { transition, type JobChange, type JobCommand } from '../domain/job-state-machine';
+import { transition, type JobChange, type JobCommand, type Transition } from '../domain/job-state-machine';
 import { decodeCursor, encodeCursor } from '../domain/list-cursor';
+import type { OutboxDraft } from '../domain/outbox-draft';
 import { IdempotencyKeyTakenError, type JobStore } from './job-store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,7 +34,8 @@ export interface JobsServiceOptions {
 
 export type CommandOutcome = 'applied' | 'ignored';
 
-// The job use cases; the RPC server, the reports consumer, the dead-letter path and the sweeper all call these.
+// The job use cases; the RPC server, the reports and billing consumers, the dead-letter path and the
+// sweeper all call these.
 export class JobsService {
   private readonly now: () => Date;
 
@@ -45,6 +48,11 @@ export class JobsService {
 
   async create(request: CreateJobRequestV1): Promise<CreateJobReplyV1> {
     if (!isJobType(request.job_type)) throw new RpcError('invalid_request', `unknown job type ${String(request.job_type)}`);
+    // The column is an integer: a bad quote is refused here rather than as a database error.
+    const credits = request.estimate?.credits_estimated;
+    if (credits !== undefined && !(Number.isSafeInteger(credits) && credits >= 0)) {
+      throw new RpcError('invalid_request', 'estimate.credits_estimated must be a non-negative integer');
+    }
     const replay = await this.replay(request);
     if (replay) return replay;
     const now = this.now();
@@ -57,20 +65,23 @@ export class JobsService {
       options: request.options,
       result: null,
       error: null,
-      credits_estimated: null,
+      ...estimateColumns(request.estimate),
       credits_charged: null,
       media_duration_seconds: null,
       attempts: 0,
       created_at: now,
       updated_at: now,
       finished_at: null,
+      // Kept while billing decides: a job never funded is timed out by the sweeper like any other.
       deadline_at: jobDeadline(now, request.job_type, this.options.timeouts),
+      funded_at: null,
     } satisfies JobEntity);
     const idempotency = request.idempotency
       ? { key: request.idempotency.key, requestHash: request.idempotency.request_hash, expiredBefore: this.keyCutoff() }
       : null;
     try {
-      await this.store.insertJob({ job, outbox: [workMessage(job), jobEventMessage('created', job)] }, idempotency);
+      // No work message yet: it goes out when billing funds the job (hold_placed).
+      await this.store.insertJob({ job, outbox: [jobEventMessage('created', job)] }, idempotency);
     } catch (error) {
       // A concurrent create with the same key won the insert: answer with its job.
       const winner = error instanceof IdempotencyKeyTakenError ? await this.replay(request) : null;
@@ -81,7 +92,9 @@ export class JobsService {
     return { job: toJobRecord(job), replayed: false };
   }
 
-  private async replay(request: CreateJobRequestV1): Promise<CreateJobReplyV1 | null> {
+  // The earlier answer of the request's Idempotency-Key, null when the key is new; the same key with
+  // another body is a conflict.
+  async replay(request: Pick<CreateJobRequestV1, 'account_id' | 'idempotency'>): Promise<CreateJobReplyV1 | null> {
     if (!request.idempotency) return null;
     const { key, request_hash } = request.idempotency;
     const existing = await this.store.findIdempotencyKey(request.account_id, key, this.keyCutoff());
@@ -120,20 +133,21 @@ export class JobsService {
       const next = transition(job, { kind: 'cancel' });
       if (next.outcome !== 'applied') throw new RpcError('conflict', next.reason);
       const updated = this.apply(job, next.change);
-      return { value: toJobRecord(updated), write: { job: updated, outbox: next.event ? [jobEventMessage(next.event, updated)] : [] } };
+      return { value: toJobRecord(updated), write: { job: updated, outbox: messagesOf(next, updated) } };
     });
     this.options.onOutboxWritten?.();
     return record;
   }
 
-  // Reports, dead letters and the sweeper: an unknown job or a final one is "ignored", never an error.
+  // Reports, billing events, dead letters and the sweeper: an unknown job or one the command no longer
+  // applies to is "ignored", never an error.
   async applyCommand(jobId: string, command: JobCommand): Promise<CommandOutcome> {
     const outcome = await this.store.updateJob<CommandOutcome>(jobId, (job) => {
       if (!job) return { value: 'ignored' };
       const next = transition(job, command);
       if (next.outcome !== 'applied') return { value: 'ignored' };
       const updated = this.apply(job, next.change);
-      return { value: 'applied', write: { job: updated, outbox: next.event ? [jobEventMessage(next.event, updated)] : [] } };
+      return { value: 'applied', write: { job: updated, outbox: messagesOf(next, updated) } };
     });
     if (outcome === 'applied') this.options.onOutboxWritten?.();
     return outcome;
@@ -166,10 +180,17 @@ export class JobsService {
       error: change.error ?? job.error,
       media_duration_seconds: change.media_duration_seconds ?? job.media_duration_seconds,
       deadline_at: change.deadline_at ?? job.deadline_at,
+      credits_charged: change.credits_charged ?? job.credits_charged,
+      funded_at: change.funded ? now : job.funded_at,
       updated_at: now,
       finished_at: change.finished ? now : job.finished_at,
     });
   }
+}
+
+// What an applied transition publishes with the job: its work once funded, then its event if any.
+function messagesOf(next: Extract<Transition, { outcome: 'applied' }>, job: JobEntity): OutboxDraft[] {
+  return [...(next.change.funded ? [workMessage(job)] : []), ...(next.event ? [jobEventMessage(next.event, job)] : [])];
 }
 
 // Another account's job, or a job of the other type when the caller names one, does not exist for the caller.

@@ -15,6 +15,7 @@ export class JobsRpcLifecycle implements OnApplicationBootstrap, BeforeApplicati
   onApplicationBootstrap(): void {
     this.service = serveJobsRpc(this.nc, {
       create: (request) => this.jobs.create(request),
+      replay: (request) => this.jobs.replay(request),
       get: (request) => this.jobs.get(request),
       list: (request) => this.jobs.list(request),
       cancel: (request) => this.jobs.cancel(request),

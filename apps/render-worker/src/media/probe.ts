@@ -8,18 +8,20 @@ export interface ProbeRequest {
   inputPath: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  // Options for the input itself (protocol and format whitelists), placed before -i.
+  inputOptions?: readonly string[];
 }
 
 // -i, so a file name starting with '-' is never read as an option.
-export function probeArgs(inputPath: string): string[] {
-  return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', inputPath];
+export function probeArgs(inputPath: string, inputOptions: readonly string[] = []): string[] {
+  return ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputOptions, '-i', inputPath];
 }
 
 // ffprobe failing can only mean the file is unreadable: its arguments never change.
 export async function probeMedia(runner: CommandRunner, request: ProbeRequest): Promise<MediaProbe> {
   try {
     const { stdout } = await runner.run(
-      { file: request.ffprobePath, args: probeArgs(request.inputPath) },
+      { file: request.ffprobePath, args: probeArgs(request.inputPath, request.inputOptions) },
       { timeoutMs: request.timeoutMs, signal: request.signal, stdout: 'capture' },
     );
     return parseProbe(stdout);

@@ -1,5 +1,23 @@
 import type { JobType } from '../job/job-type';
-import type { JobEventKind, JobReportKind, JobsRpcMethod } from './names';
+import type { BillingEventKind, BillingRpcMethod, JobEventKind, JobReportKind, JobsRpcMethod, MediaRpcMethod } from './names';
+import type {
+  BalanceRequestV1,
+  BalanceV1,
+  ChargeCapturedEventV1,
+  CreditEstimateV1,
+  EstimateRequestV1,
+  GrantCreditsReplyV1,
+  GrantCreditsRequestV1,
+  HoldPlacedEventV1,
+  HoldRejectedEventV1,
+  HoldReleasedEventV1,
+  LedgerPageV1,
+  LedgerRequestV1,
+  ProbeInputReplyV1,
+  ProbeInputRequestV1,
+  UsageReportV1,
+  UsageRequestV1,
+} from './billing-payloads';
 import type {
   CancelJobRequestV1,
   CreateJobReplyV1,
@@ -15,6 +33,7 @@ import type {
   JobWorkRequestedV1,
   ListJobsReplyV1,
   ListJobsRequestV1,
+  ReplayJobRequestV1,
 } from './payloads';
 import type { JobRecordV1 } from '../job/job-record';
 
@@ -39,7 +58,27 @@ export interface JobEventPayloads extends Record<JobEventKind, unknown> {
 
 export interface JobsRpc extends Record<JobsRpcMethod, { request: unknown; reply: unknown }> {
   create: { request: CreateJobRequestV1; reply: CreateJobReplyV1 };
+  replay: { request: ReplayJobRequestV1; reply: CreateJobReplyV1 | null };
   get: { request: GetJobRequestV1; reply: JobRecordV1 };
   list: { request: ListJobsRequestV1; reply: ListJobsReplyV1 };
   cancel: { request: CancelJobRequestV1; reply: JobRecordV1 };
+}
+
+export interface BillingEventPayloads extends Record<BillingEventKind, unknown> {
+  hold_placed: HoldPlacedEventV1;
+  hold_rejected: HoldRejectedEventV1;
+  charge_captured: ChargeCapturedEventV1;
+  hold_released: HoldReleasedEventV1;
+}
+
+export interface BillingRpc extends Record<BillingRpcMethod, { request: unknown; reply: unknown }> {
+  estimate: { request: EstimateRequestV1; reply: CreditEstimateV1 };
+  balance: { request: BalanceRequestV1; reply: BalanceV1 };
+  usage: { request: UsageRequestV1; reply: UsageReportV1 };
+  ledger: { request: LedgerRequestV1; reply: LedgerPageV1 };
+  grant: { request: GrantCreditsRequestV1; reply: GrantCreditsReplyV1 };
+}
+
+export interface MediaRpc extends Record<MediaRpcMethod, { request: unknown; reply: unknown }> {
+  probe: { request: ProbeInputRequestV1; reply: ProbeInputReplyV1 };
 }

@@ -6,6 +6,7 @@ describe('name resolver', () => {
     expect(matches(STREAM_SUBJECTS[STREAMS.work][0], subjects.work('clean-audio-video'))).toBe(true);
     expect(matches(STREAM_SUBJECTS[STREAMS.reports][0], subjects.report('succeeded'))).toBe(true);
     expect(matches(STREAM_SUBJECTS[STREAMS.jobEvents][0], subjects.jobEvent('cancelled'))).toBe(true);
+    expect(matches(STREAM_SUBJECTS[STREAMS.billingEvents][0], subjects.billingEvent('charge_captured'))).toBe(true);
   });
 
   it('builds the max-deliveries advisory subject JetStream publishes for a consumer', () => {

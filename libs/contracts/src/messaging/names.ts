@@ -10,6 +10,8 @@ export const STREAMS = {
   reports: 'VJ_JOB_REPORTS',
   // Job lifecycle events for any internal consumer (billing, analytics, webhooks).
   jobEvents: 'VJ_JOB_EVENTS',
+  // Billing's own events (holds, charges, releases) for any internal consumer; the jobs service is one.
+  billingEvents: 'VJ_BILLING_EVENTS',
 } as const;
 export type StreamName = (typeof STREAMS)[keyof typeof STREAMS];
 
@@ -17,6 +19,7 @@ export const CONSUMERS = {
   renderWorker: 'render-worker',
   jobsReports: 'jobs-reports',
   billingJobEvents: 'billing-job-events',
+  jobsBillingEvents: 'jobs-billing-events',
 } as const;
 export type ConsumerName = (typeof CONSUMERS)[keyof typeof CONSUMERS];
 
@@ -26,8 +29,18 @@ export type JobEventKind = (typeof JOB_EVENT_KINDS)[number];
 export const JOB_REPORT_KINDS = ['started', 'succeeded', 'failed'] as const;
 export type JobReportKind = (typeof JOB_REPORT_KINDS)[number];
 
-export const RPC_METHODS = ['create', 'get', 'list', 'cancel'] as const;
+export const BILLING_EVENT_KINDS = ['hold_placed', 'hold_rejected', 'charge_captured', 'hold_released'] as const;
+export type BillingEventKind = (typeof BILLING_EVENT_KINDS)[number];
+
+export const RPC_METHODS = ['create', 'replay', 'get', 'list', 'cancel'] as const;
 export type JobsRpcMethod = (typeof RPC_METHODS)[number];
+
+export const BILLING_RPC_METHODS = ['estimate', 'balance', 'usage', 'ledger', 'grant'] as const;
+export type BillingRpcMethod = (typeof BILLING_RPC_METHODS)[number];
+
+// Served by the render workers: they own fetching inputs and ffprobe.
+export const MEDIA_RPC_METHODS = ['probe'] as const;
+export type MediaRpcMethod = (typeof MEDIA_RPC_METHODS)[number];
 
 // Services that answer health pings; the gateway's /healthz asks each one.
 export const SERVICES = ['jobs', 'render-worker', 'billing'] as const;
@@ -40,8 +53,12 @@ export const subjects = {
   reportAll: () => 'vj.reports.job.v1.>',
   jobEvent: (kind: JobEventKind) => `vj.events.job.v1.${kind}`,
   jobEventAll: () => 'vj.events.job.v1.>',
+  billingEvent: (kind: BillingEventKind) => `vj.events.billing.v1.${kind}`,
+  billingEventAll: () => 'vj.events.billing.v1.>',
   // Core NATS request/reply, served by the jobs service.
   jobsRpc: (method: JobsRpcMethod) => `vj.rpc.jobs.v1.${method}`,
+  billingRpc: (method: BillingRpcMethod) => `vj.rpc.billing.v1.${method}`,
+  mediaRpc: (method: MediaRpcMethod) => `vj.rpc.media.v1.${method}`,
   // Core NATS request/reply: any instance of the service answers HealthReplyV1.
   health: (service: ServiceName) => `vj.health.v1.${service}`,
   // Published by JetStream when a message reaches its consumer's max_deliver: our dead-letter signal.
@@ -54,11 +71,28 @@ export const STREAM_SUBJECTS: Record<StreamName, string[]> = {
   [STREAMS.work]: [subjects.workAll()],
   [STREAMS.reports]: [subjects.reportAll()],
   [STREAMS.jobEvents]: [subjects.jobEventAll()],
+  [STREAMS.billingEvents]: [subjects.billingEventAll()],
 };
 
 // Core NATS queue groups: one member of each group handles a message, so several instances can run.
 export const queueGroups = {
   jobsRpc: () => 'vj-jobs-rpc',
+  billingRpc: () => 'vj-billing-rpc',
+  mediaRpc: () => 'vj-media-rpc',
   health: (service: ServiceName) => `vj-health-${service}`,
   deadLetters: (consumer: ConsumerName) => `vj-dead-letters-${consumer}`,
+} as const;
+
+// Everything a generic RPC client or server needs to know about one service's request/reply catalogue.
+export interface RpcEndpoint<M extends string> {
+  service: string;
+  methods: readonly M[];
+  subject: (method: M) => string;
+  queue: string;
+}
+
+export const RPC_ENDPOINTS = {
+  jobs: { service: 'jobs', methods: RPC_METHODS, subject: subjects.jobsRpc, queue: queueGroups.jobsRpc() } satisfies RpcEndpoint<JobsRpcMethod>,
+  billing: { service: 'billing', methods: BILLING_RPC_METHODS, subject: subjects.billingRpc, queue: queueGroups.billingRpc() } satisfies RpcEndpoint<BillingRpcMethod>,
+  media: { service: 'media', methods: MEDIA_RPC_METHODS, subject: subjects.mediaRpc, queue: queueGroups.mediaRpc() } satisfies RpcEndpoint<MediaRpcMethod>,
 } as const;

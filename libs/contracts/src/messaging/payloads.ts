@@ -5,6 +5,7 @@ import type { JobRecordV1 } from '../job/job-record';
 import type { JobStatus } from '../job/job-status';
 import type { JobType } from '../job/job-type';
 import type { StoredResultV1 } from '../job/stored-result';
+import type { CreditEstimateV1 } from './billing-payloads';
 
 // Every message that crosses a process boundary, one versioned type each. Additive changes keep the
 // version; anything else is a new ...V2 type on a new subject.
@@ -50,6 +51,9 @@ interface JobEventBaseV1 extends JobMessageBaseV1 {
 
 export interface JobCreatedEventV1 extends JobEventBaseV1 {
   options: JobOptionsByType[JobType];
+  // The quote given on the create response; billing holds it when the job starts. Absent from events of
+  // jobs created before billing: billing then quotes the job type's maximum duration.
+  estimate?: CreditEstimateV1;
 }
 
 export interface JobCompletedEventV1 extends JobEventBaseV1 {
@@ -73,6 +77,8 @@ export interface CreateJobRequestV1<T extends JobType = JobType> {
   job_type: T;
   input: JobInputV1;
   options: JobOptionsByType[T];
+  // The quote the gateway obtained from billing; stored with the job and carried by its created event.
+  estimate?: CreditEstimateV1;
   // Present when the client sent Idempotency-Key; request_hash fingerprints the body.
   idempotency?: { key: string; request_hash: string };
 }
@@ -80,6 +86,13 @@ export interface CreateJobReplyV1 {
   job: JobRecordV1;
   // True when an Idempotency-Key matched an earlier create: the job is the original one.
   replayed: boolean;
+}
+
+// An Idempotency-Key's earlier answer, looked up before a create is quoted: null when the key is new.
+export interface ReplayJobRequestV1 {
+  version: 1;
+  account_id: string;
+  idempotency: { key: string; request_hash: string };
 }
 
 export interface GetJobRequestV1 {

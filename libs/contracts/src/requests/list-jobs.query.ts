@@ -1,13 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { JOB_STATUSES, type JobStatus } from '../job/job-status';
 import { JOB_TYPES, type JobType } from '../job/job-type';
+import { PageQuery } from './page.query';
 
-export const LIST_LIMIT_DEFAULT = 20;
-export const LIST_LIMIT_MAX = 100;
-
-export class ListJobsQuery {
+export class ListJobsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: JOB_TYPES })
   @IsOptional()
   @IsIn(JOB_TYPES)
@@ -17,18 +14,4 @@ export class ListJobsQuery {
   @IsOptional()
   @IsIn(JOB_STATUSES)
   status?: JobStatus;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(LIST_LIMIT_MAX)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  cursor?: string;
 }

@@ -45,29 +45,31 @@ export const requestErrorSchema = {
   },
 } as const;
 
-export const jobListSchema = {
-  $id: 'JobList',
+// A page of a list endpoint: its items, newest first, and the cursor of the next page (null at the end).
+export function pageSchema<Id extends string, Item extends object>(id: Id, items: Item) {
+  return {
+    $id: id,
+    type: 'object',
+    additionalProperties: false,
+    required: ['data', 'next_cursor'],
+    properties: {
+      data: { type: 'array', items },
+      next_cursor: { type: ['string', 'null'] },
+    },
+  } as const;
+}
+
+export const jobListSchema = pageSchema('JobList', {
   type: 'object',
   additionalProperties: false,
-  required: ['data', 'next_cursor'],
+  required: ['type', 'created_at', 'job'],
   properties: {
-    data: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['type', 'created_at', 'job'],
-        properties: {
-          type: { type: 'string', enum: [...JOB_TYPES] },
-          created_at: { type: 'string', format: 'date-time' },
-          // The job object, unchanged: validated against its type's schema by the caller.
-          job: { type: 'object' },
-        },
-      },
-    },
-    next_cursor: { type: ['string', 'null'] },
+    type: { type: 'string', enum: [...JOB_TYPES] },
+    created_at: { type: 'string', format: 'date-time' },
+    // The job object, unchanged: validated against its type's schema by the caller.
+    job: { type: 'object' },
   },
-} as const;
+} as const);
 
 export const uploadSchema = {
   $id: 'Upload',

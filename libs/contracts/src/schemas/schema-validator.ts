@@ -1,5 +1,6 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { balanceSchema, estimateSchema, ledgerPageSchema, usageReportSchema } from './billing-responses.schema';
 import { healthSchema, jobListSchema, requestErrorSchema, uploadSchema } from './api-responses.schema';
 import { cleanAudioVideoJobSchema, fileObjectSchema, jobErrorSchema, videoBackgroundRemovalJobSchema } from './job-object.schema';
 
@@ -12,6 +13,10 @@ export const ALL_SCHEMAS = [
   jobListSchema,
   uploadSchema,
   healthSchema,
+  estimateSchema,
+  balanceSchema,
+  usageReportSchema,
+  ledgerPageSchema,
 ] as const;
 
 export type SchemaId = (typeof ALL_SCHEMAS)[number]['$id'];

@@ -7,11 +7,18 @@ const SEVEN_DAYS = nanos(7 * 24 * 3600_000);
 
 type StreamSettings = Omit<Partial<StreamConfig>, 'name' | 'subjects'>;
 
-// Work and reports are queues (a message leaves once acked); job events are a 7-day log any service may replay.
+// Work and reports are queues (a message leaves once acked); job and billing events are 7-day logs any
+// service may replay.
 export const STREAM_SETTINGS: Record<StreamName, StreamSettings> = {
   [STREAMS.work]: { retention: RetentionPolicy.Workqueue, storage: StorageType.File, duplicate_window: DUPLICATE_WINDOW },
   [STREAMS.reports]: { retention: RetentionPolicy.Workqueue, storage: StorageType.File, duplicate_window: DUPLICATE_WINDOW },
   [STREAMS.jobEvents]: {
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: SEVEN_DAYS,
+    duplicate_window: DUPLICATE_WINDOW,
+  },
+  [STREAMS.billingEvents]: {
     retention: RetentionPolicy.Limits,
     storage: StorageType.File,
     max_age: SEVEN_DAYS,

@@ -2,14 +2,15 @@ import type { JobRecordV1 } from '@vj/contracts';
 import { startNatsServer, type LocalNatsServer } from '@vj/local-stack';
 import { connect, type NatsConnection } from 'nats';
 import { pingHealth, serveHealth } from './health';
-import { JobsRpcClient } from './jobs-rpc-client';
+import { JobsRpcClient } from './rpc-client';
 import { RpcError } from './rpc-error';
-import { serveJobsRpc, type JobsRpcHandlers, type RpcService } from './serve-jobs-rpc';
+import { serveJobsRpc, type JobsRpcHandlers, type RpcService } from './serve-rpc';
 
 const job = { job_id: 'j1', account_id: 'a1', job_type: 'clean-audio-video', status: 'PROCESSING' } as JobRecordV1;
 
 const handlers: JobsRpcHandlers = {
   create: async () => ({ job, replayed: false }),
+  replay: async () => null,
   get: async (request) => {
     if (request.job_id !== job.job_id) throw new RpcError('not_found', 'job not found');
     return job;

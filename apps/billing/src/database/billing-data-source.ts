@@ -1,0 +1,25 @@
+import { DataSource } from 'typeorm';
+import { AccountEntity } from './account.entity';
+import { BILLING_SCHEMA } from './billing-schema';
+import { JobBillingEntity } from './job-billing.entity';
+import { LedgerEntryEntity } from './ledger-entry.entity';
+import { CreateBilling1732400000000 } from './migrations/1732400000000-create-billing';
+import { PriceListEntity } from './price-list.entity';
+
+export const BILLING_ENTITIES = [AccountEntity, LedgerEntryEntity, JobBillingEntity, PriceListEntity];
+
+// Migrations only: the schema changes through reviewed migrations, never through synchronize.
+export function createBillingDataSource(databaseUrl: string): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: databaseUrl,
+    schema: BILLING_SCHEMA,
+    entities: BILLING_ENTITIES,
+    migrations: [CreateBilling1732400000000],
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    applicationName: 'vj-billing',
+  });
+}

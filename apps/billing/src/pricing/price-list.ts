@@ -1,0 +1,85 @@
+import { JOB_TYPES, type JobOptionsByType, type JobType } from '@vj/contracts';
+
+// What one job type costs. Rates and multipliers have at most 3 decimals so prices are exact integers
+// of thousandths (no float drift between a quote and a charge).
+export interface JobTypePrice {
+  // Credits per started second of input video.
+  credits_per_second: number;
+  // Applied (multiplied together) when the boolean option of that name is true on the job.
+  option_multipliers: Partial<Record<BooleanOption, number>>;
+  // No job costs less than this, however short.
+  minimum_credits: number;
+  // What an estimate assumes when the input's duration cannot be known in time: the job type's limit.
+  max_duration_seconds: number;
+}
+
+type BooleanOptionOf<T> = { [K in keyof T]: T[K] extends boolean ? K : never }[keyof T];
+export type BooleanOption = { [T in JobType]: BooleanOptionOf<JobOptionsByType[T]> }[JobType] & string;
+
+export type JobTypePrices = Record<JobType, JobTypePrice>;
+
+export interface PriceList {
+  version: number;
+  prices: JobTypePrices;
+}
+
+// The built-in prices (README "Prices"); BILLING_PRICES_FILE replaces them.
+export const DEFAULT_PRICES: JobTypePrices = {
+  'video-background-removal': {
+    credits_per_second: 2,
+    option_multipliers: { refine_foreground_edges: 1.5 },
+    minimum_credits: 10,
+    max_duration_seconds: 60,
+  },
+  'clean-audio-video': {
+    credits_per_second: 1,
+    option_multipliers: {},
+    minimum_credits: 5,
+    max_duration_seconds: 1800,
+  },
+};
+
+const BOOLEAN_OPTIONS: Record<JobType, readonly string[]> = {
+  'video-background-removal': ['refine_foreground_edges', 'subject_is_person'],
+  'clean-audio-video': ['normalize_loudness'],
+};
+
+export class PriceListError extends Error {}
+
+// Validates a price list read from configuration; every problem is named.
+export function parsePrices(value: unknown): JobTypePrices {
+  const problems: string[] = [];
+  if (!isObject(value)) throw new PriceListError('prices must be an object with one entry per job type');
+  for (const key of Object.keys(value)) if (!(JOB_TYPES as readonly string[]).includes(key)) problems.push(`unknown job type "${key}"`);
+  for (const type of JOB_TYPES) {
+    const price = value[type];
+    if (!isObject(price)) {
+      problems.push(`${type}: missing`);
+      continue;
+    }
+    const allowed = ['credits_per_second', 'option_multipliers', 'minimum_credits', 'max_duration_seconds'];
+    for (const key of Object.keys(price)) if (!allowed.includes(key)) problems.push(`${type}: unknown field "${key}"`);
+    if (!isThousandths(price.credits_per_second, 0)) problems.push(`${type}.credits_per_second: a number >= 0 with at most 3 decimals`);
+    if (!Number.isInteger(price.minimum_credits) || (price.minimum_credits as number) < 0) problems.push(`${type}.minimum_credits: an integer >= 0`);
+    if (!Number.isInteger(price.max_duration_seconds) || (price.max_duration_seconds as number) < 1) problems.push(`${type}.max_duration_seconds: an integer >= 1`);
+    const multipliers = price.option_multipliers;
+    if (!isObject(multipliers)) {
+      problems.push(`${type}.option_multipliers: an object (may be empty)`);
+      continue;
+    }
+    for (const [option, multiplier] of Object.entries(multipliers)) {
+      if (!BOOLEAN_OPTIONS[type].includes(option)) problems.push(`${type}.option_multipliers: "${option}" is not a boolean option of ${type}`);
+      else if (!isThousandths(multiplier, 0.001)) problems.push(`${type}.option_multipliers.${option}: a number > 0 with at most 3 decimals`);
+    }
+  }
+  if (problems.length) throw new PriceListError(`invalid price list: ${problems.join('; ')}`);
+  return value as unknown as JobTypePrices;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isThousandths(value: unknown, min: number): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= 1e6 && Math.abs(value * 1000 - Math.round(value * 1000)) < 1e-6;
+}

@@ -1,0 +1,60 @@
+import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
+import { priceOf } from './price';
+import { DEFAULT_PRICES, parsePrices, PriceListError } from './price-list';
+
+const removal = DEFAULT_PRICES['video-background-removal'];
+const clean = DEFAULT_PRICES['clean-audio-video'];
+
+describe('priceOf', () => {
+  it('charges per started second', () => {
+    expect(priceOf(clean, CLEAN_AUDIO_DEFAULTS, 10)).toEqual({ credits: 10, billed_seconds: 10 });
+    expect(priceOf(clean, CLEAN_AUDIO_DEFAULTS, 10.001)).toEqual({ credits: 11, billed_seconds: 11 });
+    expect(priceOf(clean, CLEAN_AUDIO_DEFAULTS, 59.5)).toEqual({ credits: 60, billed_seconds: 60 });
+  });
+
+  it('ignores float noise below a millisecond', () => {
+    expect(priceOf(clean, CLEAN_AUDIO_DEFAULTS, 10.0000001)).toEqual({ credits: 10, billed_seconds: 10 });
+  });
+
+  it('applies the multiplier of an option only when it is on, rounding up to a whole credit', () => {
+    const on = { ...BACKGROUND_REMOVAL_DEFAULTS, refine_foreground_edges: true };
+    const off = { ...BACKGROUND_REMOVAL_DEFAULTS, refine_foreground_edges: false };
+    expect(priceOf(removal, off, 7)).toEqual({ credits: 14, billed_seconds: 7 });
+    expect(priceOf(removal, on, 7)).toEqual({ credits: 21, billed_seconds: 7 });
+    expect(priceOf(removal, on, 7.2)).toEqual({ credits: 24, billed_seconds: 8 });
+    expect(priceOf({ ...removal, credits_per_second: 0.3 }, on, 3)).toEqual({ credits: 10, billed_seconds: 3 });
+    expect(priceOf({ ...removal, credits_per_second: 0.1, minimum_credits: 0 }, off, 3)).toEqual({ credits: 1, billed_seconds: 3 });
+  });
+
+  it('never charges less than the minimum', () => {
+    expect(priceOf(clean, CLEAN_AUDIO_DEFAULTS, 0)).toEqual({ credits: 5, billed_seconds: 0 });
+    expect(priceOf(removal, BACKGROUND_REMOVAL_DEFAULTS, 1)).toEqual({ credits: 10, billed_seconds: 1 });
+  });
+
+  it('multiplies several options together', () => {
+    const price = { ...removal, option_multipliers: { refine_foreground_edges: 1.5, subject_is_person: 1.1 } };
+    expect(priceOf(price, { ...BACKGROUND_REMOVAL_DEFAULTS, refine_foreground_edges: true, subject_is_person: true }, 10)).toEqual({ credits: 33, billed_seconds: 10 });
+  });
+});
+
+describe('parsePrices', () => {
+  it('accepts the defaults', () => {
+    expect(parsePrices(JSON.parse(JSON.stringify(DEFAULT_PRICES)))).toEqual(DEFAULT_PRICES);
+  });
+
+  it('names every problem', () => {
+    const bad = {
+      'video-background-removal': { credits_per_second: 0.0001, option_multipliers: { output_codec: 2 }, minimum_credits: -1, max_duration_seconds: 0 },
+      'clean-audio-video': { credits_per_second: 1, option_multipliers: {}, minimum_credits: 5, max_duration_seconds: 60, extra: 1 },
+      other: {},
+    };
+    expect(() => parsePrices(bad)).toThrow(PriceListError);
+    expect(() => parsePrices(bad)).toThrow(
+      /unknown job type "other".*credits_per_second.*minimum_credits.*max_duration_seconds.*"output_codec" is not a boolean option.*unknown field "extra"/,
+    );
+  });
+
+  it('refuses a missing job type', () => {
+    expect(() => parsePrices({ 'clean-audio-video': DEFAULT_PRICES['clean-audio-video'] })).toThrow(/video-background-removal: missing/);
+  });
+});

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS, uploadObjectKey, uploadVideoUrl } from '@vj/contracts';
+import type { CreatedAccount } from '../identity/create-account.use-case';
+import { bearer, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
+
+const VIDEO = 'https://media.example.com/clip.mp4';
+
+describe('POST /v1/estimates', () => {
+  let gw: GatewayHarness;
+  let alice: CreatedAccount;
+  let bob: CreatedAccount;
+
+  beforeAll(async () => {
+    gw = await startGateway('gateway_estimates_api');
+    alice = await gw.newAccount('alice');
+    bob = await gw.newAccount('bob');
+  });
+
+  afterAll(() => gw.stop());
+
+  const estimate = (query: string, body: unknown, account = alice) =>
+    request(gw.server).post(`/v1/estimates${query}`).set(bearer(account)).send(body as object);
+
+  function expectInvalid(res: request.Response, status: number, fields: string[]): void {
+    expect(res.status).toBe(status);
+    expectSchema('RequestError', res.body);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([...fields].sort());
+  }
+
+  it.each([
+    ['clean-audio-video', { video_url: VIDEO, strength: 0.3 }, { ...CLEAN_AUDIO_DEFAULTS, strength: 0.3 }],
+    ['video-background-removal', { video_url: VIDEO, output_codec: 'h264' }, { ...BACKGROUND_REMOVAL_DEFAULTS, output_codec: 'h264' }],
+  ])('answers 200 with the quote of a %s job, options defaulted, and creates no job', async (type, body, options) => {
+    const creates = gw.jobs.creates.length;
+    const res = await estimate(`?type=${type}`, body);
+    expect(res.status).toBe(200);
+    expectSchema('Estimate', res.body);
+    expect(res.body).toEqual({ credits_estimated: 26, duration_seconds: 12.4, basis: 'probed_duration' });
+    expect(gw.billing.estimates.at(-1)).toEqual({ version: 1, account_id: alice.account_id, job_type: type, options, duration_seconds: 12.4 });
+    expect(gw.mediaProbe.probes.at(-1)).toEqual({ version: 1, input: { kind: 'url', url: VIDEO } });
+    expect(gw.jobs.creates).toHaveLength(creates);
+  });
+
+  it('quotes the maximum duration when the probe times out', async () => {
+    gw.mediaProbe.timesOut = true;
+    try {
+      const res = await estimate('?type=video-background-removal', { video_url: VIDEO });
+      expect(res.status).toBe(200);
+      expectSchema('Estimate', res.body);
+      expect(res.body).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration' });
+    } finally {
+      gw.mediaProbe.timesOut = false;
+    }
+  });
+
+  it('answers 503 unavailable when billing cannot be reached', async () => {
+    gw.billing.reachable = false;
+    try {
+      const res = await estimate('?type=clean-audio-video', { video_url: VIDEO });
+      expect(res.status).toBe(503);
+      expectSchema('RequestError', res.body);
+      expect(res.body.error.code).toBe('unavailable');
+    } finally {
+      gw.billing.reachable = true;
+    }
+  });
+
+  it('ignores Idempotency-Key: the same key with another body is quoted again', async () => {
+    const first = await estimate('?type=clean-audio-video', { video_url: VIDEO }).set('Idempotency-Key', 'k1');
+    const second = await estimate('?type=clean-audio-video', { video_url: VIDEO, strength: 0.1 }).set('Idempotency-Key', 'k1');
+    expect([first.status, second.status]).toEqual([200, 200]);
+  });
+
+  describe('the type query parameter', () => {
+    it.each([
+      ['missing', '', ['type']],
+      ['unknown', '?type=transcode', ['type']],
+      ['given twice', '?type=clean-audio-video&type=clean-audio-video', ['type']],
+      ['beside an unknown parameter', '?type=clean-audio-video&dry_run=1', ['dry_run']],
+    ])('answers 422 invalid_request naming the field when it is %s', async (_name, query, fields) => {
+      expectInvalid(await estimate(query, { video_url: VIDEO }), 422, fields);
+    });
+
+    it('is checked before the body', async () => {
+      expectInvalid(await estimate('', { colour: 'red' }), 422, ['type']);
+    });
+  });
+
+  describe('the body, checked as its create endpoint checks it', () => {
+    it.each([
+      ['clean-audio-video', { video_url: VIDEO, output_codec: 'vp9' }, ['output_codec']],
+      ['video-background-removal', { video_url: VIDEO, strength: 0.5 }, ['strength']],
+      ['clean-audio-video', { video_url: VIDEO, strength: 1.5, target_lufs: null }, ['strength', 'target_lufs']],
+      ['video-background-removal', { video_url: 'ftp://media.example.com/clip.mp4' }, ['video_url']],
+      ['clean-audio-video', {}, ['video_url']],
+    ])('answers 422 for a %s body %j', async (type, body, fields) => {
+      expectInvalid(await estimate(`?type=${type}`, body), 422, fields);
+    });
+
+    it('answers 400 for a body that is not a JSON object', async () => {
+      const res = await estimate('?type=clean-audio-video', [{ video_url: VIDEO }]);
+      expect(res.status).toBe(400);
+      expectSchema('RequestError', res.body);
+    });
+
+    it('quotes an upload of the same account as its upload input', async () => {
+      const uploadId = randomUUID();
+      await putObject(uploadObjectKey(alice.account_id, uploadId), 'video bytes');
+      const res = await estimate('?type=clean-audio-video', { video_url: uploadVideoUrl(uploadId) });
+      expect(res.status).toBe(200);
+      expectSchema('Estimate', res.body);
+      expect(gw.mediaProbe.probes.at(-1)?.input).toEqual({ kind: 'upload', upload_id: uploadId, object_key: uploadObjectKey(alice.account_id, uploadId) });
+    });
+
+    it("refuses another account's upload with 422 on video_url", async () => {
+      const uploadId = randomUUID();
+      await putObject(uploadObjectKey(bob.account_id, uploadId), 'video bytes');
+      expectInvalid(await estimate('?type=clean-audio-video', { video_url: uploadVideoUrl(uploadId) }), 422, ['video_url']);
+    });
+
+    it('refuses an uploaded file bigger than UPLOAD_MAX_BYTES with 413', async () => {
+      const uploadId = randomUUID();
+      await putObject(uploadObjectKey(alice.account_id, uploadId), 'x'.repeat(gw.config.UPLOAD_MAX_BYTES + 1));
+      const res = await estimate('?type=video-background-removal', { video_url: uploadVideoUrl(uploadId) });
+      expect(res.status).toBe(413);
+      expectSchema('RequestError', res.body);
+      expect(res.body.error.code).toBe('payload_too_large');
+    });
+  });
+
+  async function putObject(key: string, body: string): Promise<void> {
+    const url = await gw.storage.presignPut(key, 60);
+    expect((await fetch(url, { method: 'PUT', body })).status).toBe(200);
+  }
+});

@@ -1,0 +1,116 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import type { JobInputV1, ProbeInputReplyV1, ProbeInputRequestV1 } from '@vj/contracts';
+import type { ObjectStorage } from '@vj/storage';
+import type { AllowList } from '../input/allow-list';
+import { fetchPrefix } from '../input/fetch-prefix';
+import type { ResolveHost } from '../input/resolve-host';
+import { probeMedia, type CommandRunner } from '../media';
+import { Deadline } from '../media/deadline';
+import { jobErrorOf } from '../processing/job-error-of';
+import { probeInputOptions } from './probe-input-options';
+import { probedDuration } from './probed-duration';
+
+export interface DurationProbeSettings {
+  // One limit for the whole probe: presigning or fetching, and ffprobe.
+  timeoutMs: number;
+  // The most bytes of a URL input fetched.
+  maxBytes: number;
+  allowHosts: AllowList;
+  // Where a URL input's first bytes are kept while ffprobe reads them.
+  workDir: string;
+  ffprobePath: string;
+  resolve?: ResolveHost;
+}
+
+// Longer than any probe: it absorbs clock skew with S3, and only this worker's ffprobe sees the URL.
+const PRESIGN_TTL_SECONDS = 300;
+
+// vj.rpc.media.v1.probe: the input's duration for the credit estimate at job create (decision 0016).
+export class DurationProbe {
+  private readonly logger = new Logger('DurationProbe');
+
+  constructor(
+    private readonly storage: Pick<ObjectStorage, 'presignGet'>,
+    private readonly runner: CommandRunner,
+    private readonly settings: DurationProbeSettings,
+  ) {}
+
+  // Never throws: null whenever the duration cannot be known within the limit.
+  async reply(request: ProbeInputRequestV1): Promise<ProbeInputReplyV1> {
+    const input = request?.input;
+    if (!isInput(input)) {
+      this.logger.warn('no duration: the probe request carries no upload or url input');
+      return { duration_seconds: null };
+    }
+    try {
+      const seconds = await this.durationOf(input, new Deadline(this.settings.timeoutMs, 'Probing the duration'));
+      if (seconds === null) this.logger.debug(`no duration for ${describe(input)}: ffprobe read none that holds for the whole file`);
+      return { duration_seconds: seconds };
+    } catch (error) {
+      const reason = expectedReason(error);
+      if (reason) this.logger.debug(`no duration for ${describe(input)}: ${reason}`);
+      else this.logger.warn(`no duration for ${describe(input)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return { duration_seconds: null };
+    }
+  }
+
+  private durationOf(input: JobInputV1, deadline: Deadline): Promise<number | null> {
+    return input.kind === 'upload' ? this.probeUpload(input.object_key, deadline) : this.probeUrl(input.url, deadline);
+  }
+
+  // ffprobe reads the object over HTTP with range requests: the header, and the end of an MP4 whose
+  // moov is there. The worker has no S3_PUBLIC_ENDPOINT, so the URL is signed for S3_ENDPOINT.
+  private async probeUpload(objectKey: string, deadline: Deadline): Promise<number | null> {
+    const url = await this.storage.presignGet(objectKey, PRESIGN_TTL_SECONDS, 'input', 'application/octet-stream');
+    return this.ffprobe(url, ['http', 'https', 'tcp', 'tls'], deadline, true);
+  }
+
+  private async probeUrl(url: string, deadline: Deadline): Promise<number | null> {
+    const dir = await mkdtemp(join(this.settings.workDir, 'probe-'));
+    try {
+      const path = join(dir, 'input');
+      const { whole } = await fetchPrefix(url, path, {
+        maxBytes: this.settings.maxBytes,
+        signal: AbortSignal.timeout(deadline.remainingMs()),
+        allowHosts: this.settings.allowHosts,
+        resolve: this.settings.resolve,
+      });
+      return await this.ffprobe(path, ['file'], deadline, whole);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async ffprobe(inputPath: string, protocols: readonly string[], deadline: Deadline, wholeFile: boolean): Promise<number | null> {
+    const probe = await probeMedia(this.runner, {
+      ffprobePath: this.settings.ffprobePath,
+      inputPath,
+      timeoutMs: deadline.remainingMs(),
+      inputOptions: probeInputOptions(protocols),
+    });
+    return probedDuration(probe, wholeFile);
+  }
+}
+
+function isInput(input: unknown): input is JobInputV1 {
+  const candidate = input as Partial<Record<string, unknown>> | null | undefined;
+  return (candidate?.kind === 'upload' && typeof candidate.object_key === 'string') || (candidate?.kind === 'url' && typeof candidate.url === 'string');
+}
+
+// Logs name the upload or the URL's host only: a URL's path and query may carry credentials.
+function describe(input: JobInputV1): string {
+  if (input.kind === 'upload') return `upload ${input.upload_id}`;
+  return URL.canParse(input.url) ? `url on ${new URL(input.url).host}` : 'an invalid url';
+}
+
+// Why a user's input gave no duration (refused or failed fetch, unreadable file, the time limit), or
+// null for our own failures, which are logged with their stack.
+function expectedReason(error: unknown): string | null {
+  if ((error as { name?: unknown } | null)?.name === 'TimeoutError') return 'the time limit passed';
+  const jobError = jobErrorOf(error);
+  if (!jobError) return null;
+  const detail = jobError.details?.[0]?.message;
+  return detail && !jobError.message.includes(detail) ? `${jobError.message}: ${detail}` : jobError.message;
+}

@@ -1,0 +1,46 @@
+import { RPC_ENDPOINTS, type BillingRpc, type JobsRpc, type MediaRpc, type RpcEndpoint, type RpcReply } from '@vj/contracts';
+import type { NatsConnection } from 'nats';
+import { decodeJson, encodeJson } from '../json-codec';
+import { RpcError } from './rpc-error';
+
+type Catalogue<M extends string> = Record<M, { request: unknown; reply: unknown }>;
+
+// Typed request/reply with one service's RPC catalogue over core NATS.
+export class RpcClient<M extends string, C extends Catalogue<M>> {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly endpoint: RpcEndpoint<M>,
+    private readonly defaultTimeoutMs = 5_000,
+  ) {}
+
+  async call<K extends M>(method: K, request: C[K]['request'], timeoutMs = this.defaultTimeoutMs): Promise<C[K]['reply']> {
+    let data: Uint8Array;
+    try {
+      ({ data } = await this.nc.request(this.endpoint.subject(method), encodeJson(request), { timeout: timeoutMs }));
+    } catch (error) {
+      // No responders, timeout or a closed connection all mean the same to the caller: try later.
+      throw new RpcError('unavailable', `${this.endpoint.service}.${method}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const reply = decodeJson<RpcReply<C[K]['reply']>>(data);
+    if (!reply.ok) throw new RpcError(reply.error.code, reply.error.message);
+    return reply.data;
+  }
+}
+
+export class JobsRpcClient extends RpcClient<keyof JobsRpc, JobsRpc> {
+  constructor(nc: NatsConnection, defaultTimeoutMs?: number) {
+    super(nc, RPC_ENDPOINTS.jobs, defaultTimeoutMs);
+  }
+}
+
+export class BillingRpcClient extends RpcClient<keyof BillingRpc, BillingRpc> {
+  constructor(nc: NatsConnection, defaultTimeoutMs?: number) {
+    super(nc, RPC_ENDPOINTS.billing, defaultTimeoutMs);
+  }
+}
+
+export class MediaRpcClient extends RpcClient<keyof MediaRpc, MediaRpc> {
+  constructor(nc: NatsConnection, defaultTimeoutMs?: number) {
+    super(nc, RPC_ENDPOINTS.media, defaultTimeoutMs);
+  }
+}

@@ -1,0 +1,151 @@
+import { readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { BalanceV1, CleanAudioVideoJob, LedgerEntryV1, UsageRowV1 } from '@vj/contracts';
+import { waitFor } from '@vj/local-stack';
+import { runOnce } from '../../scripts/stack/service-process';
+import { ApiClient } from '../support/api-client';
+import { useE2eStack } from '../support/e2e-stack';
+import { waitForFinalJob } from '../support/job-polling';
+import { generateVideo } from '../support/media-tools';
+
+const CLI = join('apps', 'gateway', 'src', 'cli', 'main.ts');
+const JOB_SCHEMA = 'CleanAudioVideoJob' as const;
+
+// The public bodies (their JSON Schemas are checked by ApiClient).
+type JobList = { data: { job: CleanAudioVideoJob }[] };
+type LedgerPage = { data: LedgerEntryV1[] };
+type UsageReport = { rows: (Omit<UsageRowV1, 'key'> & { job_type?: string; day?: string })[]; totals: Omit<UsageRowV1, 'key'> };
+
+describe('credits through the REST API, all four services', () => {
+  const e2e = useE2eStack('e2e-billing');
+  let shortClip: string;
+
+  beforeAll(async () => {
+    shortClip = join(e2e.dir, 'short.mp4');
+    await generateVideo(shortClip, { codec: 'h264', seconds: 1, audio: true });
+  });
+
+  // Uploads belong to the account that made them: each test account uploads its own.
+  const upload = async (api: ApiClient, path: string): Promise<string> => {
+    const created = await api.request<{ upload_url: string; video_url: string }>('POST', '/v1/uploads', 'Upload', {
+      file_name: basename(path),
+      content_type: 'video/mp4',
+      file_size: statSync(path).size,
+    });
+    expect((await fetch(created.body.upload_url, { method: 'PUT', body: readFileSync(path) })).status).toBe(200);
+    return created.body.video_url;
+  };
+
+  // A new account through the operator CLI, and an API client holding its key.
+  const accountWith = async (credits: number): Promise<{ accountId: string; apiKey: string; api: ApiClient }> => {
+    const env = { ...process.env, ...e2e.stack.infra.env };
+    const created = JSON.parse(await runOnce(CLI, ['account', 'create', '--name', 'billing-e2e', '--credits', String(credits)], env)) as {
+      account_id: string;
+      api_key: string;
+    };
+    return { accountId: created.account_id, apiKey: created.api_key, api: new ApiClient(e2e.stack.apiUrl, created.api_key) };
+  };
+  const balanceOf = async (api: ApiClient) => (await api.request<BalanceV1>('GET', '/v1/billing/balance', 'Balance')).body;
+  const ledgerOf = async (api: ApiClient) => (await api.request<LedgerPage>('GET', '/v1/billing/ledger?limit=100', 'LedgerPage')).body.data;
+  const create = (api: ApiClient, body: Record<string, unknown>) => api.request<CleanAudioVideoJob>('POST', '/v1/clean-audio-video', JOB_SCHEMA, body);
+  const final = (api: ApiClient, jobId: string) => waitForFinalJob<CleanAudioVideoJob>(api, `/v1/clean-audio-video/${jobId}`, JOB_SCHEMA, 240_000);
+
+  it('quotes on the create response only, charges the completed job, and its reports add up to the ledger', async () => {
+    const { accountId, apiKey, api } = await accountWith(100);
+    const input = join(e2e.dir, 'three.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 3, audio: true });
+    const videoUrl = await upload(api, input);
+
+    const quoted = await api.request('POST', '/v1/estimates?type=clean-audio-video', 'Estimate', { video_url: videoUrl });
+    expect(quoted).toMatchObject({ status: 200, body: { credits_estimated: 5, basis: 'probed_duration' } });
+    expect((await api.request<JobList>('GET', '/v1/jobs', 'JobList')).body.data).toEqual([]);
+
+    const created = await create(api, { video_url: videoUrl });
+    expect(created.status).toBe(202);
+    expect(created.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING', credits_estimated: 5 });
+    const read = await api.request<CleanAudioVideoJob>('GET', `/v1/clean-audio-video/${created.body.job_id}`, JOB_SCHEMA);
+    expect(read.body).not.toHaveProperty('credits_estimated');
+
+    const job = await final(api, created.body.job_id);
+    expect(job.status).toBe('COMPLETED');
+    expect(job).not.toHaveProperty('credits_estimated');
+    // credits_charged follows COMPLETED as soon as billing's charge_captured is applied.
+    const charged = await waitForCharge(api, created.body.job_id);
+    expect(charged.credits_charged).toBe(5);
+    const listed = (await api.request<JobList>('GET', '/v1/jobs', 'JobList')).body.data;
+    expect(listed.map((item) => item.job)).toEqual([expect.not.objectContaining({ credits_estimated: expect.anything() })]);
+
+    expect(await balanceOf(api)).toEqual({ account_id: accountId, balance: 95, held: 0, available: 95 });
+    const entries = await ledgerOf(api);
+    expect(entries.map((e) => [e.kind, e.credits, e.job_id])).toEqual([
+      ['charge', 5, job.job_id],
+      ['release', 5, job.job_id],
+      ['hold', 5, job.job_id],
+      ['grant', 100, null],
+    ]);
+    const chargedInLedger = entries.filter((e) => e.kind === 'charge').reduce((sum, e) => sum + e.credits, 0);
+    const usage = (await api.request<UsageReport>('GET', '/v1/billing/usage?group_by=job_type', 'UsageReport')).body;
+    expect(usage.totals).toEqual({ jobs: 1, billed_seconds: 3, credits: chargedInLedger });
+    expect(usage.rows).toEqual([{ job_type: 'clean-audio-video', jobs: 1, billed_seconds: 3, credits: 5 }]);
+    const csv = await fetch(`${e2e.stack.apiUrl}/v1/billing/usage?group_by=job_type`, { headers: { authorization: `Bearer ${apiKey}`, accept: 'text/csv' } });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect((await csv.text()).trim().split(/\r?\n/)).toEqual(['job_type,jobs,billed_seconds,credits', 'clean-audio-video,1,3,5', 'total,1,3,5']);
+  });
+
+  it('fails a job the credits do not cover with insufficient_credits and leaves the balance unchanged', async () => {
+    const { accountId, api } = await accountWith(3);
+    const created = await create(api, { video_url: await upload(api, shortClip) });
+    expect(created.body.credits_estimated).toBe(5);
+    const job = await final(api, created.body.job_id);
+    expect(job.status).toBe('FAILED');
+    expect(job.error).toEqual({ code: 'insufficient_credits', message: expect.stringContaining('(3)'), details: null });
+    expect(await balanceOf(api)).toEqual({ account_id: accountId, balance: 3, held: 0, available: 3 });
+    expect((await ledgerOf(api)).map((e) => e.kind)).toEqual(['grant']);
+  });
+
+  it('charges nothing for a cancelled job', async () => {
+    const { accountId, api } = await accountWith(50);
+    const created = await create(api, { video_url: await upload(api, shortClip) });
+    const cancelled = await api.request<CleanAudioVideoJob>('POST', `/v1/clean-audio-video/${created.body.job_id}/cancel`, JOB_SCHEMA);
+    expect(cancelled.body.status).toBe('CANCELLED');
+    // Billing may see the job before or after the cancel: a hold and its release, or nothing at all.
+    const settled = async () => {
+      const kinds = (await ledgerOf(api)).map((e) => e.kind);
+      return (await balanceOf(api)).held === 0 && kinds.filter((k) => k === 'hold').length === kinds.filter((k) => k === 'release').length;
+    };
+    await waitFor('the hold released', settled, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await settled()).toBe(true);
+    expect(await balanceOf(api)).toEqual({ account_id: accountId, balance: 50, held: 0, available: 50 });
+    expect((await ledgerOf(api)).filter((e) => e.kind === 'charge')).toEqual([]);
+  });
+
+  it('runs at most as many of 50 concurrent jobs as the credits cover; the rest fail with insufficient_credits', async () => {
+    const { accountId, api } = await accountWith(50);
+    const videoUrl = await upload(api, shortClip);
+    const created = await Promise.all(Array.from({ length: 50 }, () => create(api, { video_url: videoUrl })));
+    expect(created.map((c) => c.body.credits_estimated)).toEqual(Array(50).fill(5));
+    const jobs = await Promise.all(created.map((c) => final(api, c.body.job_id)));
+    const completed = jobs.filter((j) => j.status === 'COMPLETED');
+    const refused = jobs.filter((j) => j.status === 'FAILED' && j.error?.code === 'insufficient_credits');
+    expect(completed.length).toBeLessThanOrEqual(10);
+    expect(completed.length + refused.length).toBe(50);
+    const entries = await ledgerOf(api);
+    expect(entries.filter((e) => e.kind === 'hold')).toHaveLength(completed.length);
+    expect(Math.min(...entries.map((e) => e.balance_after - e.held_after))).toBeGreaterThanOrEqual(0);
+    await waitFor('every hold settled', async () => (await balanceOf(api)).held === 0, 30_000);
+    const charged = entries.filter((e) => e.kind === 'charge').reduce((sum, e) => sum + e.credits, 0);
+    const balance = await balanceOf(api);
+    expect(balance).toEqual({ account_id: accountId, balance: 50 - charged, held: 0, available: 50 - charged });
+    expect(balance.available).toBeGreaterThanOrEqual(0);
+  }, 300_000);
+
+  async function waitForCharge(api: ApiClient, jobId: string): Promise<CleanAudioVideoJob> {
+    let job: CleanAudioVideoJob | undefined;
+    await waitFor('credits_charged', async () => {
+      job = (await api.request<CleanAudioVideoJob>('GET', `/v1/clean-audio-video/${jobId}`, JOB_SCHEMA)).body;
+      return job.credits_charged !== undefined;
+    }, 30_000);
+    return job!;
+  }
+});

@@ -123,6 +123,10 @@ describe('credits through the REST API, all four services', () => {
   it('runs at most as many of 50 concurrent jobs as the credits cover; the rest fail with insufficient_credits', async () => {
     const { accountId, api } = await accountWith(50);
     const videoUrl = await upload(api, shortClip);
+    // Quoted once first, as a client would: the 50 creates then share its probed duration, however slow
+    // the workers' probes are while this machine is busy (the gateway's reuse is tested in jobs-api).
+    const quoted = await api.request('POST', '/v1/estimates?type=clean-audio-video', 'Estimate', { video_url: videoUrl });
+    expect(quoted).toMatchObject({ status: 200, body: { credits_estimated: 5, basis: 'probed_duration' } });
     const created = await Promise.all(Array.from({ length: 50 }, () => create(api, { video_url: videoUrl })));
     expect(created.map((c) => c.body.credits_estimated)).toEqual(Array(50).fill(5));
     const jobs = await Promise.all(created.map((c) => final(api, c.body.job_id)));

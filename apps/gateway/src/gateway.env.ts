@@ -22,6 +22,11 @@ export const gatewayEnv = defineEnv({
     default: 3000,
     min: 100,
   }),
+  ESTIMATE_DURATION_TTL_SECONDS: env.int({
+    doc: "how long an input's probed duration is reused for the same account's quotes; concurrent quotes of one input always share one probe",
+    default: 600,
+    min: 1,
+  }),
   ...logEnv,
 });
 

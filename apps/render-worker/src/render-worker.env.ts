@@ -21,6 +21,11 @@ export const renderWorkerEnv = defineEnv({
     default: 2500,
     min: 1,
   }),
+  DURATION_PROBE_CONCURRENCY: env.int({
+    doc: 'most duration probes a worker runs at once; the rest wait, within DURATION_PROBE_TIMEOUT_MS',
+    default: 4,
+    min: 1,
+  }),
   DURATION_PROBE_MAX_BYTES: env.int({ doc: 'most bytes of a video_url fetched to probe its duration for a credit estimate', default: 8 * 1024 ** 2, min: 1 }),
   MODERATION_DENY_SHA256_FILE: env.string({ doc: "file of denied inputs' SHA-256 hex digests, one a line, '#' comments", optional: true }),
   CLEAN_AUDIO_MAX_SECONDS: env.int({ doc: 'longest audio a clean-audio-video job accepts (else audio_too_long)', default: 1800, min: 1 }),

@@ -75,6 +75,7 @@ export class RenderWorkerModule {
     const durationProbe = new DurationProbe(storage, new ProcessRunner(), {
       timeoutMs: config.DURATION_PROBE_TIMEOUT_MS,
       maxBytes: config.DURATION_PROBE_MAX_BYTES,
+      concurrency: config.DURATION_PROBE_CONCURRENCY,
       allowHosts,
       workDir: config.WORK_DIR,
       ffprobePath: config.FFPROBE_PATH,

@@ -22,6 +22,7 @@ import { JobPresenter } from '../jobs/job-presenter.service';
 import { JOBS_PORT } from '../jobs/jobs-port';
 import { JobsListController } from '../jobs/jobs-list.controller';
 import { MEDIA_PROBE_PORT } from '../jobs/media-probe-port';
+import { ProbedDurations } from '../jobs/probed-durations';
 import { QuoteJobService } from '../jobs/quote-job.service';
 import { ReadJobsService } from '../jobs/read-jobs.service';
 import { VideoBackgroundRemovalController } from '../jobs/video-background-removal.controller';
@@ -58,6 +59,7 @@ export class GatewayModule {
         { provide: JOBS_PORT, useValue: deps.messaging.jobs },
         { provide: BILLING_PORT, useValue: deps.messaging.billing },
         { provide: MEDIA_PROBE_PORT, useValue: deps.messaging.mediaProbe },
+        { provide: ProbedDurations, useValue: new ProbedDurations(deps.config.ESTIMATE_DURATION_TTL_SECONDS * 1000) },
         { provide: SERVICE_HEALTH_PORT, useValue: deps.messaging.serviceHealth },
         { provide: AccountsRepository, useValue: new AccountsRepository(deps.dataSource) },
         { provide: AuthenticateApiKeyUseCase, useFactory: (accounts: AccountsRepository) => new AuthenticateApiKeyUseCase(accounts), inject: [AccountsRepository] },

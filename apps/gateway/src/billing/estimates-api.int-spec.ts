@@ -46,7 +46,8 @@ describe('POST /v1/estimates', () => {
   it('quotes the maximum duration when the probe times out', async () => {
     gw.mediaProbe.timesOut = true;
     try {
-      const res = await estimate('?type=video-background-removal', { video_url: VIDEO });
+      // An input no earlier test probed: the gateway reuses a probed duration.
+      const res = await estimate('?type=video-background-removal', { video_url: `https://media.example.com/${randomUUID()}.mp4` });
       expect(res.status).toBe(200);
       expectSchema('Estimate', res.body);
       expect(res.body).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration' });

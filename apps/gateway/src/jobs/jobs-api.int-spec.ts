@@ -5,6 +5,8 @@ import type { CreatedAccount } from '../identity/create-account.use-case';
 import { bearer, expectJob, expectJobList, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 
 const VIDEO = 'https://media.example.com/clip.mp4';
+// The gateway reuses a probed duration per account and input: a test that watches the probe needs an input of its own.
+const unprobedVideo = () => `https://media.example.com/${randomUUID()}.mp4`;
 
 describe('job endpoints', () => {
   let gw: GatewayHarness;
@@ -117,10 +119,11 @@ describe('job endpoints', () => {
 
   describe('quote on create', () => {
     it('probes the input, asks billing for the price and sends the quote with the create command', async () => {
-      const res = await create('clean-audio-video', { video_url: VIDEO, strength: 0.2 });
+      const video = unprobedVideo();
+      const res = await create('clean-audio-video', { video_url: video, strength: 0.2 });
       expect(res.status).toBe(202);
       expectJob('clean-audio-video', res.body);
-      expect(gw.mediaProbe.probes.at(-1)).toEqual({ version: 1, input: { kind: 'url', url: VIDEO } });
+      expect(gw.mediaProbe.probes.at(-1)).toEqual({ version: 1, input: { kind: 'url', url: video } });
       expect(gw.billing.estimates.at(-1)).toEqual({
         version: 1,
         account_id: alice.account_id,
@@ -147,7 +150,7 @@ describe('job endpoints', () => {
     ])('passes a max_duration quote through when the probe %s', async (_name, probe) => {
       Object.assign(gw.mediaProbe, probe);
       try {
-        const res = await create('video-background-removal', { video_url: VIDEO });
+        const res = await create('video-background-removal', { video_url: unprobedVideo() });
         expect(res.status).toBe(202);
         expectJob('video-background-removal', res.body);
         expect(gw.billing.estimates.at(-1)?.duration_seconds).toBeNull();
@@ -156,6 +159,30 @@ describe('job endpoints', () => {
       } finally {
         Object.assign(gw.mediaProbe, { timesOut: false, durationSeconds: 12.4 });
       }
+    });
+
+    it('probes an input once for concurrent creates and reuses its duration for later ones', async () => {
+      const video = unprobedVideo();
+      const probes = gw.mediaProbe.probes.length;
+      const concurrent = await Promise.all([1, 2, 3].map(() => create('clean-audio-video', { video_url: video })));
+      const later = await create('video-background-removal', { video_url: video });
+      expect([...concurrent, later].map((res) => res.body.credits_estimated)).toEqual([26, 26, 26, 26]);
+      expect(gw.mediaProbe.probes.length - probes).toBe(1);
+      await create('clean-audio-video', { video_url: video }, bob);
+      expect(gw.mediaProbe.probes.length - probes).toBe(2);
+    });
+
+    it('probes again after a probe that could not tell the duration', async () => {
+      const video = unprobedVideo();
+      const probes = gw.mediaProbe.probes.length;
+      gw.mediaProbe.durationSeconds = null;
+      try {
+        expect((await create('clean-audio-video', { video_url: video })).body.credits_estimated).toBe(120);
+      } finally {
+        gw.mediaProbe.durationSeconds = 12.4;
+      }
+      expect((await create('clean-audio-video', { video_url: video })).body.credits_estimated).toBe(26);
+      expect(gw.mediaProbe.probes.length - probes).toBe(2);
     });
 
     it('probes an upload as the same upload input the job gets', async () => {

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { CreditEstimateV1, EstimateRequestV1, JobInputV1, ProbeInputRequestV1 } from '@vj/contracts';
 import { BillingServiceError, type BillingPort } from '../billing/billing-port';
 import type { MediaProbePort } from './media-probe-port';
+import { ProbedDurations } from './probed-durations';
 import { QuoteJobService } from './quote-job.service';
 import type { VideoInputResolver } from './video-input.resolver';
 
@@ -17,7 +18,7 @@ function service(probe: (request: ProbeInputRequestV1) => Promise<{ duration_sec
   } as BillingPort;
   const inputs = { resolve: async () => INPUT } as unknown as VideoInputResolver;
   const media: MediaProbePort = { probe };
-  return { quotes: new QuoteJobService(inputs, media, billing), estimates, quote };
+  return { quotes: new QuoteJobService(inputs, media, billing, new ProbedDurations(60_000)), estimates, quote };
 }
 
 describe('QuoteJobService', () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CreditEstimateV1, JobInputV1, JobOptionsByType, JobType } from '@vj/contracts';
 import { BILLING_PORT, type BillingPort } from '../billing/billing-port';
 import { MEDIA_PROBE_PORT, type MediaProbePort } from './media-probe-port';
+import { ProbedDurations } from './probed-durations';
 import { VideoInputResolver } from './video-input.resolver';
 
 export interface JobRequest<T extends JobType> {
@@ -26,6 +27,7 @@ export class QuoteJobService {
     private readonly inputs: VideoInputResolver,
     @Inject(MEDIA_PROBE_PORT) private readonly media: MediaProbePort,
     @Inject(BILLING_PORT) private readonly billing: BillingPort,
+    private readonly durations: ProbedDurations,
   ) {}
 
   async quote<T extends JobType>(request: JobRequest<T>): Promise<JobQuote> {
@@ -35,7 +37,7 @@ export class QuoteJobService {
       account_id: request.accountId,
       job_type: request.jobType,
       options: request.options,
-      duration_seconds: await this.probeDuration(input),
+      duration_seconds: await this.durations.durationOf(request.accountId, input, () => this.probeDuration(input)),
     });
     return { input, estimate };
   }

@@ -95,6 +95,7 @@ describe('vj.rpc.media.v1.probe against nats-server, S3, HTTP servers and ffprob
     const probe = new DurationProbe(storage, new ProcessRunner(), {
       timeoutMs: LIMIT_MS,
       maxBytes: MAX_BYTES,
+      concurrency: 2,
       allowHosts: AllowList.parse('127.0.0.1'),
       workDir,
       ffprobePath: FFPROBE_PATH,

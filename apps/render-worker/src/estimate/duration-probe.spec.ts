@@ -5,7 +5,7 @@ import { Logger } from '@nestjs/common';
 import type { ProbeInputRequestV1 } from '@vj/contracts';
 import { AllowList } from '../input/allow-list';
 import { ProcessFailedError, type CommandRunner } from '../media';
-import { DurationProbe } from './duration-probe';
+import { DurationProbe, type DurationProbeSettings } from './duration-probe';
 import { ESTIMATE_CONTAINERS } from './probe-input-options';
 import { recordingRunner } from '../media/testing/recording-runner';
 
@@ -25,14 +25,16 @@ describe('DurationProbe', () => {
       return PRESIGNED;
     },
   };
-  const probeWith = (commands: CommandRunner) =>
+  const probeWith = (commands: CommandRunner, limits: Partial<Pick<DurationProbeSettings, 'timeoutMs' | 'concurrency'>> = {}) =>
     new DurationProbe(storage, commands, {
       timeoutMs: 2500,
       maxBytes: 1024,
+      concurrency: 2,
       allowHosts: AllowList.empty,
       workDir,
       ffprobePath: '/opt/ffprobe',
       resolve: async () => [{ address: '10.0.0.5', family: 4 }],
+      ...limits,
     });
 
   beforeEach(() => {
@@ -76,6 +78,33 @@ describe('DurationProbe', () => {
     const ffprobe = recordingRunner(() => Promise.reject(Object.assign(new Error('spawn /opt/ffprobe ENOENT'), { code: 'ENOENT' })));
     await expect(probeWith(ffprobe).reply(upload())).resolves.toEqual({ duration_seconds: null });
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^no duration for upload u1: Error: spawn \/opt\/ffprobe ENOENT\n\s+at /));
+  });
+
+  it('runs at most its concurrency of ffprobes at once; the rest wait their turn', async () => {
+    let running = 0;
+    let most = 0;
+    const ffprobe = recordingRunner(async () => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running--;
+      return FAST_START_MP4;
+    });
+    const probe = probeWith(ffprobe, { concurrency: 2 });
+    const replies = await Promise.all(Array.from({ length: 6 }, () => probe.reply(upload())));
+    expect(replies).toEqual(Array(6).fill({ duration_seconds: 2 }));
+    expect(most).toBe(2);
+  });
+
+  it('answers null when no probe slot frees up within the time limit', async () => {
+    let finish!: () => void;
+    const ffprobe = recordingRunner(() => new Promise((resolve) => (finish = () => resolve(FAST_START_MP4))));
+    const probe = probeWith(ffprobe, { concurrency: 1, timeoutMs: 100 });
+    const first = probe.reply(upload());
+    await expect(probe.reply(upload())).resolves.toEqual({ duration_seconds: null });
+    expect(debug).toHaveBeenCalledWith('no duration for upload u1: the time limit passed');
+    expect(ffprobe.commands).toHaveLength(1);
+    finish();
+    await expect(first).resolves.toEqual({ duration_seconds: 2 });
   });
 
   it('answers null to a request without a usable input', async () => {

@@ -11,12 +11,15 @@ import { Deadline } from '../media/deadline';
 import { jobErrorOf } from '../processing/job-error-of';
 import { probeInputOptions } from './probe-input-options';
 import { probedDuration } from './probed-duration';
+import { ProbeSlots } from './probe-slots';
 
 export interface DurationProbeSettings {
   // One limit for the whole probe: presigning or fetching, and ffprobe.
   timeoutMs: number;
   // The most bytes of a URL input fetched.
   maxBytes: number;
+  // The most probes at once; the rest wait within their time limit.
+  concurrency: number;
   allowHosts: AllowList;
   // Where a URL input's first bytes are kept while ffprobe reads them.
   workDir: string;
@@ -30,12 +33,15 @@ const PRESIGN_TTL_SECONDS = 300;
 // vj.rpc.media.v1.probe: the input's duration for the credit estimate at job create (decision 0016).
 export class DurationProbe {
   private readonly logger = new Logger('DurationProbe');
+  private readonly slots: ProbeSlots;
 
   constructor(
     private readonly storage: Pick<ObjectStorage, 'presignGet'>,
     private readonly runner: CommandRunner,
     private readonly settings: DurationProbeSettings,
-  ) {}
+  ) {
+    this.slots = new ProbeSlots(settings.concurrency);
+  }
 
   // Never throws: null whenever the duration cannot be known within the limit.
   async reply(request: ProbeInputRequestV1): Promise<ProbeInputReplyV1> {
@@ -45,7 +51,8 @@ export class DurationProbe {
       return { duration_seconds: null };
     }
     try {
-      const seconds = await this.durationOf(input, new Deadline(this.settings.timeoutMs, 'Probing the duration'));
+      const deadline = new Deadline(this.settings.timeoutMs, 'Probing the duration');
+      const seconds = await this.slots.run(deadline.remainingMs(), () => this.durationOf(input, deadline));
       if (seconds === null) this.logger.debug(`no duration for ${describe(input)}: ffprobe read none that holds for the whole file`);
       return { duration_seconds: seconds };
     } catch (error) {

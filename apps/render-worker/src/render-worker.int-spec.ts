@@ -5,12 +5,11 @@ import { ObjectStorage } from '@vj/storage';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { bootRenderWorker, type RunningWorker } from './boot';
+import { startLocalHttpServer, type LocalHttpServer } from './input/testing/local-http-server';
 import { renderWorkerEnv } from './render-worker.env';
 
 type Report = { subject: string; payload: ReportPayloads[keyof ReportPayloads] & { job_id: string } };
@@ -22,7 +21,7 @@ describe('render worker against nats-server and S3', () => {
   let worker: RunningWorker;
   let rpc: RpcService;
   let storage: ObjectStorage;
-  let stallServer: Server;
+  let stallServer: LocalHttpServer;
   let stallUrl: string;
   let workDir: string;
   const statuses = new Map<string, JobStatus>();
@@ -44,9 +43,8 @@ describe('render worker against nats-server and S3', () => {
     });
     nc.subscribe(subjects.reportAll(), { callback: (_e, msg) => reports.push({ subject: msg.subject, payload: decodeJson(msg.data) }) });
     // Sends headers then nothing: a transload that is still running when the job is cancelled.
-    stallServer = createServer((_req, res) => res.writeHead(200, { 'content-length': 1_000_000 }).write('x'));
-    await new Promise<void>((resolve) => stallServer.listen(0, '127.0.0.1', resolve));
-    stallUrl = `http://127.0.0.1:${(stallServer.address() as AddressInfo).port}/video.mp4`;
+    stallServer = await startLocalHttpServer((_req, res) => res.writeHead(200, { 'content-length': 1_000_000 }).write('x'));
+    stallUrl = `${stallServer.base}/video.mp4`;
     workDir = mkdtempSync(join(tmpdir(), 'vj-worker-int-'));
     const config = renderWorkerEnv.parse({
       NATS_URL: nats.url,
@@ -69,8 +67,7 @@ describe('render worker against nats-server and S3', () => {
   afterAll(async () => {
     await worker?.stop('test over');
     await rpc?.close();
-    stallServer?.closeAllConnections();
-    stallServer?.close();
+    await stallServer?.close();
     await nc?.close();
     await Promise.all([nats?.stop(), s3?.stop()]);
     rmSync(workDir, { recursive: true, force: true });

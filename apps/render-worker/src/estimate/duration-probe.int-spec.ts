@@ -1,6 +1,5 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
@@ -11,6 +10,7 @@ import { ObjectStorage } from '@vj/storage';
 import { connect, type NatsConnection } from 'nats';
 import { AllowList } from '../input/allow-list';
 import { resolveWithSystemDns, type ResolveHost } from '../input/resolve-host';
+import { startLocalHttpServer, type LocalHttpServer } from '../input/testing/local-http-server';
 import { ProcessRunner } from '../media';
 import { durationOf, FFPROBE_PATH, makeTestVideo } from '../media/testing/media-tools';
 import { DurationProbe } from './duration-probe';
@@ -31,12 +31,6 @@ function sendFile(req: IncomingMessage, res: ServerResponse, body: Buffer): void
   res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${body.length}`, 'content-length': end - start + 1 }).end(body.subarray(start, end + 1));
 }
 
-async function listen(host: string, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; base: string }> {
-  const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return { server, base: `http://${host}:${(server.address() as AddressInfo).port}` };
-}
-
 describe('vj.rpc.media.v1.probe against nats-server, S3, HTTP servers and ffprobe', () => {
   let nats: LocalNatsServer;
   let s3: LocalS3Server;
@@ -46,8 +40,8 @@ describe('vj.rpc.media.v1.probe against nats-server, S3, HTTP servers and ffprob
   let storage: ObjectStorage;
   let dir: string;
   let workDir: string;
-  let media: { server: Server; base: string };
-  let privateHost: { server: Server; base: string };
+  let media: LocalHttpServer;
+  let privateHost: LocalHttpServer;
   const files: Record<string, string> = {};
   const requests: Requests = [];
   const privateRequests: Requests = [];
@@ -74,7 +68,7 @@ describe('vj.rpc.media.v1.probe against nats-server, S3, HTTP servers and ffprob
     for (const path of [files.fastStart, files.fragmented, files.webm]) expect(statSync(path).size).toBeGreaterThan(MAX_BYTES);
     mkdirSync(workDir);
 
-    media = await listen('127.0.0.1', (req, res) => {
+    media = await startLocalHttpServer((req, res) => {
       const path = req.url ?? '';
       requests.push({ path, range: req.headers.range });
       if (path === '/never') return; // accepts the request, never answers
@@ -83,10 +77,10 @@ describe('vj.rpc.media.v1.probe against nats-server, S3, HTTP servers and ffprob
       if (!name) return void res.writeHead(404).end();
       sendFile(req, res, readFileSync(files[name]));
     });
-    privateHost = await listen('127.0.0.2', (req, res) => {
+    privateHost = await startLocalHttpServer((req, res) => {
       privateRequests.push({ path: req.url ?? '', range: req.headers.range });
       sendFile(req, res, readFileSync(files.fastStart));
-    });
+    }, '127.0.0.2');
 
     [nats, s3] = await Promise.all([startNatsServer(), startS3Server()]);
     storage = new ObjectStorage({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'probe-int', region: 'us-east-1' });
@@ -109,10 +103,7 @@ describe('vj.rpc.media.v1.probe against nats-server, S3, HTTP servers and ffprob
   afterAll(async () => {
     await service?.close();
     await nc?.close();
-    for (const { server } of [media, privateHost].filter(Boolean)) {
-      server.closeAllConnections();
-      server.close();
-    }
+    await Promise.all([media?.close(), privateHost?.close()]);
     await Promise.all([nats?.stop(), s3?.stop()]);
     rmSync(dir, { recursive: true, force: true });
   });

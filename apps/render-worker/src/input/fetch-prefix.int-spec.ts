@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AllowList } from './allow-list';
 import { fetchPrefix, type PrefixOptions } from './fetch-prefix';
+import { startLocalHttpServer, type LocalHttpServer } from './testing/local-http-server';
 import { TransloadError } from './transload-error';
 
 const BODY = Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => i % 251));
@@ -25,24 +25,20 @@ const routes: Record<string, Route> = {
   '/stall': (res) => void res.writeHead(206, { 'content-range': `bytes 0-999/${BODY.length}` }).write('x'),
 };
 
-let server: Server;
+let server: LocalHttpServer;
 let base: string;
 let dir: string;
 let ranges: (string | undefined)[];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startLocalHttpServer((req, res) => {
     ranges.push(req.headers.range);
     (routes[req.url ?? ''] ?? ((r: ServerResponse) => r.writeHead(404).end()))(res, req.headers.range);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.base;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 beforeEach(() => {
   ranges = [];

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AllowList } from './allow-list';
 import { transload, type TransloadOptions } from './transload';
+import { startLocalHttpServer, type LocalHttpServer } from './testing/local-http-server';
 import { TransloadError } from './transload-error';
 
 const BODY = Buffer.alloc(64 * 1024, 7);
@@ -29,13 +29,13 @@ const routes: Record<string, Route> = {
   '/to-video': (res) => res.writeHead(307, { location: '/video.mp4' }).end(),
 };
 
-let server: Server;
+let server: LocalHttpServer;
 let base: string;
 let dir: string;
 let requests: string[];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startLocalHttpServer((req, res) => {
     requests.push(req.url ?? '');
     const hops = /^\/hop\/(\d+)$/.exec(req.url ?? '');
     if (hops) return void res.writeHead(302, { location: `/hop/${Number(hops[1]) + 1}` }).end();
@@ -46,14 +46,10 @@ beforeAll(async () => {
     }
     (routes[req.url ?? ''] ?? routes['/missing'])(res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.base;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 beforeEach(() => {
   requests = [];

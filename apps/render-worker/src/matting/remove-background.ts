@@ -1,10 +1,10 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
-import { MediaError, probeMedia, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
+import { MediaError, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
 import { Deadline } from '../media/deadline';
-import { throwIfAborted } from '../media/media-error';
 import { damagedInputError, damageIn, forUser, truncationIn } from '../media/input-damage';
+import { openJobInput } from '../media/open-job-input';
 import { lastLine } from '../media/process-runner';
 import { MIN_SIDE } from './frame-geometry';
 import { FrameMatter, type PendingMatte } from './frame-matter';
@@ -96,14 +96,7 @@ class BackgroundRemoval {
 
   async run(): Promise<MattedVideo> {
     const { request } = this;
-    throwIfAborted(request.signal);
-    await mkdir(request.workDir, { recursive: true });
-    const probe = await probeMedia(this.runner, {
-      ffprobePath: request.ffprobePath ?? 'ffprobe',
-      inputPath: request.inputPath,
-      timeoutMs: this.deadline.remainingMs(),
-      signal: request.signal,
-    });
+    const probe = await openJobInput(this.runner, request, this.deadline);
     const video = probe.video;
     if (!video || video.width <= 0 || video.height <= 0) {
       throw new MediaError('invalid_file', 'The file has no video stream', [

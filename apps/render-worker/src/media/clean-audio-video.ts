@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CleanAudioVideoOptions } from '@vj/contracts';
 import {
@@ -24,9 +24,9 @@ import {
   type LoudnessMeasurement,
   type LoudnessPlan,
 } from './loudness';
-import { MediaError, throwIfAborted } from './media-error';
+import { MediaError } from './media-error';
+import { openJobInput } from './open-job-input';
 import { outputFormatFor } from './output-format';
-import { probeMedia } from './probe';
 import { lastLine, ProcessFailedError, ProcessRunner, type CommandRunner } from './process-runner';
 
 export interface CleanAudioVideoRequest {
@@ -97,14 +97,7 @@ class CleanAudioJob {
 
   async run(): Promise<CleanedVideo> {
     const { request } = this;
-    throwIfAborted(request.signal);
-    await mkdir(request.workDir, { recursive: true });
-    const probe = await probeMedia(this.runner, {
-      ffprobePath: request.ffprobePath ?? 'ffprobe',
-      inputPath: request.inputPath,
-      timeoutMs: this.deadline.remainingMs(),
-      signal: request.signal,
-    });
+    const probe = await openJobInput(this.runner, request, this.deadline);
     const format = outputFormatFor(probe);
     this.checkAudioLength(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
     const audioSeconds = await this.denoise();

@@ -23,7 +23,7 @@ export const renderWorkerEnv = defineEnv({
   }),
   DURATION_PROBE_CONCURRENCY: env.int({
     doc: 'most duration probes a worker runs at once; the rest wait, within DURATION_PROBE_TIMEOUT_MS',
-    default: 4,
+    default: 16,
     min: 1,
   }),
   DURATION_PROBE_MAX_BYTES: env.int({ doc: 'most bytes of a video_url fetched to probe its duration for a credit estimate', default: 8 * 1024 ** 2, min: 1 }),

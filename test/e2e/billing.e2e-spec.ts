@@ -17,7 +17,9 @@ type LedgerPage = { data: LedgerEntryV1[] };
 type UsageReport = { rows: (Omit<UsageRowV1, 'key'> & { job_type?: string; day?: string })[]; totals: Omit<UsageRowV1, 'key'> };
 
 describe('credits through the REST API, all four services', () => {
-  const e2e = useE2eStack('e2e-billing');
+  // Exact quotes are asserted here, so they must come from the probe even on a loaded CI machine; the
+  // fallback on a slow probe is tested with fakes (gateway) and in bench/quotes.
+  const e2e = useE2eStack('e2e-billing', { ESTIMATE_PROBE_TIMEOUT_MS: '15000', DURATION_PROBE_TIMEOUT_MS: '14000' });
   let shortClip: string;
 
   beforeAll(async () => {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { OutputCodec } from '@vj/contracts';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
+import { runBench } from '../support/bench-stack';
 import { codecBaseline } from './codec-baseline';
 
 // bench/bg-removal: frames per second of the whole matting pipeline (decode, person model, smoothing,
@@ -86,7 +87,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

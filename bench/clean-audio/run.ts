@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { startStack } from '../../scripts/stack/stack';
+import { runBench, withBenchStack } from '../support/bench-stack';
 import { denoiseBaseline } from './denoise-baseline';
 
 // bench/clean-audio: a 640x480, 60 s clip through the whole stack (create -> COMPLETED), next to a
@@ -37,25 +36,16 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 async function main(): Promise<void> {
   const runsArg = process.argv.indexOf('--runs');
   const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
-  const dir = mkdtempSync(join(tmpdir(), 'vj-bench-'));
-  chmodSync(dir, 0o755);
-  const input = join(dir, 'clip.mp4');
-  await makeClip(input);
-  const stack = await startStack({ dataDir: join(dir, 'data'), durable: false, env: { LOG_LEVEL: 'warn' }, log: () => undefined });
-  const auth = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
-  try {
+  await withBenchStack({}, async ({ stack, dir, headers, upload }) => {
+    const input = join(dir, 'clip.mp4');
+    await makeClip(input);
     const rows: Array<{ job: number; base: number }> = [];
     for (let i = 0; i < runs; i++) {
-      const upload = (await (await fetch(`${stack.apiUrl}/v1/uploads`, {
-        method: 'POST',
-        headers: auth,
-        body: JSON.stringify({ file_name: 'clip.mp4', content_type: 'video/mp4', file_size: statSync(input).size }),
-      })).json()) as { upload_url: string; video_url: string };
-      await fetch(upload.upload_url, { method: 'PUT', body: readFileSync(input) });
+      const videoUrl = await upload(input);
       const job = await timed(async () => {
-        const created = (await (await fetch(`${stack.apiUrl}/v1/clean-audio-video`, { method: 'POST', headers: auth, body: JSON.stringify({ video_url: upload.video_url }) })).json()) as { job_id: string };
+        const created = (await (await fetch(`${stack.apiUrl}/v1/clean-audio-video`, { method: 'POST', headers, body: JSON.stringify({ video_url: videoUrl }) })).json()) as { job_id: string };
         for (;;) {
-          const state = (await (await fetch(`${stack.apiUrl}/v1/clean-audio-video/${created.job_id}`, { headers: auth })).json()) as { status: string };
+          const state = (await (await fetch(`${stack.apiUrl}/v1/clean-audio-video/${created.job_id}`, { headers })).json()) as { status: string };
           if (state.status === 'COMPLETED') return;
           if (state.status !== 'PROCESSING') throw new Error(`job ended ${JSON.stringify(state)}`);
           await sleep(50);
@@ -72,13 +62,7 @@ async function main(): Promise<void> {
     console.log(`  job (create -> COMPLETED)          ${job.toFixed(2)} s   ${(SECONDS / job).toFixed(1)}x realtime`);
     console.log(`  baseline (stream copy + denoiser)  ${base.toFixed(2)} s   ${(SECONDS / base).toFixed(1)}x realtime`);
     console.log(`  ratio job / baseline               ${(job / base).toFixed(2)}`);
-  } finally {
-    await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

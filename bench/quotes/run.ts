@@ -1,9 +1,7 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startStack, type RunningStack } from '../../scripts/stack/stack';
+import { runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
 
 // bench/quotes: a burst of concurrent POST /v1/estimates through the whole stack (decision 0018).
 // Baseline, in the same run: the same burst over as many distinct uploads, where every quote needs a
@@ -17,30 +15,14 @@ interface Estimate {
   basis: 'probed_duration' | 'max_duration';
 }
 
-class Api {
-  private readonly headers: Record<string, string>;
-
-  constructor(private readonly stack: RunningStack) {
-    this.headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
-  }
-
-  async upload(path: string): Promise<string> {
-    const body = JSON.stringify({ file_name: 'clip.mp4', content_type: 'video/mp4', file_size: statSync(path).size });
-    const created = (await (await fetch(`${this.stack.apiUrl}/v1/uploads`, { method: 'POST', headers: this.headers, body })).json()) as { upload_url: string; video_url: string };
-    await fetch(created.upload_url, { method: 'PUT', body: readFileSync(path) });
-    return created.video_url;
-  }
-
-  async estimate(videoUrl: string): Promise<Estimate> {
-    const res = await fetch(`${this.stack.apiUrl}/v1/estimates?type=clean-audio-video`, { method: 'POST', headers: this.headers, body: JSON.stringify({ video_url: videoUrl }) });
+async function burst(bench: BenchStack, videoUrls: string[]): Promise<{ seconds: number; fallbacks: number }> {
+  const estimate = async (videoUrl: string): Promise<Estimate> => {
+    const res = await fetch(`${bench.stack.apiUrl}/v1/estimates?type=clean-audio-video`, { method: 'POST', headers: bench.headers, body: JSON.stringify({ video_url: videoUrl }) });
     if (res.status !== 200) throw new Error(`estimate answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as Estimate;
-  }
-}
-
-async function burst(api: Api, videoUrls: string[]): Promise<{ seconds: number; fallbacks: number }> {
+  };
   const start = process.hrtime.bigint();
-  const quotes = await Promise.all(videoUrls.map((url) => api.estimate(url)));
+  const quotes = await Promise.all(videoUrls.map(estimate));
   return { seconds: Number(process.hrtime.bigint() - start) / 1e9, fallbacks: quotes.filter((q) => q.basis === 'max_duration').length };
 }
 
@@ -52,28 +34,18 @@ function numberArg(name: string, fallback: number): number {
 async function main(): Promise<void> {
   const size = numberArg('--burst', 50);
   const probeConcurrency = numberArg('--probe-concurrency', 16);
-  const dir = mkdtempSync(join(tmpdir(), 'vj-bench-'));
-  chmodSync(dir, 0o755);
-  const input = join(dir, 'clip.mp4');
-  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=10', '-f', 'lavfi', '-i', 'sine=duration=10', '-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac', input]);
-  const stack = await startStack({ dataDir: join(dir, 'data'), durable: false, env: { LOG_LEVEL: 'warn', DURATION_PROBE_CONCURRENCY: String(probeConcurrency) }, log: () => undefined });
-  try {
-    const api = new Api(stack);
-    const distinct = await Promise.all(Array.from({ length: size }, () => api.upload(input)));
-    const shared = await api.upload(input);
-    const base = await burst(api, distinct);
-    const same = await burst(api, Array(size).fill(shared));
+  await withBenchStack({ DURATION_PROBE_CONCURRENCY: String(probeConcurrency) }, async (bench) => {
+    const input = join(bench.dir, 'clip.mp4');
+    await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=10', '-f', 'lavfi', '-i', 'sine=duration=10', '-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac', input]);
+    const distinct = await Promise.all(Array.from({ length: size }, () => bench.upload(input)));
+    const shared = await bench.upload(input);
+    const base = await burst(bench, distinct);
+    const same = await burst(bench, Array(size).fill(shared));
     console.log(`\n${size} concurrent quotes of a 10 s upload, all four services, ${probeConcurrency} probes at once per worker`);
     console.log(`  baseline: ${size} distinct uploads   ${base.seconds.toFixed(2)} s   ${base.fallbacks} of ${size} quoted at the maximum duration`);
     console.log(`  one upload, ${size} times          ${same.seconds.toFixed(2)} s   ${same.fallbacks} of ${size} quoted at the maximum duration`);
     console.log(`  ratio one upload / baseline        ${(same.seconds / base.seconds).toFixed(2)}`);
-  } finally {
-    await stack.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -6,7 +6,7 @@ import type { BillingConfig } from './billing.env';
 import { BillingModule } from './billing.module';
 import { createBillingDataSource } from './database/billing-data-source';
 import { runBillingMigrations } from './database/run-billing-migrations';
-import { jobEventsConsumer } from './job-events/job-events-consumer';
+import { JOB_EVENTS_CONSUMER } from './job-events/job-events-consumer';
 import { configuredPrices } from './pricing/configured-prices';
 import { PriceCatalog } from './pricing/price-catalog';
 
@@ -23,7 +23,7 @@ export async function bootBilling(config: BillingConfig): Promise<RunningBilling
   const prices = await PriceCatalog.open(dataSource, configured);
   const nc = await connectNats({ url: config.NATS_URL, name: 'billing' });
   await ensureStreams(await nc.jetstreamManager());
-  const server = new JetStreamServer({ connection: nc, consumers: [jobEventsConsumer] });
+  const server = new JetStreamServer({ connection: nc, consumers: [JOB_EVENTS_CONSUMER] });
   const app = await NestFactory.createMicroservice(BillingModule.create({ nc, dataSource, prices }), {
     strategy: server,
     logger: logLevelsUpTo(config.LOG_LEVEL),

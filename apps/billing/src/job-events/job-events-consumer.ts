@@ -2,7 +2,7 @@ import { CONSUMERS, JOB_EVENT_KINDS, STREAMS, subjects } from '@vj/contracts';
 import type { ConsumerSpec } from '@vj/messaging';
 
 // Billing's own durable cursor over the job event log.
-export const jobEventsConsumer: ConsumerSpec = {
+export const JOB_EVENTS_CONSUMER: ConsumerSpec = {
   stream: STREAMS.jobEvents,
   durable: CONSUMERS.billingJobEvents,
   filterSubject: subjects.jobEventAll(),

@@ -1,25 +1,29 @@
-# One image for the four services; docker-compose.yml picks the entry point per service.
-FROM node:20-bookworm-slim
+# One image for the four services; docker-compose.yml and deploy/k8s pick the entry point per service.
+# Node.js 24 LTS: Node 20 reached end of life on 2026-04-30 (the code still runs on 20, decision 0026).
+
+# Every workspace's package.json, in place and nothing else: `npm ci` needs each workspace the lockfile
+# names, and a new app or lib needs no line here. Only these files reach the next stage, so its
+# dependency layer is rebuilt when they change, not when the source does.
+FROM node:24-bookworm-slim AS manifests
+WORKDIR /src
+COPY apps apps
+COPY libs libs
+RUN mkdir /manifests && find apps libs -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
+
+FROM node:24-bookworm-slim
 RUN apt-get update \
   && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV ONNXRUNTIME_NODE_INSTALL=skip NODE_ENV=production
 COPY package.json package-lock.json ./
-COPY apps/gateway/package.json apps/gateway/
-COPY apps/jobs/package.json apps/jobs/
-COPY apps/render-worker/package.json apps/render-worker/
-COPY apps/billing/package.json apps/billing/
-COPY libs/contracts/package.json libs/contracts/
-COPY libs/config/package.json libs/config/
-COPY libs/storage/package.json libs/storage/
-COPY libs/messaging/package.json libs/messaging/
-COPY libs/local-stack/package.json libs/local-stack/
-COPY libs/tflite-onnx/package.json libs/tflite-onnx/
-# npm 11 may refuse its own lockfile in `npm ci` (other platforms' optional binaries are left out of it).
+COPY --from=manifests /manifests/ ./
+# npm 11 (bundled with Node 24 as with this repository's Node 20) refuses this lockfile in `npm ci`: other
+# platforms' optional binaries are left out of it. `npm install` then installs the lockfile's versions.
 RUN npm ci --no-audit --no-fund --omit=dev || npm install --no-save --no-audit --no-fund --omit=dev
 COPY tsconfig.base.json ./
 COPY scripts/run-ts.cjs scripts/
 COPY apps apps
 COPY libs libs
-USER node
+# The image's `node` user, by number: Kubernetes can only verify runAsNonRoot against a numeric user.
+USER 1000:1000

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A report from an earlier run must never stand in for this one (.ci/run reads it).
-rm -f reports/jest.json
+rm -f reports/jest.json reports/jest-node24.json
 REQUIRE_LOCAL_SERVICES=1 source scripts/ensure-prerequisites.sh
 export NX_DAEMON=false NX_NO_CLOUD=true NX_SKIP_NX_CACHE=true
 
@@ -15,4 +15,14 @@ npx nx show projects >/dev/null
 npx eslint --max-warnings 0 apps libs scripts test bench
 
 mkdir -p reports
-npx jest --ci --json --outputFile=reports/jest.json "$@"
+status=0
+npx jest --ci --json --outputFile=reports/jest.json "$@" || status=$?
+
+# The unit and e2e levels again on Node.js 24, the runtime of the image (TEST_NODE24=0 skips it; a run
+# given its own Jest arguments skips it too).
+if [ "${TEST_NODE24:-1}" != 0 ] && [ $# -eq 0 ]; then
+  node24=$(bash scripts/node24.sh)
+  echo "unit and e2e on $("$node24" --version)" >&2
+  "$node24" node_modules/jest/bin/jest.js --ci --json --outputFile=reports/jest-node24.json --selectProjects unit e2e || status=$?
+fi
+exit $status

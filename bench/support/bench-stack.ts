@@ -21,13 +21,21 @@ export async function withBenchStack(env: NodeJS.ProcessEnv, work: (bench: Bench
   chmodSync(dir, 0o755);
   let stack: RunningStack | undefined;
   try {
-    stack = await startStack({ dataDir: join(dir, 'data'), durable: false, env: { LOG_LEVEL: 'warn', ...env }, log: () => undefined });
+    stack = await startStack({
+      dataDir: join(dir, 'data'),
+      durable: false,
+      renderWorkers: Number(env.RENDER_WORKERS ?? 1),
+      natsNodes: Number(env.NATS_NODES ?? 1),
+      env: { LOG_LEVEL: 'warn', ...env },
+      log: () => undefined,
+    });
     const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
     const apiUrl = stack.apiUrl;
     const upload = async (path: string): Promise<string> => {
       const body = JSON.stringify({ file_name: basename(path), content_type: 'video/mp4', file_size: statSync(path).size });
       const created = (await (await fetch(`${apiUrl}/v1/uploads`, { method: 'POST', headers, body })).json()) as { upload_url: string; video_url: string };
-      await fetch(created.upload_url, { method: 'PUT', body: readFileSync(path) });
+      // The PUT is signed for the declared type and size.
+      await fetch(created.upload_url, { method: 'PUT', body: readFileSync(path), headers: { 'content-type': 'video/mp4' } });
       return created.video_url;
     };
     await work({ stack, dir, headers, upload });

@@ -1,9 +1,13 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { databaseUrl, startNatsServer, startPostgresCluster, startS3Server } from '@vj/local-stack';
+import { NATS_USERS, natsPasswordVariable, type NatsUser } from '@vj/contracts';
+import { databaseUrl, startNatsCluster, startNatsServer, startPostgresCluster, startS3Server, type LocalNatsCluster, type NatsServerAuth } from '@vj/local-stack';
+import { generateValue } from '../deploy-env';
+import { natsPasswordEnv, renderNatsConfig } from '../nats-config';
 
 export interface InfraEnv {
+  // The operator's (the CLI's); each service connects as its own user (natsUrl).
   NATS_URL: string;
   DATABASE_URL: string;
   S3_ENDPOINT: string;
@@ -13,8 +17,13 @@ export interface InfraEnv {
 
 export interface LocalInfra {
   env: InfraEnv;
+  // The URL a NATS user connects with: its own user and password on the local server, or NATS_URL as
+  // given for every user when the environment names a server.
+  natsUrl(user: NatsUser): string;
   // What was started here (the rest was given by URL), for the start-up banner.
   started: string[];
+  // The local NATS cluster when natsNodes > 1: the chaos bench kills and restarts a node through it.
+  natsCluster?: LocalNatsCluster;
   stop(): Promise<void>;
 }
 
@@ -32,22 +41,68 @@ async function ensureDatabase(adminUrl: string): Promise<string> {
   return databaseUrl(adminUrl, DATABASE_NAME);
 }
 
+export interface LocalInfraOptions {
+  // false: PostgreSQL trades crash safety for speed (tests).
+  durable?: boolean;
+  // Receives nats-server's warnings and errors (permission violations among them).
+  log?: (line: string) => void;
+  // More than 1: NATS as a JetStream cluster of that many nodes (docker-compose.yml runs three, and
+  // ensureStreams makes streams R3 on three); 1, the default: a single nats-server.
+  natsNodes?: number;
+}
+
+function natsUserUrl(serverUrl: string, user: string, password: string): string {
+  const url = new URL(serverUrl);
+  url.username = encodeURIComponent(user);
+  url.password = encodeURIComponent(password);
+  return url.toString();
+}
+
+// The local NATS with production's users and permissions (scripts/nats-config.ts renders the
+// configuration deploy/nats/nats.conf is made of). Passwords are new at every start, a letter then hex
+// (decision 0020), and reach nats-server through its environment; the store under dataDir is kept.
+// Every service is given node 1's URL and learns the others from it, like "nats" in docker-compose.yml.
+async function startLocalNats(dataDir: string, nodes: number, log: ((line: string) => void) | undefined) {
+  const passwords = Object.fromEntries(NATS_USERS.map((user) => [user, generateValue(natsPasswordVariable(user))])) as Record<NatsUser, string>;
+  const configFile = join(dataDir, 'nats.conf');
+  writeFileSync(configFile, renderNatsConfig(), { mode: 0o600 });
+  // The jobs user may make the JetStream call the readiness check makes.
+  const auth: NatsServerAuth = { configFile, env: natsPasswordEnv(passwords), readyAs: { user: 'jobs', pass: passwords.jobs } };
+  const serverLog = log && ((line: string) => log(`[nats-server] ${line}`));
+  const urlOf = (url: string) => (user: NatsUser) => natsUserUrl(url, user, passwords[user]);
+  if (nodes > 1) {
+    // Its own store: a single server's is not a cluster node's.
+    const cluster = await startNatsCluster({ size: nodes, storeDir: join(dataDir, 'nats-cluster'), auth, log: serverLog });
+    return { cluster, stop: cluster.stop, urlOf: urlOf(cluster.servers[0]), banner: `${cluster.servers.join(', ')}  (${nodes} nodes, a user per service)` };
+  }
+  mkdirSync(join(dataDir, 'nats'), { recursive: true });
+  const server = await startNatsServer({ storeDir: join(dataDir, 'nats'), auth, log: serverLog });
+  return { cluster: undefined, stop: server.stop, urlOf: urlOf(server.url), banner: `${server.url}  (a user per service)` };
+}
+
 // NATS with JetStream, PostgreSQL and an S3 server as plain processes under dataDir, each unless the
 // environment already points at one (NATS_URL, DATABASE_URL, S3_ENDPOINT).
-export async function startLocalInfra(dataDir: string, source: NodeJS.ProcessEnv, durable = true): Promise<LocalInfra> {
+export async function startLocalInfra(dataDir: string, source: NodeJS.ProcessEnv, options: LocalInfraOptions = {}): Promise<LocalInfra> {
+  const durable = options.durable ?? true;
   const stops: Array<() => Promise<void>> = [];
   const started: string[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
   try {
-    let natsUrl = source.NATS_URL;
-    if (!natsUrl) {
-      mkdirSync(join(dataDir, 'nats'), { recursive: true });
-      const nats = await startNatsServer({ storeDir: join(dataDir, 'nats') });
+    const givenNatsUrl = source.NATS_URL;
+    let natsUrl: (user: NatsUser) => string;
+    let natsCluster: LocalNatsCluster | undefined;
+    if (givenNatsUrl) {
+      natsUrl = () => givenNatsUrl;
+    } else {
+      mkdirSync(dataDir, { recursive: true });
+      const nats = await startLocalNats(dataDir, options.natsNodes ?? 1, options.log);
       stops.push(nats.stop);
-      natsUrl = nats.url;
-      started.push(`NATS JetStream  ${nats.url}`);
+      natsUrl = nats.urlOf;
+      natsCluster = nats.cluster;
+      // The URLs without credentials: the banner never shows a password.
+      started.push(`NATS JetStream  ${nats.banner}`);
     }
     let dbUrl = source.DATABASE_URL;
     if (!dbUrl) {
@@ -66,13 +121,15 @@ export async function startLocalInfra(dataDir: string, source: NodeJS.ProcessEnv
     }
     return {
       env: {
-        NATS_URL: natsUrl,
+        NATS_URL: natsUrl('operator'),
         DATABASE_URL: dbUrl,
         S3_ENDPOINT: s3.endpoint,
         S3_ACCESS_KEY: s3.accessKey ?? '',
         S3_SECRET_KEY: s3.secretKey ?? '',
       },
+      natsUrl,
       started,
+      natsCluster,
       stop,
     };
   } catch (error) {

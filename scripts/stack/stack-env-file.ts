@@ -4,7 +4,7 @@ import type { InfraEnv } from './local-infra';
 
 // While `npm start` runs, the addresses of its local servers are kept in DATA_DIR/stack.env so the
 // operator CLI (`npm run cli`) reaches the same database and NATS (billing, for credits) without the
-// user copying URLs around.
+// user copying URLs around. NATS_URL carries the operator user's password of this start: mode 600.
 const FILE = 'stack.env';
 
 export function writeStackEnv(dataDir: string, env: InfraEnv): void {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { NatsUser } from '@vj/contracts';
 import { freePort, waitFor } from '@vj/local-stack';
 import { startLocalInfra, type LocalInfra } from './local-infra';
 import { REPO_ROOT, runOnce, startService, type ServiceProcess } from './service-process';
@@ -11,16 +12,22 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   durable?: boolean;
   log?: (line: string) => void;
+  // NATS nodes started locally (LocalInfraOptions.natsNodes); the cluster is infra.natsCluster.
+  natsNodes?: number;
 }
 
 export interface RunningStack {
   apiUrl: string;
   apiKey: string;
   accountId: string;
+  // infra.env.NATS_URL is the operator's (for the CLI); infra.natsUrl(user) gives a service's.
   infra: LocalInfra;
   services: ServiceProcess[];
   // Starts one more render worker (the tests replace a killed one this way).
   addRenderWorker(): ServiceProcess;
+  // Starts one more instance of a service (a test brings a stopped or killed one back this way, or
+  // scales out: another gateway needs its own port).
+  addService(app: 'jobs' | 'billing' | 'gateway', env?: NodeJS.ProcessEnv): ServiceProcess;
   stop(): Promise<void>;
 }
 
@@ -43,7 +50,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const source = { ...process.env, ...options.env };
   const devCredits = devAccountCredits(source);
-  const infra = await startLocalInfra(options.dataDir, source, options.durable ?? true);
+  const infra = await startLocalInfra(options.dataDir, source, { durable: options.durable ?? true, log, natsNodes: options.natsNodes });
   const services: ServiceProcess[] = [];
   const stop = async () => {
     await Promise.all(services.map((s) => s.stop()));
@@ -51,24 +58,32 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
   try {
     const port = options.port ?? (source.PORT ? Number(source.PORT) : await freePort());
-    // The converted person model is kept with the rest of the stack's data.
+    // The converted person model is kept with the rest of the stack's data. NATS_URL here is the
+    // operator's: the migrations do not use NATS, the CLI connects as the operator.
     const env: NodeJS.ProcessEnv = { MATTING_MODEL_CACHE_DIR: join(options.dataDir, 'models'), ...source, ...infra.env, PORT: String(port) };
+    // Each service connects to NATS as its own user, with its permissions (deploy/nats/nats.conf).
+    const serviceEnv = (user: NatsUser): NodeJS.ProcessEnv => ({ ...env, NATS_URL: infra.natsUrl(user) });
     await Promise.all(['jobs', 'gateway', 'billing'].map((app) => runOnce(entry(app, 'migrate.ts'), [], env)));
     const account = JSON.parse(await runOnce(CLI, ['account', 'ensure-dev', '--key-file', join(options.dataDir, 'dev-api-key')], env)) as {
       account_id: string;
       api_key: string;
     };
 
-    services.push(startService('jobs', entry('jobs'), env, log));
-    services.push(startService('billing', entry('billing'), env, log));
+    services.push(startService('jobs', entry('jobs'), serviceEnv('jobs'), log));
+    services.push(startService('billing', entry('billing'), serviceEnv('billing'), log));
     const addRenderWorker = () => {
       const name = `render-worker-${services.filter((s) => s.name.startsWith('render-worker')).length + 1}`;
-      const worker = startService(name, entry('render-worker'), env, log);
+      const worker = startService(name, entry('render-worker'), serviceEnv('render-worker'), log);
       services.push(worker);
       return worker;
     };
     for (let i = 1; i <= (options.renderWorkers ?? 1); i++) addRenderWorker();
-    services.push(startService('gateway', entry('gateway'), env, log));
+    services.push(startService('gateway', entry('gateway'), serviceEnv('gateway'), log));
+    const addService = (app: 'jobs' | 'billing' | 'gateway', extra: NodeJS.ProcessEnv = {}) => {
+      const service = startService(app, entry(app), { ...serviceEnv(app), ...extra }, log);
+      services.push(service);
+      return service;
+    };
 
     const apiUrl = `http://127.0.0.1:${port}`;
     await waitFor(
@@ -83,7 +98,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     );
     // Through billing's RPC, so only once billing answers (/healthz says it does).
     await runOnce(CLI, ['credits', 'grant', '--account', account.account_id, '--amount', String(devCredits), '--idempotency-key', DEV_CREDITS_KEY], env);
-    return { apiUrl, apiKey: account.api_key, accountId: account.account_id, infra, services, addRenderWorker, stop };
+    return { apiUrl, apiKey: account.api_key, accountId: account.account_id, infra, services, addRenderWorker, addService, stop };
   } catch (error) {
     await stop();
     throw error;

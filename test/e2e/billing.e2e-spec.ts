@@ -34,7 +34,7 @@ describe('credits through the REST API, all four services', () => {
       content_type: 'video/mp4',
       file_size: statSync(path).size,
     });
-    expect((await fetch(created.body.upload_url, { method: 'PUT', body: readFileSync(path) })).status).toBe(200);
+    expect((await fetch(created.body.upload_url, { method: 'PUT', body: readFileSync(path), headers: { 'content-type': 'video/mp4' } })).status).toBe(200);
     return created.body.video_url;
   };
 

@@ -1,9 +1,10 @@
 import { statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CleanAudioVideoJob } from '@vj/contracts';
-import { freePort } from '@vj/local-stack';
+import { freePort, waitFor } from '@vj/local-stack';
 import { ApiClient } from '../support/api-client';
 import { useE2eStack } from '../support/e2e-stack';
+import { waitForFinalJob } from '../support/job-polling';
 import { generateVideo, loudness, probeStreams, videoPacketHashes } from '../support/media-tools';
 
 const JOB_SCHEMA = 'CleanAudioVideoJob' as const;
@@ -30,6 +31,21 @@ describe('clean-audio-video through the REST API, all four services', () => {
     const { integrated, truePeak } = await loudness(output);
     expect(Math.abs(integrated - -19)).toBeLessThanOrEqual(1);
     expect(truePeak).toBeLessThanOrEqual(-1);
+  });
+
+  it("follows one create by its request id through all four services' JSON log lines", async () => {
+    const input = join(e2e.dir, 'traced.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 2, audio: true, size: '160x120' });
+    const requestId = `trace-${Date.now()}`;
+    const created = await e2e.api.request<CleanAudioVideoJob>('POST', '/v1/clean-audio-video', JOB_SCHEMA, { video_url: await upload(input, 'video/mp4') }, { 'x-request-id': requestId });
+    expect(created.headers.get('x-request-id')).toBe(requestId);
+    await waitForFinalJob<CleanAudioVideoJob>(e2e.api, `/v1/clean-audio-video/${created.body.job_id}`, JOB_SCHEMA, 240_000);
+    // Each hop after the create goes through an outbox (jobs', billing's): the rows keep the request.
+    await waitFor('every service logging the request', async () => {
+      const traced = e2e.logLines().filter((line) => line.entry.request_id === requestId);
+      expect(traced.every((line) => line.entry.job_id === created.body.job_id)).toBe(true);
+      return ['gateway', 'jobs', 'billing', 'render-worker'].every((service) => traced.some((line) => line.service === service));
+    }, 10_000, 100);
   });
 
   it('keeps a VP9 video in WebM with Opus audio when the input comes from a URL', async () => {

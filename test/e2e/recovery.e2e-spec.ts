@@ -1,30 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as MinioClient } from 'minio';
 import type { CleanAudioVideoJob } from '@vj/contracts';
 import { waitFor } from '@vj/local-stack';
-import type { ServiceProcess } from '../../scripts/stack/service-process';
 import { useE2eStack } from '../support/e2e-stack';
 import { waitForFinalJob } from '../support/job-polling';
 import { generateVideo, videoPacketHashes } from '../support/media-tools';
+import { busyWorker, childrenOf, killHard } from '../support/processes';
 
 const SCHEMA = 'CleanAudioVideoJob' as const;
-
-interface ChildProcessInfo {
-  pid: number;
-  command: string;
-}
-
-// Child processes (ffmpeg, ffprobe, the denoiser) of a service: a worker has some only while it works.
-function childrenOf(service: ServiceProcess): ChildProcessInfo[] {
-  try {
-    const lines = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(service.child.pid)]).toString().trim().split('\n');
-    return lines.map((line) => line.trim().split(/\s+/)).map(([pid, command]) => ({ pid: Number(pid), command: command ?? '' }));
-  } catch {
-    return [];
-  }
-}
 
 describe('cancel and crash recovery, all four services', () => {
   const e2e = useE2eStack('e2e-recovery', { WORK_ACK_WAIT_SECONDS: '3' });
@@ -35,23 +19,6 @@ describe('cancel and crash recovery, all four services', () => {
     await generateVideo(longInput, { codec: 'h264', seconds: 240, audio: true, size: '160x120' });
   });
 
-  // ffprobe alone is not proof: a worker also runs it to quote a create. ffmpeg runs only for a job.
-  async function busyWorker(): Promise<ServiceProcess> {
-    let busy: ServiceProcess | undefined;
-    await waitFor(
-      'a worker running ffmpeg for the job',
-      async () => {
-        busy = e2e.stack.services.find(
-          (s) => s.name.startsWith('render-worker') && s.child.exitCode === null && childrenOf(s).some((child) => child.command === 'ffmpeg'),
-        );
-        return busy !== undefined;
-      },
-      30_000,
-      50,
-    );
-    return busy!;
-  }
-
   async function create(videoUrl: string): Promise<string> {
     const created = await e2e.api.request<CleanAudioVideoJob>('POST', '/v1/clean-audio-video', SCHEMA, { video_url: videoUrl });
     expect(created.status).toBe(202);
@@ -60,7 +27,7 @@ describe('cancel and crash recovery, all four services', () => {
 
   it('cancels a running job: the worker stops ffmpeg within seconds, uploads nothing, and the job stays CANCELLED', async () => {
     const jobId = await create(await e2e.upload(longInput, 'video/mp4'));
-    const worker = await busyWorker();
+    const worker = await busyWorker(e2e.stack.services);
 
     const cancelled = await e2e.api.request<CleanAudioVideoJob>('POST', `/v1/clean-audio-video/${jobId}/cancel`, SCHEMA);
     expect(cancelled.status).toBe(200);
@@ -87,20 +54,10 @@ describe('cancel and crash recovery, all four services', () => {
     const input = join(e2e.dir, 'crash.mp4');
     await generateVideo(input, { codec: 'h264', seconds: 120, audio: true, size: '160x120' });
     const jobId = await create(await e2e.upload(input, 'video/mp4'));
-    const worker = await busyWorker();
+    const worker = await busyWorker(e2e.stack.services);
     const replacement = e2e.stack.addRenderWorker();
 
-    // A crash: no shutdown, no report; its ffmpeg children go with it.
-    const orphans = childrenOf(worker).map((child) => child.pid);
-    worker.child.kill('SIGKILL');
-    for (const pid of orphans) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-    await worker.exited;
+    await killHard(worker);
 
     const job = await waitForFinalJob<CleanAudioVideoJob>(e2e.api, `/v1/clean-audio-video/${jobId}`, SCHEMA);
     expect(job.status).toBe('COMPLETED');

@@ -18,6 +18,13 @@ export interface E2eContext {
   runCleanAudio(body: Record<string, unknown>): Promise<CleanAudioVideoJob>;
   runBackgroundRemoval(body: Record<string, unknown>): Promise<VideoBackgroundRemovalJob>;
   download(url: string, name: string): Promise<string>;
+  // The JSON log lines the services have written so far, each with the service that wrote it.
+  logLines(): ServiceLogLine[];
+}
+
+export interface ServiceLogLine {
+  service: string;
+  entry: Record<string, unknown>;
 }
 
 // Starts the whole stack once for a test file (beforeAll) and stops it after (afterAll). Service output
@@ -36,7 +43,10 @@ export function useE2eStack(name: string, env: NodeJS.ProcessEnv = {}): E2eConte
     context.stack = await startStack({
       dataDir: join(context.dir, 'data'),
       durable: false,
-      env: { TRANSLOAD_ALLOW_HOSTS: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      renderWorkers: Number(env.RENDER_WORKERS ?? 1),
+      // JSON lines at `log`: each message a service handles is one line with its job_id (and request_id
+      // where a request started it), so a failed test's jobs can be followed across the services.
+      env: { TRANSLOAD_ALLOW_HOSTS: '127.0.0.1', LOG_LEVEL: 'log', LOG_FORMAT: 'json', ...env },
       log: (line) => appendFileSync(logFile, `${line}\n`),
     });
     context.api = new ApiClient(context.stack.apiUrl, context.stack.apiKey);
@@ -55,7 +65,8 @@ export function useE2eStack(name: string, env: NodeJS.ProcessEnv = {}): E2eConte
       file_size: statSync(path).size,
     });
     expect(created.status).toBe(201);
-    const put = await fetch(created.body.upload_url, { method: 'PUT', body: readFileSync(path) });
+    // The PUT is signed for the declared type and size.
+    const put = await fetch(created.body.upload_url, { method: 'PUT', body: readFileSync(path), headers: { 'content-type': contentType } });
     expect(put.status).toBe(200);
     return created.body.video_url;
   };
@@ -77,6 +88,13 @@ export function useE2eStack(name: string, env: NodeJS.ProcessEnv = {}): E2eConte
     await writeFile(path, Buffer.from(await response.arrayBuffer()));
     return path;
   };
+
+  context.logLines = () =>
+    readFileSync(logFile, 'utf8')
+      .split('\n')
+      .map((line) => /^\[([^\]]+)\] (\{.*\})$/.exec(line))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map(([, service, json]) => ({ service: service!.replace(/-\d+$/, ''), entry: JSON.parse(json!) as Record<string, unknown> }));
 
   return context;
 }

@@ -13,3 +13,15 @@ export async function waitForFinalJob<J extends { status: string }>(api: ApiClie
     await sleep(250);
   }
 }
+
+// Polls a job until it is final and, when COMPLETED, its charge is known: credits_charged follows
+// COMPLETED once billing's charge reaches the jobs service (spec: "present once the final charge is known").
+export async function waitForSettledJob<J extends { status: string; credits_charged?: number }>(api: ApiClient, path: string, schema: SchemaId, timeoutMs = 120_000): Promise<J> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await waitForFinalJob<J>(api, path, schema, Math.max(deadline - Date.now(), 0));
+    if (job.status !== 'COMPLETED' || job.credits_charged !== undefined) return job;
+    if (Date.now() > deadline) throw new Error(`${path} COMPLETED without credits_charged after ${timeoutMs} ms`);
+    await sleep(250);
+  }
+}

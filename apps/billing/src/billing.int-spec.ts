@@ -251,6 +251,59 @@ describe('billing against PostgreSQL and nats-server', () => {
       expect(await balance(accountId)).toEqual({ account_id: accountId, balance: 50, held: 0, available: 50 });
     });
 
+    describe('extend_hold: the price of the input the worker actually fetched', () => {
+      const extend = (accountId: string, jobId: string, seconds: number) =>
+        rpc.call('extend_hold', { version: 1, job_id: jobId, account_id: accountId, job_type: 'clean-audio-video', duration_seconds: seconds });
+
+      it('covers a measured duration within the hold without touching the ledger', async () => {
+        const accountId = await newAccount(100);
+        const jobId = randomUUID();
+        await created(accountId, jobId, 10);
+        await waitForEvent(jobId, 'hold_placed');
+        expect(await extend(accountId, jobId, 9.5)).toEqual({ covered: true, credits_required: 10, credits_held: 10, credits_available: 100 });
+        expect((await allEntries(accountId)).map((e) => e.kind)).toEqual(['hold', 'grant']);
+      });
+
+      it('raises the hold to the price of a longer input, once however often it is asked, and charges it on completion', async () => {
+        const accountId = await newAccount(100);
+        const jobId = randomUUID();
+        await created(accountId, jobId, 5);
+        await waitForEvent(jobId, 'hold_placed');
+        expect(await extend(accountId, jobId, 60)).toEqual({ covered: true, credits_required: 60, credits_held: 60, credits_available: 100 });
+        expect(await extend(accountId, jobId, 60)).toMatchObject({ covered: true, credits_held: 60 });
+        expect(await balance(accountId)).toEqual({ account_id: accountId, balance: 100, held: 60, available: 40 });
+        await completed(accountId, jobId, 60);
+        expect(await waitForEvent(jobId, 'charge_captured')).toMatchObject({ credits_charged: 60, credits_priced: 60, credits_released: 60 });
+        expect(await balance(accountId)).toEqual({ account_id: accountId, balance: 40, held: 0, available: 40 });
+        expect((await allEntries(accountId)).map((e) => [e.kind, e.credits])).toEqual([['charge', 60], ['release', 60], ['hold', 55], ['hold', 5], ['grant', 100]]);
+      });
+
+      it('refuses, changing nothing, when the account cannot cover the longer input; the failed job then releases the hold', async () => {
+        const accountId = await newAccount(15);
+        const jobs = [randomUUID(), randomUUID(), randomUUID()];
+        for (const jobId of jobs) {
+          await created(accountId, jobId, 5);
+          await waitForEvent(jobId, 'hold_placed');
+        }
+        for (const jobId of jobs) expect(await extend(accountId, jobId, 60)).toEqual({ covered: false, credits_required: 60, credits_held: 5, credits_available: 5 });
+        expect(await balance(accountId)).toEqual({ account_id: accountId, balance: 15, held: 15, available: 0 });
+        for (const jobId of jobs) await send('failed', { ...base(accountId, jobId), error: { code: 'insufficient_credits', message: 'x', details: null } });
+        for (const jobId of jobs) await waitForEvent(jobId, 'hold_released');
+        expect(await balance(accountId)).toEqual({ account_id: accountId, balance: 15, held: 0, available: 15 });
+      });
+
+      it('answers conflict for a job that holds nothing (it ended meanwhile)', async () => {
+        const accountId = await newAccount(50);
+        const jobId = randomUUID();
+        await created(accountId, jobId, 10);
+        await waitForEvent(jobId, 'hold_placed');
+        await send('cancelled', base(accountId, jobId));
+        await waitForEvent(jobId, 'hold_released');
+        await expect(extend(accountId, jobId, 20)).rejects.toMatchObject({ code: 'conflict' });
+        await expect(extend(accountId, jobId, -1)).rejects.toMatchObject({ code: 'invalid_request' });
+      });
+    });
+
     it('quotes the job type maximum for a created event without an estimate (jobs created before billing)', async () => {
       const accountId = await newAccount(5000);
       const jobId = randomUUID();

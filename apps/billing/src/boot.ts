@@ -2,7 +2,10 @@ import { Logger, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { logLevelsUpTo } from '@vj/config';
 import { connectNats, ensureStreams, JetStreamServer, serveHealth } from '@vj/messaging';
+import { jetStreamCollector, outboxCollector, type OpsServer } from '@vj/observability';
 import type { BillingConfig } from './billing.env';
+import { BILLING_SCHEMA } from './database/billing-schema';
+import { ledgerCollector } from './metrics/ledger-metrics';
 import { BillingModule } from './billing.module';
 import { createBillingDataSource } from './database/billing-data-source';
 import { runBillingMigrations } from './database/run-billing-migrations';
@@ -15,14 +18,15 @@ export interface RunningBilling {
   stop(): Promise<void>;
 }
 
-export async function bootBilling(config: BillingConfig): Promise<RunningBilling> {
+// With `ops`, /readyz checks its database and NATS, and /metrics reports its outbox, ledger and consumer.
+export async function bootBilling(config: BillingConfig, ops?: OpsServer): Promise<RunningBilling> {
   const logger = new Logger('billing');
   const configured = await configuredPrices(config.BILLING_PRICES_FILE);
   const dataSource = await createBillingDataSource(config.DATABASE_URL).initialize();
   await runBillingMigrations(dataSource);
   const prices = await PriceCatalog.open(dataSource, configured);
   const nc = await connectNats({ url: config.NATS_URL, name: 'billing' });
-  await ensureStreams(await nc.jetstreamManager());
+  await ensureStreams(nc);
   const server = new JetStreamServer({ connection: nc, consumers: [JOB_EVENTS_CONSUMER] });
   const app = await NestFactory.createMicroservice(BillingModule.create({ nc, dataSource, prices }), {
     strategy: server,
@@ -30,6 +34,12 @@ export async function bootBilling(config: BillingConfig): Promise<RunningBilling
   });
   let ready = false;
   const health = serveHealth(nc, 'billing', () => ready && !nc.isClosed() && dataSource.isInitialized);
+  if (ops) {
+    ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), database: () => dataSource.query('SELECT 1').then(() => true) });
+    ops.addCollector('outbox', outboxCollector(dataSource, BILLING_SCHEMA));
+    ops.addCollector('ledger', ledgerCollector(dataSource), 15_000);
+    ops.addCollector('jetstream', jetStreamCollector(await nc.jetstreamManager(), { consumers: [JOB_EVENTS_CONSUMER] }));
+  }
   await app.listen();
   ready = true;
   logger.log(`ready: price list version ${prices.current().version}, consuming job events`);

@@ -1,4 +1,4 @@
-import { databaseEnv, defineEnv, env, logEnv, natsEnv, s3Env, type EnvValues } from '@vj/config';
+import { databaseEnv, defineEnv, env, logEnv, natsEnv, observabilityEnv, s3Env, type EnvValues } from '@vj/config';
 
 // S3 caps presigned URLs at 7 days.
 const PRESIGN_MAX_SECONDS = 7 * 24 * 3600;
@@ -15,6 +15,11 @@ export const gatewayEnv = defineEnv({
   }),
   UPLOAD_MAX_BYTES: env.int({ doc: 'largest upload or uploaded video a job accepts (413 above)', default: 2 * 1024 ** 3, min: 1 }),
   UPLOAD_URL_TTL_SECONDS: env.int({ doc: 'lifetime of the presigned PUT URL of an upload', default: 3600, min: 1, max: PRESIGN_MAX_SECONDS }),
+  UPLOAD_RETENTION_HOURS: env.int({
+    doc: 'an upload no PROCESSING job reads is deleted this long after it was PUT; an upload a job read is deleted once that job ended',
+    default: 24,
+    min: 1,
+  }),
   RESULT_URL_TTL_SECONDS: env.int({ doc: 'lifetime of the presigned GET URLs of job results', default: 86400, min: 1, max: PRESIGN_MAX_SECONDS }),
   RPC_TIMEOUT_MS: env.int({ doc: 'how long the gateway waits for the jobs or billing service to answer', default: 5000, min: 100 }),
   ESTIMATE_PROBE_TIMEOUT_MS: env.int({
@@ -27,7 +32,20 @@ export const gatewayEnv = defineEnv({
     default: 600,
     min: 1,
   }),
+  RATE_LIMITS: env.string({ doc: 'on: the token buckets below apply; off only to measure their cost (npm run bench:rate-limit), never in production', default: 'on', choices: ['on', 'off'] }),
+  RATE_LIMIT_READS_PER_SECOND: env.int({ doc: "refill rate of each API key's bucket for reads (GET)", default: 50, min: 1 }),
+  RATE_LIMIT_READ_BURST: env.int({ doc: "size of each API key's bucket for reads: how many may come at once", default: 100, min: 1 }),
+  RATE_LIMIT_WRITES_PER_SECOND: env.int({
+    doc: "refill rate of each API key's bucket for creates, estimates, uploads, cancels and deletes",
+    default: 20,
+    min: 1,
+  }),
+  RATE_LIMIT_WRITE_BURST: env.int({ doc: "size of each API key's bucket for creates, estimates, uploads, cancels and deletes", default: 60, min: 1 }),
+  RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: env.int({ doc: 'refill rate of the bucket of each client address for requests without a valid API key', default: 10, min: 1 }),
+  RATE_LIMIT_UNAUTHENTICATED_BURST: env.int({ doc: 'size of the bucket of each client address for requests without a valid API key', default: 50, min: 1 }),
+  ACCOUNT_MAX_PROCESSING_JOBS: env.int({ doc: 'most jobs an account may have PROCESSING at once (a create past it is 429)', default: 50, min: 1 }),
   ...logEnv,
+  ...observabilityEnv,
 });
 
 export type GatewayConfig = EnvValues<typeof gatewayEnv.variables>;

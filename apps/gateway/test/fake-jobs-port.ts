@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   isFinalJobStatus,
+  type CancelAccountJobsReplyV1,
+  type CancelAccountJobsRequestV1,
   type CancelJobRequestV1,
+  type DeleteJobReplyV1,
+  type DeleteJobRequestV1,
   type CreateJobReplyV1,
   type CreateJobRequestV1,
   type GetJobRequestV1,
@@ -19,7 +23,10 @@ import { JobsServiceError, type JobsPort } from '../src/jobs/jobs-port';
 export class FakeJobsPort implements JobsPort {
   readonly creates: CreateJobRequestV1[] = [];
   reachable = true;
+  // The next create is made, then answered like a call that timed out.
+  timeOutAfterNextCreate = false;
   private readonly records = new Map<string, JobRecordV1>();
+  private readonly deleted = new Map<string, string>();
   private readonly idempotency = new Map<string, { hash: string; jobId: string }>();
   private clock = Date.parse('2025-01-01T00:00:00Z');
 
@@ -31,6 +38,10 @@ export class FakeJobsPort implements JobsPort {
     if (earlier) {
       if (earlier.hash !== request.idempotency?.request_hash) throw new JobsServiceError('conflict', 'Idempotency-Key was used with another body');
       return { job: this.record(earlier.jobId), replayed: true };
+    }
+    const processing = [...this.records.values()].filter((job) => job.account_id === request.account_id && job.status === 'PROCESSING').length;
+    if (request.max_processing_jobs !== undefined && processing >= request.max_processing_jobs) {
+      throw new JobsServiceError('rate_limited', `the account already has ${request.max_processing_jobs} jobs PROCESSING, its limit`);
     }
     const now = new Date((this.clock += 1000)).toISOString();
     const job: JobRecordV1 = {
@@ -50,6 +61,10 @@ export class FakeJobsPort implements JobsPort {
     };
     this.records.set(job.job_id, job);
     if (idemKey && request.idempotency) this.idempotency.set(idemKey, { hash: request.idempotency.request_hash, jobId: job.job_id });
+    if (this.timeOutAfterNextCreate) {
+      this.timeOutAfterNextCreate = false;
+      throw new JobsServiceError('unavailable', 'jobs.create: TIMEOUT');
+    }
     return { job, replayed: false };
   }
 
@@ -85,6 +100,25 @@ export class FakeJobsPort implements JobsPort {
     const job = this.owned(request);
     if (isFinalJobStatus(job.status)) throw new JobsServiceError('conflict', `job is already ${job.status}`);
     return this.update(job.job_id, { status: 'CANCELLED' });
+  }
+
+  async cancelAccount(request: CancelAccountJobsRequestV1): Promise<CancelAccountJobsReplyV1> {
+    this.ensureReachable();
+    const live = [...this.records.values()].filter((job) => job.account_id === request.account_id && job.status === 'PROCESSING');
+    for (const job of live) this.records.set(job.job_id, { ...job, status: 'CANCELLED' });
+    return { cancelled: live.length };
+  }
+
+  async delete(request: DeleteJobRequestV1): Promise<DeleteJobReplyV1> {
+    this.ensureReachable();
+    const deletedAt = this.deleted.get(`${request.account_id}:${request.job_id}`);
+    if (deletedAt) return { deleted_at: deletedAt };
+    const job = this.owned(request);
+    if (!isFinalJobStatus(job.status)) throw new JobsServiceError('conflict', 'the job is still PROCESSING: cancel it first, then delete it');
+    this.records.delete(job.job_id);
+    const at = new Date(this.clock).toISOString();
+    this.deleted.set(`${request.account_id}:${request.job_id}`, at);
+    return { deleted_at: at };
   }
 
   complete(jobId: string, result: StoredResultV1, creditsCharged: number | null): JobRecordV1 {

@@ -1,4 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
 import { jobSchemaIdByType, schemaViolations, type JobType, type SchemaId } from '@vj/contracts';
 import { createDatabase, startS3Server, type LocalS3Server } from '@vj/local-stack';
 import { ObjectStorage } from '@vj/storage';
@@ -24,6 +25,11 @@ export async function startGateway(databaseName: string, env: Record<string, str
     S3_SECRET_KEY: s3.secretKey,
     UPLOAD_MAX_BYTES: String(TEST_UPLOAD_MAX_BYTES),
     LOG_LEVEL: 'fatal',
+    // Limits far away unless a test is about them (rate-limits.int-spec.ts sets its own).
+    RATE_LIMIT_READ_BURST: '100000',
+    RATE_LIMIT_WRITE_BURST: '100000',
+    RATE_LIMIT_UNAUTHENTICATED_BURST: '100000',
+    ACCOUNT_MAX_PROCESSING_JOBS: '100000',
     ...env,
   });
   const messaging = fakeMessaging();
@@ -46,6 +52,22 @@ export async function startGateway(databaseName: string, env: Record<string, str
     serviceHealth: messaging.serviceHealth,
     server: app.getHttpServer(),
     newAccount: (name = 'acme'): Promise<CreatedAccount> => createAccount.execute({ name }),
+    // POST /v1/uploads, then the PUT of `body` as declared; `put: false` declares without uploading.
+    async upload(account: CreatedAccount, body: string, options: { contentType?: string; put?: boolean } = {}) {
+      const contentType = options.contentType ?? 'video/mp4';
+      const created = await request(app.getHttpServer())
+        .post('/v1/uploads')
+        .set(bearer(account))
+        .send({ file_name: 'clip.mp4', content_type: contentType, file_size: Buffer.byteLength(body) });
+      expect(created.status).toBe(201);
+      if (options.put !== false) expect((await fetch(created.body.upload_url, { method: 'PUT', body, headers: { 'content-type': contentType } })).status).toBe(200);
+      return created.body as { upload_id: string; upload_url: string; video_url: string };
+    },
+    // Writes an object straight into the bucket, as our own services do.
+    async putObject(key: string, body: string, contentType = 'application/octet-stream') {
+      const url = await storage.presignPut(key, 60, { contentLength: Buffer.byteLength(body), contentType });
+      expect((await fetch(url, { method: 'PUT', body, headers: { 'content-type': contentType } })).status).toBe(200);
+    },
     async stop() {
       await app.close();
       await s3.stop();

@@ -1,11 +1,20 @@
 import 'reflect-metadata';
+import { tracing } from './tracing';
 import { Logger } from '@nestjs/common';
+import { DEFAULT_METRICS_PORTS } from '@vj/config';
+import { setupLogging, startOpsServer, stopOnSignals } from '@vj/observability';
 import { createJobsApp } from './app/create-jobs-app';
 import { jobsEnv } from './jobs.env';
 
 async function main(): Promise<void> {
-  const app = await createJobsApp(jobsEnv.parse(process.env));
+  const config = jobsEnv.parse(process.env);
+  setupLogging('jobs', { level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  const ops = await startOpsServer({ port: config.METRICS_PORT ?? DEFAULT_METRICS_PORTS.jobs, fallbackToFreePort: true });
+  const app = await createJobsApp(config, ops);
+  // SIGTERM/SIGINT: the transport stops pulling and lets handlers finish, then NATS and the database close.
+  stopOnSignals('jobs', { stop: () => app.close(), ops, tracing });
   await app.listen();
+  new Logger('jobs').log(`ready; metrics on port ${ops.port}`);
 }
 
 main().catch((error: unknown) => {

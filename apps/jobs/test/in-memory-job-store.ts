@@ -1,7 +1,7 @@
 import type { IdempotencyKeyEntity } from '../src/database/idempotency-key.entity';
 import type { JobEntity } from '../src/database/job.entity';
-import type { OutboxDraft } from '../src/domain/outbox-draft';
-import { IdempotencyKeyTakenError, type JobStore, type JobWrite, type ListFilter } from '../src/jobs/job-store';
+import type { OutboxDraft } from '@vj/outbox';
+import { IdempotencyKeyTakenError, ProcessingCapReachedError, type JobStore, type JobWrite, type ListFilter } from '../src/jobs/job-store';
 
 // The JobStore fake for unit tests: same contract, plain maps.
 export class InMemoryJobStore implements JobStore {
@@ -9,7 +9,11 @@ export class InMemoryJobStore implements JobStore {
   readonly keys = new Map<string, IdempotencyKeyEntity>();
   readonly outbox: OutboxDraft[] = [];
 
-  async insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null): Promise<void> {
+  async insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null, maxProcessing?: number): Promise<void> {
+    if (maxProcessing !== undefined) {
+      const processing = [...this.jobs.values()].filter((job) => job.account_id === write.job.account_id && job.status === 'PROCESSING').length;
+      if (processing >= maxProcessing) throw new ProcessingCapReachedError(maxProcessing);
+    }
     if (idempotency) {
       const id = `${write.job.account_id}/${idempotency.key}`;
       const existing = this.keys.get(id);
@@ -30,7 +34,7 @@ export class InMemoryJobStore implements JobStore {
   }
 
   async listJobs({ accountId, limit }: ListFilter): Promise<JobEntity[]> {
-    return [...this.jobs.values()].filter((job) => job.account_id === accountId).reverse().slice(0, limit);
+    return [...this.jobs.values()].filter((job) => job.account_id === accountId && !job.deleted_at && !job.files_purged_at).reverse().slice(0, limit);
   }
 
   async updateJob<T>(jobId: string, decide: (job: JobEntity | null) => { value: T; write?: JobWrite }): Promise<T> {
@@ -44,6 +48,10 @@ export class InMemoryJobStore implements JobStore {
 
   async findJobsPastDeadline(before: Date, limit: number): Promise<string[]> {
     return [...this.jobs.values()].filter((job) => job.status === 'PROCESSING' && job.deadline_at < before).slice(0, limit).map((job) => job.job_id);
+  }
+
+  async findProcessingJobsOf(accountId: string, limit: number): Promise<string[]> {
+    return [...this.jobs.values()].filter((job) => job.account_id === accountId && job.status === 'PROCESSING').slice(0, limit).map((job) => job.job_id);
   }
 
   async deleteIdempotencyKeysBefore(before: Date): Promise<number> {

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { connectNats, ensureStreams, JetStreamServer, serveHealth, serveMediaRpc } from '@vj/messaging';
 import { ObjectStorage, storageConfig } from '@vj/storage';
 import { logLevelsUpTo } from '@vj/config';
+import { jetStreamCollector, type OpsServer } from '@vj/observability';
 import { DurationProbe } from './estimate/duration-probe';
 import { loadMattingModels } from './matting/load-matting-models';
 import { Sha256DenyListPolicy } from './moderation/sha256-deny-list-policy';
@@ -18,7 +19,9 @@ export interface RunningWorker {
   stop(reason: string): Promise<void>;
 }
 
-export async function bootRenderWorker(config: RenderWorkerConfig): Promise<RunningWorker> {
+// With `ops`, /readyz checks NATS and S3 once the worker pulls work, and /metrics reports the work
+// consumer's lag next to the processing metrics.
+export async function bootRenderWorker(config: RenderWorkerConfig, ops?: OpsServer): Promise<RunningWorker> {
   // Each job makes its scratch folder inside WORK_DIR: the folder itself must exist.
   await mkdir(config.WORK_DIR, { recursive: true });
   const storage = new ObjectStorage(storageConfig(config));
@@ -31,16 +34,21 @@ export async function bootRenderWorker(config: RenderWorkerConfig): Promise<Runn
     intraOpThreads: config.ONNX_INTRA_OP_THREADS,
   });
   const nc = await connectNats({ url: config.NATS_URL, name: 'render-worker' });
-  await ensureStreams(await nc.jetstreamManager());
+  await ensureStreams(nc);
 
   // The server ensures the durable work consumer before it pulls from it.
-  const server = new JetStreamServer({ connection: nc, consumers: [workConsumer(config)] });
+  const consumer = workConsumer(config);
+  const server = new JetStreamServer({ connection: nc, consumers: [consumer] });
   const app = await NestFactory.createMicroservice(RenderWorkerModule.register({ config, nc, storage, moderation, models }), {
     strategy: server,
     logger: logLevelsUpTo(config.LOG_LEVEL),
   });
   let ready = false;
   const health = serveHealth(nc, 'render-worker', () => ready && !nc.isClosed());
+  if (ops) {
+    ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), s3: () => storage.ping() });
+    ops.addCollector('jetstream', jetStreamCollector(await nc.jetstreamManager(), { consumers: [consumer] }));
+  }
   await app.listen();
   // Any one worker of the queue group answers the gateway's duration question for a quote.
   const durationProbe = app.get(DurationProbe);

@@ -1,22 +1,19 @@
 import 'reflect-metadata';
+import { tracing } from './tracing';
 import { Logger } from '@nestjs/common';
+import { DEFAULT_METRICS_PORTS } from '@vj/config';
+import { setupLogging, startOpsServer, stopOnSignals } from '@vj/observability';
 import { bootRenderWorker } from './boot';
 import { renderWorkerEnv } from './render-worker.env';
 
 async function main(): Promise<void> {
-  const worker = await bootRenderWorker(renderWorkerEnv.parse(process.env));
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    new Logger('render-worker').log(`${signal}: abandoning running jobs for redelivery and shutting down`);
-    worker.stop(`worker stopping (${signal})`).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  const config = renderWorkerEnv.parse(process.env);
+  setupLogging('render-worker', { level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  // Up before the model conversion: /livez answers while the worker starts, /readyz says it is not ready.
+  const ops = await startOpsServer({ port: config.METRICS_PORT ?? DEFAULT_METRICS_PORTS['render-worker'], fallbackToFreePort: true });
+  const worker = await bootRenderWorker(config, ops);
+  // Long renders cannot finish within a stop timeout: running jobs are handed back for redelivery.
+  stopOnSignals('render-worker', { stop: (signal) => worker.stop(`worker stopping (${signal})`), ops, tracing });
 }
 
 main().catch((error: unknown) => {

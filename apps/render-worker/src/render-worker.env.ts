@@ -1,11 +1,12 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineEnv, env, logEnv, natsEnv, s3Env, type EnvValues } from '@vj/config';
+import { defineEnv, env, logEnv, natsEnv, observabilityEnv, s3Env, type EnvValues } from '@vj/config';
 
 export const renderWorkerEnv = defineEnv({
   ...natsEnv,
   ...s3Env,
   ...logEnv,
+  ...observabilityEnv,
   WORK_DIR: env.string({ doc: 'parent folder of the per-job temporary folders (inputs and outputs)', default: tmpdir() }),
   WORKER_CONCURRENCY: env.int({ doc: 'jobs this process runs at once', default: 1, min: 1, max: 64 }),
   FFMPEG_PATH: env.string({ doc: 'ffmpeg binary', default: 'ffmpeg' }),
@@ -36,7 +37,12 @@ export const renderWorkerEnv = defineEnv({
   MATTING_MODELS_FILE: env.string({ doc: 'JSON file declaring extra ONNX matting models (a "general" one for subject_is_person: false); see docs/matting-models.md', optional: true }),
   ONNX_EXECUTION_PROVIDERS: env.string({ doc: 'ONNX Runtime execution providers in order of preference, comma-separated; cpu is always the last resort', default: 'cuda,cpu' }),
   ONNX_INTRA_OP_THREADS: env.int({ doc: 'threads one model run may use (0: ONNX Runtime decides); ffmpeg needs the other cores', default: 1, min: 0, max: 256 }),
-  WORK_MAX_DELIVER: env.int({ doc: 'deliveries of a work message before the job fails with generation_failed', default: 3, min: 1 }),
+  WORK_MAX_ATTEMPTS: env.int({ doc: 'processing attempts that may fail for a reason of ours before the job fails with generation_failed; shutdowns, lost workers and outages of our services are not attempts', default: 3, min: 1 }),
+  WORK_MAX_DELIVER: env.int({
+    doc: 'deliveries of a work message, for any reason, before the job fails with generation_failed: a backstop against a job that kills its worker every time',
+    default: 20,
+    min: 1,
+  }),
   WORK_ACK_WAIT_SECONDS: env.int({ doc: 'JetStream ack wait of the work consumer; keep-alives are sent every third of it', default: 30, min: 1 }),
 });
 

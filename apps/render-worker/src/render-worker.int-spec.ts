@@ -1,6 +1,6 @@
-import { CONSUMERS, STREAMS, subjects, type JobRecordV1, type JobStatus, type JobWorkRequestedV1, type ReportPayloads } from '@vj/contracts';
+import { CONSUMERS, STREAMS, subjects, type ExtendHoldRequestV1, type JobRecordV1, type JobStatus, type JobWorkRequestedV1, type ReportPayloads } from '@vj/contracts';
 import { startNatsServer, startS3Server, waitFor, type LocalNatsServer, type LocalS3Server } from '@vj/local-stack';
-import { decodeJson, JetStreamPublisher, MediaRpcClient, pingHealth, RpcError, serveJobsRpc, type RpcService } from '@vj/messaging';
+import { decodeJson, JetStreamPublisher, MediaRpcClient, pingHealth, RpcError, serveBillingRpc, serveJobsRpc, type RpcService } from '@vj/messaging';
 import { ObjectStorage } from '@vj/storage';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +20,9 @@ describe('render worker against nats-server and S3', () => {
   let nc: NatsConnection;
   let worker: RunningWorker;
   let rpc: RpcService;
+  let billing: RpcService;
+  let coverableSeconds = 3600;
+  const holds: ExtendHoldRequestV1[] = [];
   let storage: ObjectStorage;
   let stallServer: LocalHttpServer;
   let stallUrl: string;
@@ -40,6 +43,21 @@ describe('render worker against nats-server and S3', () => {
       replay: async () => Promise.reject(new Error('unused')),
       list: async () => Promise.reject(new Error('unused')),
       cancel: async () => Promise.reject(new Error('unused')),
+      cancel_account: async () => Promise.reject(new Error('unused')),
+      delete: async () => Promise.reject(new Error('unused')),
+    });
+    // Billing's extend_hold: covers up to `coverableSeconds`, recording what each job asked for.
+    billing = serveBillingRpc(nc, {
+      extend_hold: async (request) => {
+        holds.push(request);
+        const covered = request.duration_seconds <= coverableSeconds;
+        return { covered, credits_required: Math.ceil(request.duration_seconds), credits_held: covered ? Math.ceil(request.duration_seconds) : 1, credits_available: 1 };
+      },
+      estimate: async () => Promise.reject(new Error('unused')),
+      balance: async () => Promise.reject(new Error('unused')),
+      usage: async () => Promise.reject(new Error('unused')),
+      ledger: async () => Promise.reject(new Error('unused')),
+      grant: async () => Promise.reject(new Error('unused')),
     });
     nc.subscribe(subjects.reportAll(), { callback: (_e, msg) => reports.push({ subject: msg.subject, payload: decodeJson(msg.data) }) });
     // Sends headers then nothing: a transload that is still running when the job is cancelled.
@@ -67,6 +85,7 @@ describe('render worker against nats-server and S3', () => {
   afterAll(async () => {
     await worker?.stop('test over');
     await rpc?.close();
+    await billing?.close();
     await stallServer?.close();
     await nc?.close();
     await Promise.all([nats?.stop(), s3?.stop()]);
@@ -150,9 +169,31 @@ describe('render worker against nats-server and S3', () => {
     await waitFor('outcome', async () => kindsOf(jobId).length === 2, 50_000);
     const outcome = reportsOf(jobId)[1].payload as ReportPayloads['succeeded'];
     expect(kindsOf(jobId)).toEqual(['started', 'succeeded']);
-    const key = `results/acct-1/${jobId}/${jobId}-clean.mp4`;
+    const key = `results/acct-1/${jobId}/1/${jobId}-clean.mp4`;
     expect(outcome.result).toEqual({ job_type: 'clean-audio-video', video: { object_key: key, content_type: 'video/mp4', file_name: `${jobId}-clean.mp4`, file_size: expect.any(Number) } });
     expect(outcome.media_duration_seconds).toBeCloseTo(2, 0);
     expect(await storage.stat(key)).toEqual(expect.objectContaining({ size: (outcome.result as { video: { file_size: number } }).video.file_size }));
+    // Paid for before processing: billing was asked to hold the price of the duration measured in the fetched file.
+    expect(holds.filter((hold) => hold.job_id === jobId)).toEqual([
+      { version: 1, job_id: jobId, account_id: 'acct-1', job_type: 'clean-audio-video', duration_seconds: outcome.media_duration_seconds },
+    ]);
+  }, 60_000);
+
+  it('fails a job with insufficient_credits, uploading nothing, when billing cannot cover the input as fetched', async () => {
+    const source = join(workDir, 'long.mp4');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=6', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=6', '-c:v', 'libx264', '-c:a', 'aac', '-shortest', '-y', source]);
+    await storage.putFile('uploads/acct-1/up-long', source, 'video/mp4');
+    coverableSeconds = 3;
+    try {
+      const jobId = randomUUID();
+      await publishWork({ job_id: jobId, ...cleanAudio, input: { kind: 'upload', upload_id: 'up-long', object_key: 'uploads/acct-1/up-long' } });
+      await waitFor('outcome', async () => kindsOf(jobId).length === 2, 50_000);
+      expect(kindsOf(jobId)).toEqual(['started', 'failed']);
+      expect((reportsOf(jobId)[1].payload as ReportPayloads['failed']).error).toMatchObject({ code: 'insufficient_credits' });
+      expect(holds.find((hold) => hold.job_id === jobId)?.duration_seconds).toBeCloseTo(6, 0);
+      expect(await storage.stat(`results/acct-1/${jobId}/1/${jobId}-clean.mp4`)).toBeNull();
+    } finally {
+      coverableSeconds = 3600;
+    }
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { JetStreamPublisher, JobsRpcClient } from '@vj/messaging';
+import { BillingRpcClient, JetStreamPublisher, JobsRpcClient } from '@vj/messaging';
 import type { ObjectStorage } from '@vj/storage';
 import type { NatsConnection } from 'nats';
 import { hostname } from 'node:os';
@@ -16,8 +16,15 @@ import { WorkController } from './messaging/work.controller';
 import { MODERATION_POLICY, type ModerationPolicy } from './moderation/moderation-policy';
 import { CancellationRegistry } from './processing/cancellation-registry';
 import { FailDeadLetteredJobUseCase } from './processing/fail-dead-lettered-job.use-case';
+import { AttemptReports } from './processing/attempt-reports';
+import { InputPreparation } from './processing/input-preparation';
+import { ResultUploader } from './processing/result-uploader';
+import { FfmpegInputMeasurer } from './media/ffmpeg-input-measurer';
+import { BillingRpcFunding } from './messaging/billing-rpc-funding';
 import {
+  INPUT_MEASURER,
   INPUT_SOURCE,
+  JOB_FUNDING,
   JOB_PROCESSORS,
   JOB_STATUS_READER,
   REPORT_SINK,
@@ -31,6 +38,7 @@ import { CleanAudioVideoProcessor } from './processors/clean-audio-video.process
 import { VideoBackgroundRemovalProcessor } from './processors/video-background-removal.processor';
 import type { RenderWorkerConfig } from './render-worker.env';
 import { UPLOAD_MARGIN_MS } from './work-consumer';
+import { ProcessingMetrics } from './metrics/processing-metrics';
 
 export interface RenderWorkerDependencies {
   config: RenderWorkerConfig;
@@ -62,10 +70,13 @@ export class RenderWorkerModule {
     };
     const settings: WorkerSettings = {
       workerId: `${hostname()}:${process.pid}`,
+      maxFailedAttempts: config.WORK_MAX_ATTEMPTS,
       workDir: config.WORK_DIR,
       transloadTimeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
       uploadMarginMs: UPLOAD_MARGIN_MS,
     };
+    // Processing time and frames per second by job type, for /metrics.
+    const metrics = new ProcessingMetrics();
     const allowHosts = AllowList.parse(config.TRANSLOAD_ALLOW_HOSTS);
     const inputs = new JobInputSource(storage, {
       maxBytes: config.TRANSLOAD_MAX_BYTES,
@@ -85,6 +96,9 @@ export class RenderWorkerModule {
       controllers: [WorkController],
       providers: [
         CancellationRegistry,
+        AttemptReports,
+        InputPreparation,
+        ResultUploader,
         ProcessJobUseCase,
         FailDeadLetteredJobUseCase,
         CancelListener,
@@ -92,8 +106,10 @@ export class RenderWorkerModule {
         { provide: JOB_STATUS_READER, useValue: new JobsRpcStatusReader(new JobsRpcClient(nc)) },
         { provide: REPORT_SINK, useValue: new JetStreamReportSink(new JetStreamPublisher(nc)) },
         { provide: INPUT_SOURCE, useValue: inputs },
+        { provide: INPUT_MEASURER, useValue: metrics.measurer(new FfmpegInputMeasurer(new ProcessRunner(), { ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH })) },
+        { provide: JOB_FUNDING, useValue: new BillingRpcFunding(new BillingRpcClient(nc)) },
         { provide: MODERATION_POLICY, useValue: moderation },
-        { provide: JOB_PROCESSORS, useValue: processors },
+        { provide: JOB_PROCESSORS, useValue: metrics.processors(processors) },
         { provide: RESULT_STORE, useValue: storage },
         { provide: WORKER_SETTINGS, useValue: settings },
         { provide: DurationProbe, useValue: durationProbe },

@@ -33,6 +33,23 @@ describe('defineEnv', () => {
     expect(problems({ PORT: '70000', NATS_URL: 'http://x' })).toEqual(['PORT must be <= 65535, got 70000', 'NATS_URL must use nats, got "http:"']);
   });
 
+  it('never prints the value of a secret, even a malformed one', () => {
+    const secrets = defineEnv({
+      DATABASE_URL: env.url({ doc: 'db', protocols: ['postgres'], secret: true }),
+      TOKEN_TTL: env.int({ doc: 'ttl', min: 1, secret: true }),
+    });
+    let message = '';
+    try {
+      secrets.parse({ DATABASE_URL: 'postgres//admin:hunter2@db:5432', TOKEN_TTL: '-7' });
+    } catch (error) {
+      message = (error as ConfigError).message;
+    }
+    expect(message).toContain('DATABASE_URL must be a URL, got (value hidden: secret)');
+    expect(message).toContain('TOKEN_TTL must be >= 1, got (value hidden: secret)');
+    expect(message).not.toContain('hunter2');
+    expect(message).not.toContain('-7');
+  });
+
   it('names the variables a deployment must set', () => {
     expect(definition.required()).toEqual(['NATS_URL']);
   });

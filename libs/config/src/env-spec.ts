@@ -42,19 +42,24 @@ export class ConfigError extends Error {
   }
 }
 
+// A secret's value never appears in a message: a malformed DATABASE_URL still carries its password.
+function shown(spec: EnvVar<unknown>, raw: string): string {
+  return spec.secret ? '(value hidden: secret)' : `"${raw}"`;
+}
+
 function parseValue(name: string, spec: EnvVar<unknown>, raw: string, problems: string[]): unknown {
   switch (spec.kind) {
     case 'string':
-      if (spec.choices && !spec.choices.includes(raw)) problems.push(`${name} must be one of ${spec.choices.join(', ')}, got "${raw}"`);
+      if (spec.choices && !spec.choices.includes(raw)) problems.push(`${name} must be one of ${spec.choices.join(', ')}, got ${shown(spec, raw)}`);
       return raw;
     case 'int': {
       const value = Number(raw);
       if (raw.trim() === '' || !Number.isInteger(value)) {
-        problems.push(`${name} must be an integer, got "${raw}"`);
+        problems.push(`${name} must be an integer, got ${shown(spec, raw)}`);
         return undefined;
       }
-      if (spec.min !== undefined && value < spec.min) problems.push(`${name} must be >= ${spec.min}, got ${value}`);
-      if (spec.max !== undefined && value > spec.max) problems.push(`${name} must be <= ${spec.max}, got ${value}`);
+      if (spec.min !== undefined && value < spec.min) problems.push(`${name} must be >= ${spec.min}, got ${spec.secret ? shown(spec, raw) : value}`);
+      if (spec.max !== undefined && value > spec.max) problems.push(`${name} must be <= ${spec.max}, got ${spec.secret ? shown(spec, raw) : value}`);
       return value;
     }
     case 'url':
@@ -64,7 +69,7 @@ function parseValue(name: string, spec: EnvVar<unknown>, raw: string, problems: 
           problems.push(`${name} must use ${spec.protocols.join(' or ')}, got "${url.protocol}"`);
         }
       } catch {
-        problems.push(`${name} must be a URL, got "${raw}"`);
+        problems.push(`${name} must be a URL, got ${shown(spec, raw)}`);
       }
       return raw;
   }

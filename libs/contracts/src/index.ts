@@ -10,6 +10,7 @@ export * from './messaging/billing-payloads';
 export * from './messaging/catalogue';
 export * from './messaging/names';
 export * from './messaging/payloads';
+export * from './messaging/service-permissions';
 export * from './requests/create-clean-audio-video.dto';
 export * from './requests/create-upload.dto';
 export * from './requests/create-video-background-removal.dto';

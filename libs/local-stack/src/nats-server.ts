@@ -1,48 +1,42 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'nats';
 import { freePort } from './free-port';
-import { waitFor } from './wait-for';
+import { launchNatsServer, type NatsServerAuth } from './nats-process';
+
+export type { NatsServerAuth } from './nats-process';
 
 export interface LocalNatsServer {
+  // Without credentials: with users, each client adds its own.
   url: string;
   stop(): Promise<void>;
 }
 
+export interface NatsServerOptions {
+  storeDir?: string;
+  port?: number;
+  // Without it the server takes any connection (the integration tests' private servers).
+  auth?: NatsServerAuth;
+  // Receives the server's warnings and errors (refused connections, permission violations), one per call.
+  log?: (line: string) => void;
+}
+
 // A private nats-server with JetStream on a free port and its own store directory.
-export async function startNatsServer(options: { storeDir?: string; port?: number } = {}): Promise<LocalNatsServer> {
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<LocalNatsServer> {
   const port = options.port ?? (await freePort());
   const ownStore = !options.storeDir;
   const storeDir = options.storeDir ?? mkdtempSync(join(tmpdir(), 'vj-nats-'));
-  const child: ChildProcess = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.once('error', () => undefined);
-  const url = `nats://127.0.0.1:${port}`;
+  const server = launchNatsServer({ port, storeDir, auth: options.auth, log: options.log });
   try {
-    await waitFor(`nats-server on ${url}`, async () => {
-      if (child.exitCode !== null) throw new Error(`nats-server exited: ${stderr}`);
-      const nc = await connect({ servers: url, timeout: 500 });
-      await nc.jetstreamManager();
-      await nc.close();
-      return true;
-    });
+    await server.ready();
   } catch (error) {
-    child.kill('SIGKILL');
+    await server.signal('SIGKILL');
     throw error;
   }
   return {
-    url,
+    url: server.url,
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await server.signal('SIGTERM');
       if (ownStore) rmSync(storeDir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -21,7 +21,21 @@ const S3rver = require('@20minutes/s3rver') as new (options: Record<string, unkn
 const EMPTY_MULTIPART_LISTING =
   '<?xml version="1.0" encoding="UTF-8"?>\n<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><IsTruncated>false</IsTruncated></ListMultipartUploadsResult>';
 
-// An S3-compatible server for development and tests (production uses MinIO). It checks signatures.
+// s3rver verifies a request's signature when it carries one (the Authorization header, or a presigned
+// URL's X-Amz-Algorithm or legacy Signature parameter) and serves a request without one anonymously.
+// MinIO with a private bucket refuses those, so the front refuses them too: nothing works here that
+// would not work in production.
+function carriesSignature(headers: IncomingHttpHeaders, query: URLSearchParams): boolean {
+  return headers.authorization !== undefined || query.has('X-Amz-Algorithm') || query.has('Signature');
+}
+
+function accessDenied(resource: string): string {
+  const escaped = resource.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied.</Message><Resource>${escaped}</Resource></Error>`;
+}
+
+// An S3-compatible server for development and tests (production uses MinIO). It checks signatures and
+// refuses unsigned requests (CORS preflights excepted) with 403 AccessDenied, like a private bucket.
 // The minio client lists unfinished multipart uploads before a stream upload; s3rver lacks that call,
 // so it is answered here with an empty listing.
 export async function startS3Server(options: { directory?: string; port?: number } = {}): Promise<LocalS3Server> {
@@ -32,6 +46,10 @@ export async function startS3Server(options: { directory?: string; port?: number
   const handle = s3rver.callback();
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
+    if (req.method !== 'OPTIONS' && !carriesSignature(req.headers, url.searchParams)) {
+      res.writeHead(403, { 'content-type': 'application/xml', 'x-amz-error-code': 'AccessDenied' }).end(accessDenied(url.pathname));
+      return;
+    }
     if (req.method === 'GET' && url.searchParams.has('uploads')) {
       res.writeHead(200, { 'content-type': 'application/xml' }).end(EMPTY_MULTIPART_LISTING);
       return;

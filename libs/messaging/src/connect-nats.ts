@@ -1,4 +1,5 @@
 import { connect, type NatsConnection } from 'nats';
+import { natsServerOptions } from './nats-url';
 
 export interface ConnectNatsOptions {
   url: string;
@@ -8,5 +9,5 @@ export interface ConnectNatsOptions {
 
 // Reconnects forever: a NATS restart must not take a service down, JetStream redelivers what was in flight.
 export function connectNats({ url, name }: ConnectNatsOptions): Promise<NatsConnection> {
-  return connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true });
+  return connect({ ...natsServerOptions(url), name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true });
 }

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { stat as statFile } from 'node:fs/promises';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'minio';
+import { presignPut } from './presign-put';
 
 export interface ObjectStorageConfig {
   endpoint: string;
@@ -37,6 +40,14 @@ export function storageConfig(settings: S3Settings): ObjectStorageConfig {
 export interface ObjectInfo {
   size: number;
   contentType: string | undefined;
+  // A single PUT's ETag is the MD5 of its bytes (S3, MinIO): what a job records to read the same bytes.
+  etag: string;
+}
+
+// What a presigned PUT is signed for: S3 refuses any other size or Content-Type.
+export interface PutDeclaration {
+  contentLength: number;
+  contentType: string;
 }
 
 export class ObjectTooLargeError extends Error {}
@@ -89,7 +100,7 @@ export class ObjectStorage {
   async stat(key: string): Promise<ObjectInfo | null> {
     try {
       const info = await this.internal.statObject(this.config.bucket, key);
-      return { size: info.size, contentType: info.metaData?.['content-type'] as string | undefined };
+      return { size: info.size, contentType: info.metaData?.['content-type'] as string | undefined, etag: info.etag };
     } catch (error) {
       if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey') return null;
       throw error;
@@ -102,22 +113,49 @@ export class ObjectStorage {
     return { size };
   }
 
-  // Streams an object to a local file, refusing objects larger than maxBytes.
-  async downloadToFile(key: string, path: string, maxBytes: number, signal?: AbortSignal): Promise<{ size: number }> {
+  // Streams an object to a local file, refusing objects larger than maxBytes; md5 is the MD5 hex of the
+  // bytes written, to compare with an ETag recorded earlier.
+  async downloadToFile(key: string, path: string, maxBytes: number, signal?: AbortSignal): Promise<{ size: number; md5: string }> {
     const info = await this.stat(key);
     if (!info) throw new Error(`object ${key} not found`);
     if (info.size > maxBytes) throw new ObjectTooLargeError(`object is ${info.size} bytes, more than the limit of ${maxBytes}`);
     const body = await this.internal.getObject(this.config.bucket, key);
-    await pipeline(body, createWriteStream(path), { signal });
-    return { size: info.size };
+    const md5 = createHash('md5');
+    let size = 0;
+    const digest = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        md5.update(chunk);
+        size += chunk.length;
+        // The object may have been replaced by a larger one since the stat.
+        done(size > maxBytes ? new ObjectTooLargeError(`object is more than the limit of ${maxBytes} bytes`) : null, chunk);
+      },
+    });
+    await pipeline(body, digest, createWriteStream(path), { signal });
+    return { size, md5: md5.digest('hex') };
   }
 
   async remove(key: string): Promise<void> {
     await this.internal.removeObject(this.config.bucket, key);
   }
 
-  presignPut(key: string, ttlSeconds: number): Promise<string> {
-    return this.presigner.presignedPutObject(this.config.bucket, key, ttlSeconds);
+  // Every object under the prefix, page after page, with when it was last written.
+  async *list(prefix: string): AsyncIterable<{ key: string; lastModified: Date }> {
+    for await (const item of this.internal.listObjectsV2(this.config.bucket, prefix, true) as AsyncIterable<{ name?: string; lastModified?: Date }>) {
+      if (item.name && item.lastModified) yield { key: item.name, lastModified: item.lastModified };
+    }
+  }
+
+  presignPut(key: string, ttlSeconds: number, declaration: PutDeclaration): Promise<string> {
+    return presignPut({
+      endpoint: this.config.publicEndpoint ?? this.config.endpoint,
+      region: this.config.region,
+      accessKey: this.config.accessKey,
+      secretKey: this.config.secretKey,
+      bucket: this.config.bucket,
+      key,
+      ttlSeconds,
+      ...declaration,
+    });
   }
 
   // The download keeps the file's name and type whatever the object key is.

@@ -7,7 +7,7 @@ describe('billing schema', () => {
     const url = await createDatabase(process.env.TEST_DATABASE_ADMIN_URL!, 'billing_schema_drift');
     const dataSource = await createBillingDataSource(url).initialize();
     try {
-      expect(await runBillingMigrations(dataSource)).toEqual(['CreateBilling1732400000000']);
+      expect(await runBillingMigrations(dataSource)).toEqual(['CreateBilling1732400000000', 'BillingOutbox1732800000000', 'BillingOutboxContext1732900000000']);
       const pending = await dataSource.driver.createSchemaBuilder().log();
       expect(pending.upQueries.map((q) => q.query)).toEqual([]);
       expect(await runBillingMigrations(dataSource)).toEqual([]);

@@ -59,7 +59,3 @@ export async function appendEntry(manager: EntityManager, account: AccountEntity
   await manager.insert(LedgerEntryEntity, entry);
   return entry;
 }
-
-export function jobEntryKey(jobId: string, kind: LedgerEntryKind): string {
-  return `${jobId}:${kind}`;
-}

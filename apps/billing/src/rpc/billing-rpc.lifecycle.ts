@@ -7,8 +7,9 @@ import { grantCredits } from '../ledger/grant-credits';
 import type { PriceCatalog } from '../pricing/price-catalog';
 import { quote } from '../pricing/quote';
 import type { AccountReports } from '../reports/account-reports';
+import type { JobBillingService } from '../job-billing/job-billing.service';
 
-// Serves vj.rpc.billing.v1.* (estimate, balance, usage, ledger, grant) once the app is up.
+// Serves vj.rpc.billing.v1.* (estimate, balance, usage, ledger, grant, extend_hold) once the app is up.
 export class BillingRpcLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private service: RpcService | undefined;
 
@@ -17,6 +18,7 @@ export class BillingRpcLifecycle implements OnApplicationBootstrap, BeforeApplic
     private readonly dataSource: DataSource,
     private readonly prices: PriceCatalog,
     private readonly reports: AccountReports,
+    private readonly jobBilling: JobBillingService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -26,6 +28,7 @@ export class BillingRpcLifecycle implements OnApplicationBootstrap, BeforeApplic
       usage: (request) => this.reports.usage(request),
       ledger: (request) => this.reports.ledger(request),
       grant: (request) => grantCredits(this.dataSource, request),
+      extend_hold: (request) => this.jobBilling.extendHold(request),
     });
   }
 

@@ -2,9 +2,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ObjectStorage, storageConfig } from '@vj/storage';
 import type { GatewayConfig } from '../gateway.env';
+import { apiAccessMiddleware } from '../auth/api-access.middleware';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter';
+import { AuthenticateApiKeyUseCase } from '../identity/authenticate-api-key.use-case';
+import { RateLimiter } from '../rate-limits/rate-limiter';
 import { bodyParserErrorsMiddleware } from '../http/body-parser-errors.middleware';
 import { requestIdMiddleware } from '../http/request-id.middleware';
+import { httpObservabilityMiddleware, restoreLogContextMiddleware } from '../http/http-observability.middleware';
 import { createIdentityDataSource } from '../identity/identity-data-source';
 import { runIdentityMigrations } from '../identity/run-identity-migrations';
 import { connectGatewayMessaging, type GatewayMessaging } from '../messaging/gateway-messaging';
@@ -33,9 +37,13 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
       bodyParser: false,
       logger: logLevelsUpTo(config.LOG_LEVEL),
     });
+    app.use(httpObservabilityMiddleware);
     app.use(requestIdMiddleware);
+    // Before the body parser: a malformed or oversized body is refused after its key and its token.
+    app.use('/v1', apiAccessMiddleware(app.get(AuthenticateApiKeyUseCase), app.get(RateLimiter)));
     app.useBodyParser('json', { limit: JSON_BODY_LIMIT });
     app.use(bodyParserErrorsMiddleware);
+    app.use(restoreLogContextMiddleware);
     app.useGlobalFilters(new AllExceptionsFilter());
     setupOpenApi(app);
     return await app.init();

@@ -16,6 +16,7 @@ import { RequestValidationPipe } from '../http/request-validation.pipe';
 import { AccountsRepository } from '../identity/accounts.repository';
 import { AuthenticateApiKeyUseCase } from '../identity/authenticate-api-key.use-case';
 import { CancelJobService } from '../jobs/cancel-job.service';
+import { DeleteJobService } from '../jobs/delete-job.service';
 import { CleanAudioVideoController } from '../jobs/clean-audio-video.controller';
 import { CreateJobService } from '../jobs/create-job.service';
 import { JobPresenter } from '../jobs/job-presenter.service';
@@ -30,7 +31,11 @@ import { VideoInputResolver } from '../jobs/video-input.resolver';
 import type { GatewayMessaging } from '../messaging/gateway-messaging';
 import { CreateUploadService } from '../uploads/create-upload.service';
 import { UploadsController } from '../uploads/uploads.controller';
+import { UploadsRepository } from '../uploads/uploads.repository';
+import { RateLimitBuckets } from '../rate-limits/rate-limit-buckets';
+import { RateLimiter } from '../rate-limits/rate-limiter';
 import { GatewayResources } from './gateway-resources';
+import { HousekeepingLifecycle } from './housekeeping.lifecycle';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -42,6 +47,8 @@ export interface GatewayDeps {
 @Module({})
 export class GatewayModule {
   static register(deps: GatewayDeps): DynamicModule {
+    const buckets = new RateLimitBuckets(deps.dataSource);
+    const uploads = new UploadsRepository(deps.dataSource);
     return {
       module: GatewayModule,
       controllers: [
@@ -64,6 +71,10 @@ export class GatewayModule {
         { provide: AccountsRepository, useValue: new AccountsRepository(deps.dataSource) },
         { provide: AuthenticateApiKeyUseCase, useFactory: (accounts: AccountsRepository) => new AuthenticateApiKeyUseCase(accounts), inject: [AccountsRepository] },
         { provide: GatewayResources, useValue: new GatewayResources(deps.dataSource, deps.messaging) },
+        { provide: RateLimitBuckets, useValue: buckets },
+        { provide: UploadsRepository, useValue: uploads },
+        { provide: HousekeepingLifecycle, useValue: new HousekeepingLifecycle(buckets, uploads, deps.config.UPLOAD_RETENTION_HOURS * 3_600_000) },
+        RateLimiter,
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_PIPE, useValue: new RequestValidationPipe() },
         VideoInputResolver,
@@ -72,6 +83,7 @@ export class GatewayModule {
         CreateJobService,
         ReadJobsService,
         CancelJobService,
+        DeleteJobService,
         ReadBillingService,
         CreateUploadService,
         HealthService,

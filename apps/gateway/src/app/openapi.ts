@@ -33,6 +33,36 @@ export function setupOpenApi(app: INestApplication): OpenAPIObject {
     ...document.components,
     schemas: { ...document.components?.schemas, ...(contractSchemaComponents() as NonNullable<OpenAPIObject['components']>['schemas']) },
   };
+  documentRateLimits(document);
   SwaggerModule.setup('docs', app, document);
   return document;
+}
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { description: "size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads)", schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'requests left in the bucket now', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'seconds until the bucket is full again', schema: { type: 'integer' } },
+};
+
+// Every /v1 answer carries the RateLimit-* headers, and any /v1 call may be refused with 429
+// rate_limited and Retry-After (the key's bucket is empty, or a create passes the account's cap on
+// PROCESSING jobs): written into every operation here rather than on each controller.
+function documentRateLimits(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/v1/')) continue;
+    for (const operation of Object.values(item) as { responses?: Record<string, { headers?: object; description?: string; content?: object }> }[]) {
+      if (!operation?.responses) continue;
+      operation.responses['429'] ??= {
+        description: 'rate_limited: too many requests for this API key, or the account has its most jobs PROCESSING; retry after Retry-After seconds',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/RequestError' } } },
+      };
+      for (const [status, response] of Object.entries(operation.responses)) {
+        response.headers = {
+          ...response.headers,
+          ...RATE_LIMIT_HEADERS,
+          ...(status === '429' && { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } }),
+        };
+      }
+    }
+  }
 }

@@ -1,9 +1,7 @@
 import type { GrantCreditsReplyV1 } from '@vj/contracts';
-import { isUUID } from 'class-validator';
 import type { AccountsRepository } from '../identity/accounts.repository';
+import { checkedId, UnknownAccountError } from '../identity/identity-errors';
 import type { BillingPort } from './billing-port';
-
-export class UnknownAccountError extends Error {}
 
 export interface GrantCreditsInput {
   accountId: string;
@@ -21,8 +19,8 @@ export class GrantCreditsUseCase {
   ) {}
 
   async execute(input: GrantCreditsInput): Promise<GrantCreditsReplyV1> {
-    const accountId = input.accountId.toLowerCase();
-    if (!isUUID(accountId) || !(await this.accounts.exists(accountId))) throw new UnknownAccountError(`no account ${input.accountId}`);
+    const accountId = checkedId(input.accountId, UnknownAccountError, 'account');
+    if (!(await this.accounts.exists(accountId))) throw new UnknownAccountError(`no account ${input.accountId}`);
     const { account_id, balance } = await this.billing.grant({
       version: 1,
       account_id: accountId,

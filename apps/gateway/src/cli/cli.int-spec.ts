@@ -3,11 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { GrantCreditsRequestV1 } from '@vj/contracts';
+import { CONSUMERS, subjects, type ConsumerName, type GrantCreditsRequestV1 } from '@vj/contracts';
 import { createDatabase, startNatsServer, type LocalNatsServer } from '@vj/local-stack';
-import { RpcError, serveBillingRpc, serveHealth } from '@vj/messaging';
+import { ensureStreams, RpcError, serveBillingRpc, serveHealth, serveJobsRpc, type RpcService } from '@vj/messaging';
 import { connect, type NatsConnection } from 'nats';
+import { AccountsRepository } from '../identity/accounts.repository';
 import { hashApiKey } from '../identity/api-key';
+import { AuthenticateApiKeyUseCase } from '../identity/authenticate-api-key.use-case';
 import { createIdentityDataSource } from '../identity/identity-data-source';
 
 const run = promisify(execFile);
@@ -59,6 +61,7 @@ function serveFakeBilling(nc: NatsConnection, grants: GrantCreditsRequestV1[], f
     balance: unused,
     usage: unused,
     ledger: unused,
+    extend_hold: unused,
   });
   const health = serveHealth(nc, 'billing', () => true);
   return {
@@ -126,6 +129,57 @@ describe('operator CLI', () => {
     expect(second.code).toBe(0);
     expect(oneJsonLine(second.stdout)).toEqual(created);
   }, 30_000);
+  async function principalOf(apiKey: string) {
+    const dataSource = await createIdentityDataSource(env.DATABASE_URL).initialize();
+    try {
+      return await new AuthenticateApiKeyUseCase(new AccountsRepository(dataSource)).execute(apiKey);
+    } finally {
+      await dataSource.destroy();
+    }
+  }
+
+  it('keys create, list and revoke: a second key works beside the first, a revoked one stops at once', async () => {
+    const account = oneJsonLine((await cli(['account', 'create', '--name', 'rotating'], env)).stdout);
+    const created = await cli(['account', 'keys', 'create', '--account', String(account.account_id), '--name', 'ci'], env);
+    expect(created.code).toBe(0);
+    const key = oneJsonLine(created.stdout);
+    expect(key).toEqual({
+      account_id: account.account_id,
+      key_id: expect.any(String),
+      name: 'ci',
+      key_prefix: String(key.api_key).slice(0, 10),
+      created_at: expect.any(String),
+      revoked_at: null,
+      api_key: expect.stringMatching(/^vj_/),
+    });
+    expect((await principalOf(String(key.api_key)))?.accountId).toBe(account.account_id);
+
+    const listed = oneJsonLine((await cli(['account', 'keys', 'list', '--account', String(account.account_id)], env)).stdout) as { keys: Record<string, unknown>[] };
+    expect(listed.keys.map((k) => k.name)).toEqual([null, 'ci']);
+    expect(JSON.stringify(listed)).not.toContain(String(key.api_key));
+
+    const revoked = await cli(['account', 'keys', 'revoke', '--key', String(key.key_id)], env);
+    expect(revoked.code).toBe(0);
+    expect(oneJsonLine(revoked.stdout)).toMatchObject({ key_id: key.key_id, account_id: account.account_id, revoked_at: expect.any(String) });
+    expect(await principalOf(String(key.api_key))).toBeNull();
+    expect((await principalOf(String(account.api_key)))?.accountId).toBe(account.account_id);
+
+    const unknown = await cli(['account', 'keys', 'revoke', '--key', '3f2c1b0a-9e8d-4c7b-a6f5-e4d3c2b1a090'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no key 3f2c1b0a-9e8d-4c7b-a6f5-e4d3c2b1a090');
+  }, 60_000);
+
+  it("account limits sets and clears an account's own limits; account show prints them", async () => {
+    const account = oneJsonLine((await cli(['account', 'create', '--name', 'limited'], env)).stdout);
+    const id = String(account.account_id);
+    const set = await cli(['account', 'limits', '--account', id, '--writes-per-second', '2.5', '--max-processing-jobs', '3'], env);
+    expect(set.code).toBe(0);
+    expect(oneJsonLine(set.stdout).limits).toEqual({ reads_per_second: null, read_burst: null, writes_per_second: 2.5, write_burst: null, max_processing_jobs: 3 });
+    await cli(['account', 'limits', '--account', id, '--max-processing-jobs', 'default'], env);
+    const shown = oneJsonLine((await cli(['account', 'show', '--account', id], env)).stdout);
+    expect(shown).toMatchObject({ account_id: id, name: 'limited', suspended_at: null, limits: { writes_per_second: 2.5, max_processing_jobs: null } });
+  }, 60_000);
+
   describe('with billing', () => {
     let nats: LocalNatsServer;
     let nc: NatsConnection;
@@ -133,15 +187,30 @@ describe('operator CLI', () => {
     let billingEnv: Record<string, string>;
     const grants: GrantCreditsRequestV1[] = [];
     const failing = { grants: false };
+    const cancelledAccounts: string[] = [];
+    let jobsRpc: RpcService;
 
     beforeAll(async () => {
       nats = await startNatsServer();
       nc = await connect({ servers: nats.url });
       billing = serveFakeBilling(nc, grants, failing);
+      jobsRpc = serveJobsRpc(nc, {
+        cancel_account: async (request) => {
+          cancelledAccounts.push(request.account_id);
+          return { cancelled: 2 };
+        },
+        create: unused,
+        replay: unused,
+        get: unused,
+        list: unused,
+        cancel: unused,
+        delete: unused,
+      });
       billingEnv = { ...env, NATS_URL: nats.url };
     });
 
     afterAll(async () => {
+      await jobsRpc?.close();
       await billing?.stop();
       await nc?.drain();
       await nats?.stop();
@@ -213,7 +282,7 @@ describe('operator CLI', () => {
       const result = await cli(['credits', 'grant', '--account', await newAccountId(), '--amount', '5'], { ...env, NATS_URL: 'nats://127.0.0.1:1' });
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toContain('cannot reach NATS at nats://127.0.0.1:1');
+      expect(result.stderr).toContain('cannot reach NATS at 127.0.0.1:1');
     }, 30_000);
 
     it('exits 1 when billing does not answer a grant, naming the key to retry with', async () => {
@@ -246,6 +315,46 @@ describe('operator CLI', () => {
         failing.grants = false;
       }
     }, 30_000);
+
+    it("suspend: the account's keys stop at once and its PROCESSING jobs are cancelled; reinstate brings the keys back", async () => {
+      const account = oneJsonLine((await cli(['account', 'create', '--name', 'suspect'], env)).stdout);
+      const suspended = await cli(['account', 'suspend', '--account', String(account.account_id)], billingEnv);
+      expect(suspended.code).toBe(0);
+      expect(oneJsonLine(suspended.stdout)).toMatchObject({ account_id: account.account_id, suspended_at: expect.any(String), jobs_cancelled: 2 });
+      expect(cancelledAccounts).toContain(account.account_id);
+      expect(await principalOf(String(account.api_key))).toBeNull();
+
+      const reinstated = await cli(['account', 'reinstate', '--account', String(account.account_id)], env);
+      expect(oneJsonLine(reinstated.stdout)).toMatchObject({ suspended_at: null });
+      expect((await principalOf(String(account.api_key)))?.accountId).toBe(account.account_id);
+    }, 60_000);
+
+    it('dead-letters list shows the kept dead letters newest first; replay publishes one where it came from and removes it', async () => {
+      await ensureStreams(await nc.jetstreamManager());
+      const js = nc.jetstream();
+      const keep = (durable: ConsumerName, subject: string, payload: unknown, streamSeq: number) =>
+        js.publish(subjects.deadLetter(durable), new TextEncoder().encode(JSON.stringify({ version: 1, stream: 'VJ_JOB_EVENTS', consumer: durable, subject, stream_seq: streamSeq, payload, deliveries: 5, reason: 'last-attempt', error: 'db down', dead_at: new Date().toISOString() })));
+      await keep(CONSUMERS.billingJobEvents, subjects.jobEvent('completed'), { job_id: 'j-1' }, 41);
+      const second = await keep(CONSUMERS.jobsReports, subjects.report('succeeded'), { job_id: 'j-2' }, 42);
+
+      const listed = oneJsonLine((await cli(['dead-letters', 'list'], billingEnv)).stdout) as { dead_letters: { seq: number; consumer: string }[] };
+      expect(listed.dead_letters.slice(0, 2).map((letter) => letter.consumer)).toEqual([CONSUMERS.jobsReports, CONSUMERS.billingJobEvents]);
+      const billingOnly = oneJsonLine((await cli(['dead-letters', 'list', '--consumer', CONSUMERS.billingJobEvents], billingEnv)).stdout) as { dead_letters: { seq: number; payload: unknown }[] };
+      expect(billingOnly.dead_letters).toEqual([expect.objectContaining({ payload: { job_id: 'j-1' }, error: 'db down' })]);
+
+      const replayed: unknown[] = [];
+      const sub = nc.subscribe(subjects.report('succeeded'), { callback: (_e, msg) => replayed.push(JSON.parse(new TextDecoder().decode(msg.data))) });
+      const result = await cli(['dead-letters', 'replay', '--seq', String(second.seq)], billingEnv);
+      expect(result.code).toBe(0);
+      expect(oneJsonLine(result.stdout)).toEqual({ replayed: second.seq, subject: subjects.report('succeeded'), consumer: CONSUMERS.jobsReports });
+      await nc.flush();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      sub.unsubscribe();
+      expect(replayed).toEqual([{ job_id: 'j-2' }]);
+      const after = oneJsonLine((await cli(['dead-letters', 'list'], billingEnv)).stdout) as { dead_letters: { seq: number }[] };
+      expect(after.dead_letters.map((letter) => letter.seq)).not.toContain(second.seq);
+      expect((await cli(['dead-letters', 'replay', '--seq', String(second.seq)], billingEnv)).code).toBe(2);
+    }, 60_000);
 
     it('account create --credits creates nothing when billing does not answer', async () => {
       const before = await accountCount();

@@ -1,38 +1,39 @@
 import 'reflect-metadata';
 import { ConfigError, databaseEnv, defineEnv, natsEnv } from '@vj/config';
 import { BillingServiceError } from '../billing/billing-port';
-import { UnknownAccountError } from '../billing/grant-credits.use-case';
+import { UnknownAccountError, UnknownKeyError } from '../identity/identity-errors';
 import { AccountsRepository } from '../identity/accounts.repository';
+import { InvalidKeyNameError } from '../identity/account-keys.use-case';
 import { InvalidAccountNameError } from '../identity/create-account.use-case';
 import { createIdentityDataSource } from '../identity/identity-data-source';
 import { runIdentityMigrations } from '../identity/run-identity-migrations';
-import { BillingUnreachableError, connectCliBilling, type CliBilling } from './cli-billing';
+import { connectCli, ServiceUnreachableError, type CliConnection } from './cli-connection';
+import { UnknownDeadLetterError } from './dead-letters';
 import { parseCliArgs, USAGE, UsageError, type CliCommand } from './parse-cli-args';
-import { GrantAfterCreateError, runCliCommand } from './run-cli-command';
+import { GrantAfterCreateError, needsServices, runCliCommand } from './run-cli-command';
 
 // Operator CLI: exactly one JSON line on stdout, everything else on stderr. Exit 2: the command cannot
-// work as given (usage, configuration, unknown account, refused by billing); 1: anything else.
+// work as given (usage, configuration, unknown account or key, refused by billing); 1: anything else.
 
 interface CliEnv {
   DATABASE_URL: string;
   NATS_URL?: string;
 }
 
-// NATS_URL only for the commands that reach billing: the others work with the database alone.
+// NATS_URL only for the commands that reach a service: the others work with the database alone.
 function readEnv(command: CliCommand): CliEnv {
-  const needsBilling = command.kind === 'credits-grant' || (command.kind === 'account-create' && command.credits !== undefined);
-  return needsBilling ? defineEnv({ ...databaseEnv, ...natsEnv }).parse(process.env) : defineEnv(databaseEnv).parse(process.env);
+  return needsServices(command) ? defineEnv({ ...databaseEnv, ...natsEnv }).parse(process.env) : defineEnv(databaseEnv).parse(process.env);
 }
 
 async function run(command: CliCommand, env: CliEnv): Promise<unknown> {
   const dataSource = await createIdentityDataSource(env.DATABASE_URL).initialize();
-  let billing: CliBilling | undefined;
+  let services: CliConnection | undefined;
   try {
     await runIdentityMigrations(dataSource);
-    if (env.NATS_URL) billing = await connectCliBilling(env.NATS_URL);
-    return await runCliCommand(command, new AccountsRepository(dataSource), billing);
+    if (env.NATS_URL) services = await connectCli(env.NATS_URL);
+    return await runCliCommand(command, new AccountsRepository(dataSource), services);
   } finally {
-    await billing?.close();
+    await services?.close();
     await dataSource.destroy();
   }
 }
@@ -52,11 +53,18 @@ function exitCodeFor(error: unknown): number {
     process.stderr.write(`error: ${error.message}\n`);
     return 1;
   }
-  if (error instanceof ConfigError || error instanceof InvalidAccountNameError || error instanceof UnknownAccountError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof InvalidAccountNameError ||
+    error instanceof InvalidKeyNameError ||
+    error instanceof UnknownAccountError ||
+    error instanceof UnknownKeyError ||
+    error instanceof UnknownDeadLetterError
+  ) {
     process.stderr.write(`error: ${error.message}\n`);
     return 2;
   }
-  if (error instanceof BillingUnreachableError) {
+  if (error instanceof ServiceUnreachableError) {
     process.stderr.write(`error: ${error.message}\n`);
     return 1;
   }

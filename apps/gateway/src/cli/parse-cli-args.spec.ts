@@ -25,6 +25,38 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('parses the key commands', () => {
+    expect(parseCliArgs(['account', 'keys', 'list', '--account', 'a1'])).toEqual({ kind: 'keys-list', accountId: 'a1' });
+    expect(parseCliArgs(['account', 'keys', 'create', '--account', 'a1', '--name', 'ci'])).toEqual({ kind: 'keys-create', accountId: 'a1', name: 'ci' });
+    expect(parseCliArgs(['account', 'keys', 'create', '--account', 'a1'])).toEqual({ kind: 'keys-create', accountId: 'a1', name: null });
+    expect(parseCliArgs(['account', 'keys', 'revoke', '--key', 'k1'])).toEqual({ kind: 'keys-revoke', keyId: 'k1' });
+    expect(() => parseCliArgs(['account', 'keys', 'rotate'])).toThrow('unknown command "account keys rotate"');
+  });
+
+  it('parses suspend, reinstate and show', () => {
+    expect(parseCliArgs(['account', 'suspend', '--account', 'a1'])).toEqual({ kind: 'account-suspend', accountId: 'a1' });
+    expect(parseCliArgs(['account', 'reinstate', '--account', 'a1'])).toEqual({ kind: 'account-reinstate', accountId: 'a1' });
+    expect(parseCliArgs(['account', 'show', '--account', 'a1'])).toEqual({ kind: 'account-show', accountId: 'a1' });
+  });
+
+  it('parses account limits: fractional rates, whole sizes, "default" clears one', () => {
+    expect(
+      parseCliArgs(['account', 'limits', '--account', 'a1', '--reads-per-second', '0.5', '--write-burst', '200', '--max-processing-jobs', 'default']),
+    ).toEqual({ kind: 'account-limits', accountId: 'a1', changes: { reads_per_second: 0.5, write_burst: 200, max_processing_jobs: null } });
+    expect(parseCliArgs(['account', 'limits', '--account', 'a1'])).toEqual({ kind: 'account-limits', accountId: 'a1', changes: {} });
+    expect(() => parseCliArgs(['account', 'limits', '--account', 'a1', '--read-burst', '1.5'])).toThrow('--read-burst must be a whole number');
+    expect(() => parseCliArgs(['account', 'limits', '--account', 'a1', '--writes-per-second', '0'])).toThrow('--writes-per-second must be a number above 0');
+    expect(() => parseCliArgs(['account', 'limits', '--account', 'a1', '--writes-per-second', '-1'])).toThrow(UsageError);
+  });
+
+  it('parses dead-letters list and replay', () => {
+    expect(parseCliArgs(['dead-letters', 'list'])).toEqual({ kind: 'dead-letters-list', limit: 20 });
+    expect(parseCliArgs(['dead-letters', 'list', '--consumer', 'billing-job-events', '--limit', '5'])).toEqual({ kind: 'dead-letters-list', consumer: 'billing-job-events', limit: 5 });
+    expect(parseCliArgs(['dead-letters', 'replay', '--seq', '42'])).toEqual({ kind: 'dead-letters-replay', seq: 42 });
+    expect(() => parseCliArgs(['dead-letters', 'replay'])).toThrow('--seq is required');
+    expect(() => parseCliArgs(['dead-letters', 'replay', '--seq', 'x'])).toThrow('--seq must be a whole number');
+  });
+
   it('gives credits grant a fresh random idempotency key when none is given', () => {
     const first = parseCliArgs(['credits', 'grant', '--account', 'a1', '--amount', '5']);
     const second = parseCliArgs(['credits', 'grant', '--account', 'a1', '--amount', '5']);

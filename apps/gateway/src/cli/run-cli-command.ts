@@ -1,15 +1,30 @@
 import { BillingServiceError } from '../billing/billing-port';
 import { GrantCreditsUseCase } from '../billing/grant-credits.use-case';
+import { JobsServiceError } from '../jobs/jobs-port';
+import { AccountKeysUseCase } from '../identity/account-keys.use-case';
 import type { AccountsRepository } from '../identity/accounts.repository';
 import { AuthenticateApiKeyUseCase } from '../identity/authenticate-api-key.use-case';
 import { CreateAccountUseCase, type CreatedAccount } from '../identity/create-account.use-case';
 import { EnsureDevAccountUseCase } from '../identity/ensure-dev-account.use-case';
-import { BillingUnreachableError, type CliBilling } from './cli-billing';
+import { checkedId, UnknownAccountError } from '../identity/identity-errors';
+import { SuspendAccountUseCase } from '../identity/suspend-account.use-case';
+import { ServiceUnreachableError, type CliConnection } from './cli-connection';
 import type { CliCommand } from './parse-cli-args';
 
 // A key of the account's own: the retry GrantAfterCreateError suggests reuses it, so a grant that went
 // through but timed out still counts once.
 const startingCreditsKey = (accountId: string) => `account-create:${accountId}`;
+
+// The commands that reach a service over NATS (the others need the database only).
+export function needsServices(command: CliCommand): boolean {
+  return (
+    command.kind === 'credits-grant' ||
+    command.kind === 'account-suspend' ||
+    command.kind === 'dead-letters-list' ||
+    command.kind === 'dead-letters-replay' ||
+    (command.kind === 'account-create' && command.credits !== undefined)
+  );
+}
 
 // The account exists and its key is in `account`, but its starting credits were not granted.
 export class GrantAfterCreateError extends Error {
@@ -28,27 +43,57 @@ export class GrantAfterCreateError extends Error {
 }
 
 // What each operator command does; main.ts owns the process (environment, connections, output, exit code).
-export async function runCliCommand(command: CliCommand, accounts: AccountsRepository, billing?: CliBilling): Promise<unknown> {
+export async function runCliCommand(command: CliCommand, accounts: AccountsRepository, services?: CliConnection): Promise<unknown> {
   const createAccount = new CreateAccountUseCase(accounts);
+  const keys = new AccountKeysUseCase(accounts);
   switch (command.kind) {
     case 'account-ensure-dev':
       return new EnsureDevAccountUseCase(createAccount, new AuthenticateApiKeyUseCase(accounts)).execute({ keyFile: command.keyFile });
+    case 'account-show':
+      return shownAccount(accounts, command.accountId);
+    case 'account-limits': {
+      await shownAccount(accounts, command.accountId);
+      return accounts.setLimits(checkedId(command.accountId, UnknownAccountError, 'account'), command.changes);
+    }
+    case 'account-suspend':
+      try {
+        return await new SuspendAccountUseCase(accounts, connected(services).jobs).suspend(command.accountId);
+      } catch (error) {
+        if (!(error instanceof JobsServiceError)) throw error;
+        throw new ServiceUnreachableError(
+          `the account is suspended (its keys fail) but its jobs could not be cancelled (jobs service: ${error.message}); run the same command again`,
+        );
+      }
+    case 'account-reinstate': {
+      await shownAccount(accounts, command.accountId);
+      return accounts.setSuspended(checkedId(command.accountId, UnknownAccountError, 'account'), false, new Date());
+    }
+    case 'keys-list':
+      return keys.list(command.accountId);
+    case 'keys-create':
+      return keys.create(command.accountId, command.name);
+    case 'keys-revoke':
+      return keys.revoke(command.keyId);
+    case 'dead-letters-list':
+      return connected(services).deadLetters.list(command);
+    case 'dead-letters-replay':
+      return connected(services).deadLetters.replay(command.seq);
     case 'credits-grant':
       try {
-        return await new GrantCreditsUseCase(accounts, requireBilling(billing).port).execute(command);
+        return await new GrantCreditsUseCase(accounts, connected(services).billing).execute(command);
       } catch (error) {
         // A timeout does not say whether billing applied the grant; the key makes the retry safe.
         if (!(error instanceof BillingServiceError && error.code === 'unavailable')) throw error;
-        throw new BillingUnreachableError(`billing did not answer (${error.message}); retry with --idempotency-key ${command.idempotencyKey} to grant at most once`);
+        throw new ServiceUnreachableError(`billing did not answer (${error.message}); retry with --idempotency-key ${command.idempotencyKey} to grant at most once`);
       }
     case 'account-create': {
       if (command.credits === undefined) return createAccount.execute({ name: command.name });
-      const connected = requireBilling(billing);
+      const connection = connected(services);
       // Checked first: with billing down the account would exist without its credits.
-      if (!(await connected.isReady())) throw new BillingUnreachableError('billing does not answer its health ping; no account was created');
+      if (!(await connection.isReady('billing'))) throw new ServiceUnreachableError('billing does not answer its health ping; no account was created');
       const account = await createAccount.execute({ name: command.name });
       try {
-        await new GrantCreditsUseCase(accounts, connected.port).execute({
+        await new GrantCreditsUseCase(accounts, connection.billing).execute({
           accountId: account.account_id,
           amount: command.credits,
           idempotencyKey: startingCreditsKey(account.account_id),
@@ -61,7 +106,13 @@ export async function runCliCommand(command: CliCommand, accounts: AccountsRepos
   }
 }
 
-function requireBilling(billing: CliBilling | undefined): CliBilling {
-  if (!billing) throw new Error('this command needs the billing connection (NATS_URL)');
-  return billing;
+async function shownAccount(accounts: AccountsRepository, accountId: string) {
+  const account = await accounts.findAccount(checkedId(accountId, UnknownAccountError, 'account'));
+  if (!account) throw new UnknownAccountError(`no account ${accountId}`);
+  return account;
+}
+
+function connected(services: CliConnection | undefined): CliConnection {
+  if (!services) throw new Error('this command needs the services connection (NATS_URL)');
+  return services;
 }

@@ -1,7 +1,7 @@
 import { schemaViolations, type ServiceName } from '@vj/contracts';
 import type { ObjectStorage } from '@vj/storage';
 import type { AccountsRepository } from '../identity/accounts.repository';
-import { HealthService } from './health.service';
+import { HEALTH_CACHE_MS, HealthService } from './health.service';
 
 function service(options: { nats?: boolean; s3?: boolean; db?: boolean; down?: ServiceName[] } = {}) {
   const pinged: ServiceName[] = [];
@@ -53,6 +53,32 @@ describe('HealthService', () => {
     const { health, pinged } = service({ nats: false });
     const report = await health.check();
     expect(report.checks).toMatchObject({ nats: 'down', jobs: 'down', 'render-worker': 'down', billing: 'down' });
+    expect(pinged).toEqual([]);
+  });
+
+  it('answers from its last check for a second: a burst of /healthz pings each dependency once', async () => {
+    jest.useFakeTimers();
+    try {
+      const { health, pinged } = service();
+      const reports = await Promise.all([health.check(), health.check(), health.check()]);
+      expect(reports.every((report) => report.status === 'ok')).toBe(true);
+      expect(pinged).toEqual(['jobs', 'render-worker', 'billing']);
+      await jest.advanceTimersByTimeAsync(HEALTH_CACHE_MS - 1);
+      await health.check();
+      expect(pinged).toHaveLength(3);
+      await jest.advanceTimersByTimeAsync(1);
+      await health.check();
+      expect(pinged).toHaveLength(6);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it("is ready (/readyz) on its own dependencies alone: a service that is down does not take the gateway out of its load balancer", async () => {
+    const { health, pinged } = service({ down: ['billing', 'jobs'] });
+    const checks = health.readinessChecks();
+    expect(Object.keys(checks)).toEqual(['nats', 's3', 'database']);
+    expect(await Promise.all(Object.values(checks).map((check) => check()))).toEqual([true, true, true]);
     expect(pinged).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SERVICES } from '@vj/contracts';
+import { cachedFor } from '@vj/observability';
 import { ObjectStorage } from '@vj/storage';
 import { AccountsRepository } from '../identity/accounts.repository';
 import { SERVICE_HEALTH_PORT, type ServiceHealthPort } from './service-health.port';
@@ -11,16 +12,37 @@ export interface HealthReport {
   checks: Record<string, CheckState>;
 }
 
+// /healthz answers from this for a second: each real check pings S3, the database and every service.
+export const HEALTH_CACHE_MS = 1_000;
+
 // Ready means a job can be taken end to end: NATS, S3, the database and every service answering.
 @Injectable()
 export class HealthService {
+  private readonly cached = cachedFor(HEALTH_CACHE_MS, () => this.checkNow());
+
   constructor(
     @Inject(SERVICE_HEALTH_PORT) private readonly services: ServiceHealthPort,
     private readonly storage: ObjectStorage,
     private readonly accounts: AccountsRepository,
   ) {}
 
-  async check(): Promise<HealthReport> {
+  // The last report if it is under a second old; concurrent callers share one check.
+  check(): Promise<HealthReport> {
+    return this.cached();
+  }
+
+  // The gateway's own dependencies, for /readyz: a gateway that reaches them serves requests (and
+  // answers 503 where another service is down), so it stays in its load balancer; /healthz tells
+  // whether the whole platform can take a job.
+  readinessChecks(): Record<string, () => Promise<boolean> | boolean> {
+    return {
+      nats: () => this.services.isConnected(),
+      s3: () => this.storage.ping(),
+      database: () => this.accounts.ping(),
+    };
+  }
+
+  private async checkNow(): Promise<HealthReport> {
     const nats = this.services.isConnected();
     const [s3, database, ...pings] = await Promise.all([
       withinTime(this.storage.ping()),

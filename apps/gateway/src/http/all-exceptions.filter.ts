@@ -18,6 +18,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.error(`${req.method} ${req.originalUrl} -> ${error.status} [request id ${requestId}]: ${cause}`);
     }
     if (res.headersSent) return;
+    if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
     res.status(error.status).json(error.toBody());
   }
 }

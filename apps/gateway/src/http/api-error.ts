@@ -17,8 +17,14 @@ export class ApiError extends Error {
     readonly code: RequestErrorCode,
     message: string,
     readonly details: RequestErrorDetail[] | null = null,
+    // Sent as Retry-After (429, 503).
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
+  }
+
+  static rateLimited(message: string, retryAfterSeconds: number): ApiError {
+    return new ApiError(429, 'rate_limited', message, null, retryAfterSeconds);
   }
 
   static invalid(message: string, details: RequestErrorDetail[] | null = null): ApiError {

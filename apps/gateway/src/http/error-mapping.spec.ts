@@ -32,6 +32,12 @@ describe('toApiError', () => {
     expect(mapped(new BillingServiceError(code, 'why'))).toMatchObject({ status, code: requestCode });
   });
 
+  it("maps the jobs service's rate_limited (the account's cap on PROCESSING jobs) to 429 with Retry-After", () => {
+    const { error, logged } = toApiError(new JobsServiceError('rate_limited', 'the account has 50 jobs PROCESSING'), RID);
+    expect({ status: error.status, code: error.code, retryAfter: error.retryAfterSeconds, logged }).toEqual({ status: 429, code: 'rate_limited', retryAfter: 5, logged: false });
+    expect(error.message).toBe('the account has 50 jobs PROCESSING');
+  });
+
   it('names the service that is unavailable and logs the outage', () => {
     expect(mapped(new BillingServiceError('unavailable', 'billing.estimate: 503'))).toEqual({
       status: 503,

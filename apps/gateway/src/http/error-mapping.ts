@@ -21,9 +21,13 @@ const STATUS_BY_SERVICE_CODE: Record<JobsServiceErrorCode | BillingServiceErrorC
   not_found: 404,
   conflict: 409,
   invalid_request: 422,
+  rate_limited: 429,
   internal: 500,
   unavailable: 503,
 };
+
+// A refusal for the account's cap on PROCESSING jobs: a job ends within seconds to minutes.
+export const PROCESSING_CAP_RETRY_AFTER_SECONDS = 5;
 
 function internal(requestId: string): ApiError {
   // Internals stay in the log; the caller gets the id to quote.
@@ -38,6 +42,7 @@ function fromStatus(status: number, message: string, requestId: string): ApiErro
 // A refusal of another service; its internal failures stay in the log, its outage is worth logging too.
 function fromService(service: string, status: number, message: string, requestId: string): { error: ApiError; logged: boolean } {
   if (status === 500) return { error: internal(requestId), logged: true };
+  if (status === 429) return { error: ApiError.rateLimited(message, PROCESSING_CAP_RETRY_AFTER_SECONDS), logged: false };
   const text = status === 503 ? `the ${service} service is unavailable; retry later` : message;
   return { error: fromStatus(status, text, requestId), logged: status === 503 };
 }

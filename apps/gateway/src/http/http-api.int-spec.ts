@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
+import { HEALTH_CACHE_MS } from '../health/health.service';
 import type { CreatedAccount } from '../identity/create-account.use-case';
 import { generateApiKey } from '../identity/api-key';
 import { bearer, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
@@ -48,12 +50,28 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
       expectError(res, 401, 'unauthenticated');
     });
 
+    it.each(['bearer', 'BEARER', 'BeArEr'])('takes the %s scheme in any case (RFC 9110)', async (scheme) => {
+      const res = await request(gw.server).get('/v1/jobs').set({ Authorization: `${scheme} ${alice.api_key}` });
+      expect(res.status).toBe(200);
+    });
+
     it('checks the key before the body', async () => {
       expectError(await request(gw.server).post('/v1/clean-audio-video').send({ nonsense: true }), 401, 'unauthenticated');
     });
   });
 
   describe('request errors', () => {
+    it.each([
+      ['__proto__', '{"video_url":"https://example.com/v.mp4","__proto__":{"polluted":true}}'],
+      ['constructor', '{"video_url":"https://example.com/v.mp4","constructor":{"prototype":{"polluted":true}}}'],
+      ['prototype', '{"video_url":"https://example.com/v.mp4","prototype":1}'],
+    ])('answers a %s property with 422 naming it, like any unknown property', async (field, body) => {
+      const res = await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).set('Content-Type', 'application/json').send(body);
+      expectError(res, 422, 'invalid_request');
+      expect(res.body.error.details).toEqual([expect.objectContaining({ type: 'unknown_property', field })]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
     it('answers malformed JSON with 400 invalid_request', async () => {
       const res = await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).set('Content-Type', 'application/json').send('{"video_url":');
       expectError(res, 400, 'invalid_request');
@@ -125,6 +143,8 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
     it('answers 503 with the same shape when a service does not answer its ping', async () => {
       gw.serviceHealth.down.add('render-worker');
       try {
+        // /healthz answers from its last check for a second.
+        await sleep(HEALTH_CACHE_MS);
         const res = await request(gw.server).get('/healthz');
         expect(res.status).toBe(503);
         expectSchema('Health', res.body);
@@ -138,6 +158,7 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
     it('answers 503 when NATS is not connected', async () => {
       gw.serviceHealth.connected = false;
       try {
+        await sleep(HEALTH_CACHE_MS);
         const res = await request(gw.server).get('/healthz');
         expect(res.status).toBe(503);
         expectSchema('Health', res.body);
@@ -188,6 +209,16 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
       expect(schemaOf(ledger, '200')).toEqual({ $ref: '#/components/schemas/LedgerPage' });
       expect(names(ledger)).toEqual(['cursor', 'limit']);
       expect(ledger.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RequestError' });
+    });
+
+    it('documents the RateLimit headers on every /v1 answer and a 429 with Retry-After on every /v1 operation', async () => {
+      const doc = (await request(gw.server).get('/docs-json')).body as { paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>> };
+      const operations = Object.entries(doc.paths).filter(([path]) => path.startsWith('/v1/')).flatMap(([, item]) => Object.values(item));
+      expect(operations.length).toBeGreaterThan(8);
+      for (const operation of operations) {
+        expect(operation.responses['429'].headers).toHaveProperty('Retry-After');
+        for (const response of Object.values(operation.responses)) expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+      }
     });
 
     it('serves Swagger UI at /docs', async () => {

@@ -12,4 +12,24 @@ export class AccountEntity {
 
   @CreateDateColumn({ type: 'timestamptz' })
   created_at!: Date;
+
+  // A suspended account's keys answer 401; its jobs were cancelled when it was suspended.
+  @Column({ type: 'timestamptz', nullable: true })
+  suspended_at!: Date | null;
+
+  // The account's own limits; null takes the deployment's default (RATE_LIMIT_*, ACCOUNT_MAX_PROCESSING_JOBS).
+  @Column({ type: 'double precision', nullable: true })
+  reads_per_second!: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  read_burst!: number | null;
+
+  @Column({ type: 'double precision', nullable: true })
+  writes_per_second!: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  write_burst!: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  max_processing_jobs!: number | null;
 }

@@ -24,6 +24,14 @@ export class ApiKeyEntity {
   @Column({ type: 'varchar', length: 16 })
   key_prefix!: string;
 
+  // The operator's label ("ci", "production"); null for the key an account was created with.
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  name!: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   created_at!: Date;
+
+  // Kept, not deleted: the listing shows when a key stopped working.
+  @Column({ type: 'timestamptz', nullable: true })
+  revoked_at!: Date | null;
 }

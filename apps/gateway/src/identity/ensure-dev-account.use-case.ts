@@ -16,8 +16,8 @@ export class EnsureDevAccountUseCase {
   async execute(input: { keyFile: string }): Promise<CreatedAccount> {
     const existing = await readKey(input.keyFile);
     if (existing) {
-      const accountId = await this.authenticate.execute(existing);
-      if (accountId) return { account_id: accountId, api_key: existing };
+      const principal = await this.authenticate.execute(existing);
+      if (principal) return { account_id: principal.accountId, api_key: existing };
     }
     const created = await this.createAccount.execute({ name: DEV_ACCOUNT_NAME });
     await mkdir(dirname(input.keyFile), { recursive: true });

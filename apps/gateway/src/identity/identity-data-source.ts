@@ -3,8 +3,12 @@ import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IDENTITY_SCHEMA } from './identity-schema';
 import { CreateIdentity1732250000000 } from './migrations/1732250000000-create-identity';
+import { KeysLimitsUploads1732500000000 } from './migrations/1732500000000-keys-limits-uploads';
+import { RateLimitBucketEntity } from '../rate-limits/rate-limit-bucket.entity';
+import { UploadEntity } from './upload.entity';
 
-export const IDENTITY_ENTITIES = [AccountEntity, ApiKeyEntity];
+// The gateway's schema: accounts and their keys and limits, the rate-limit buckets, the uploads.
+export const IDENTITY_ENTITIES = [AccountEntity, ApiKeyEntity, RateLimitBucketEntity, UploadEntity];
 
 // Migrations only: the schema changes through reviewed migrations, never through synchronize.
 export function createIdentityDataSource(databaseUrl: string): DataSource {
@@ -13,7 +17,7 @@ export function createIdentityDataSource(databaseUrl: string): DataSource {
     url: databaseUrl,
     schema: IDENTITY_SCHEMA,
     entities: IDENTITY_ENTITIES,
-    migrations: [CreateIdentity1732250000000],
+    migrations: [CreateIdentity1732250000000, KeysLimitsUploads1732500000000],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

@@ -1,9 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateCleanAudioVideoDto, type JobObject } from '@vj/contracts';
 import { AccountId } from '../auth/account-id.decorator';
+import { Caller } from '../auth/caller.decorator';
+import type { Principal } from '../identity/principal';
 import { ApiBody, ApiRequestErrors } from '../http/openapi-responses';
 import { CancelJobService } from './cancel-job.service';
+import { DeleteJobService } from './delete-job.service';
 import { CreateJobService } from './create-job.service';
 import { Idempotency, type IdempotencyInput } from './idempotency.decorators';
 import { JobIdPipe } from './job-id.pipe';
@@ -21,6 +24,7 @@ export class CleanAudioVideoController {
     private readonly createJob: CreateJobService,
     private readonly readJobs: ReadJobsService,
     private readonly cancelJob: CancelJobService,
+    private readonly deleteJob: DeleteJobService,
   ) {}
 
   @Post()
@@ -29,11 +33,11 @@ export class CleanAudioVideoController {
   @ApiBody(202, 'CleanAudioVideoJob', 'job accepted')
   @ApiRequestErrors(400, 409, 413, 422)
   create(
-    @AccountId() accountId: string,
+    @Caller() caller: Principal,
     @Body() body: CreateCleanAudioVideoDto,
-    @Idempotency('clean-audio-video') idempotency: IdempotencyInput | undefined,
+    @Idempotency('clean-audio-video') idempotency: IdempotencyInput,
   ): Promise<JobObject> {
-    return this.createJob.execute({ accountId, jobType: TYPE, videoUrl: body.video_url, options: cleanAudioOptions(body), idempotency });
+    return this.createJob.execute({ accountId: caller.accountId, limits: caller.limits, jobType: TYPE, videoUrl: body.video_url, options: cleanAudioOptions(body), idempotency });
   }
 
   @Get(':job_id')
@@ -49,5 +53,13 @@ export class CleanAudioVideoController {
   @ApiRequestErrors(404, 409)
   cancel(@AccountId() accountId: string, @Param('job_id', JobIdPipe) jobId: string): Promise<JobObject> {
     return this.cancelJob.execute(accountId, TYPE, jobId);
+  }
+
+  @Delete(':job_id')
+  @HttpCode(204)
+  @ApiResponse({ status: 204, description: "the job's files are deleted; the job reads as 404 not_found from then on; deleting again is 204 too" })
+  @ApiRequestErrors(404, 409)
+  delete(@AccountId() accountId: string, @Param('job_id', JobIdPipe) jobId: string): Promise<void> {
+    return this.deleteJob.execute(accountId, TYPE, jobId);
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { JobType } from '@vj/contracts';
 import { ApiError } from '../http/api-error';
@@ -12,13 +13,23 @@ export interface IdempotencyInput {
   request_hash: string;
 }
 
-// The Idempotency-Key of a create with the hash of its job type and raw body (before defaults), or undefined.
-export const Idempotency = createParamDecorator((jobType: JobType, context: ExecutionContext): IdempotencyInput | undefined => {
+const REQUEST_ID_KEY = 'x-request-id ';
+
+export function isRequestIdKey(key: string): boolean {
+  return key.startsWith(REQUEST_ID_KEY);
+}
+
+// The Idempotency-Key of a create with the hash of its job type and raw body (before defaults). Without
+// one, the request's own id stands in (x-request-id, the client's or ours): a create the gateway retries
+// after a timed-out call, or a client retries with the same x-request-id, makes one job (decision 0029).
+// The space keeps these apart from every key a client can send.
+export const Idempotency = createParamDecorator((jobType: JobType, context: ExecutionContext): IdempotencyInput => {
   const req = context.switchToHttp().getRequest<HttpRequest>();
   const key = req.headers['idempotency-key'];
-  if (key === undefined) return undefined;
+  const request_hash = requestHash(jobType, req.body);
+  if (key === undefined) return { key: `${REQUEST_ID_KEY}${req.requestId ?? randomUUID()}`, request_hash };
   if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
     throw ApiError.malformed('Idempotency-Key must be 1 to 255 visible ASCII characters');
   }
-  return { key, request_hash: requestHash(jobType, req.body) };
+  return { key, request_hash };
 });

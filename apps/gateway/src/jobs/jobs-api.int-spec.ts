@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS, uploadObjectKey, uploadVideoUrl, type JobType } from '@vj/contracts';
 import type { CreatedAccount } from '../identity/create-account.use-case';
@@ -88,32 +88,37 @@ describe('job endpoints', () => {
       expectInvalid(await create('clean-audio-video', { video_url: videoUrl }), 422, ['video_url']);
     });
 
-    it('accepts an upload of the same account and sends it as an upload input', async () => {
-      const uploadId = randomUUID();
-      await putObject(uploadObjectKey(alice.account_id, uploadId), 'video bytes');
-      const res = await create('video-background-removal', { video_url: uploadVideoUrl(uploadId) });
+    it('accepts an upload of the same account and sends it as an upload input pinned to its ETag and size', async () => {
+      const upload = await gw.upload(alice, 'video bytes');
+      const res = await create('video-background-removal', { video_url: upload.video_url });
       expect(res.status).toBe(202);
       expectJob('video-background-removal', res.body);
-      expect(gw.jobs.creates.at(-1)?.input).toEqual({ kind: 'upload', upload_id: uploadId, object_key: uploadObjectKey(alice.account_id, uploadId) });
+      expect(gw.jobs.creates.at(-1)?.input).toEqual({
+        kind: 'upload',
+        upload_id: upload.upload_id,
+        object_key: uploadObjectKey(alice.account_id, upload.upload_id),
+        etag: createHash('md5').update('video bytes').digest('hex'),
+        size: 11,
+      });
     });
 
     it("refuses another account's upload with 422 on video_url", async () => {
-      const uploadId = randomUUID();
-      await putObject(uploadObjectKey(bob.account_id, uploadId), 'video bytes');
-      expectInvalid(await create('clean-audio-video', { video_url: uploadVideoUrl(uploadId) }), 422, ['video_url']);
+      const upload = await gw.upload(bob, 'video bytes');
+      expectInvalid(await create('clean-audio-video', { video_url: upload.video_url }), 422, ['video_url']);
     });
 
-    it('refuses an upload that was never PUT with 422 on video_url', async () => {
+    it('refuses an upload that was never declared, or declared and never PUT, with 422 on video_url', async () => {
       expectInvalid(await create('clean-audio-video', { video_url: uploadVideoUrl(randomUUID()) }), 422, ['video_url']);
+      const declared = await gw.upload(alice, 'video bytes', { put: false });
+      expectInvalid(await create('clean-audio-video', { video_url: declared.video_url }), 422, ['video_url']);
     });
 
-    it('refuses an uploaded file bigger than UPLOAD_MAX_BYTES with 413', async () => {
-      const uploadId = randomUUID();
-      await putObject(uploadObjectKey(alice.account_id, uploadId), 'x'.repeat(gw.config.UPLOAD_MAX_BYTES + 1));
-      const res = await create('clean-audio-video', { video_url: uploadVideoUrl(uploadId) });
-      expect(res.status).toBe(413);
-      expectSchema('RequestError', res.body);
-      expect(res.body.error.code).toBe('payload_too_large');
+    it('refuses an upload whose stored object is not what was declared with 422 on video_url', async () => {
+      const declared = await gw.upload(alice, 'video bytes', { put: false });
+      await gw.putObject(uploadObjectKey(alice.account_id, declared.upload_id), 'other video bytes', 'video/mp4');
+      const res = await create('clean-audio-video', { video_url: declared.video_url });
+      expectInvalid(res, 422, ['video_url']);
+      expect(res.body.error.message).toContain('is not what was declared (11 bytes, video/mp4)');
     });
   });
 
@@ -186,9 +191,8 @@ describe('job endpoints', () => {
     });
 
     it('probes an upload as the same upload input the job gets', async () => {
-      const uploadId = randomUUID();
-      await putObject(uploadObjectKey(alice.account_id, uploadId), 'video bytes');
-      await create('clean-audio-video', { video_url: uploadVideoUrl(uploadId) });
+      const upload = await gw.upload(alice, 'video bytes');
+      await create('clean-audio-video', { video_url: upload.video_url });
       expect(gw.mediaProbe.probes.at(-1)?.input).toEqual(gw.jobs.creates.at(-1)?.input);
     });
 
@@ -313,7 +317,7 @@ describe('job endpoints', () => {
     it('answers a COMPLETED job with fresh presigned URLs that download the result', async () => {
       const { body } = await create('clean-audio-video', { video_url: VIDEO });
       const key = `results/${body.job_id}/clean.mp4`;
-      await putObject(key, 'clean bytes');
+      await gw.putObject(key, 'clean bytes');
       gw.jobs.complete(body.job_id, { job_type: 'clean-audio-video', video: { object_key: key, content_type: 'video/mp4', file_name: 'clean.mp4', file_size: 11 } }, 5);
       const res = await request(gw.server).get(`/v1/clean-audio-video/${body.job_id}`).set(bearer(alice));
       expect(res.status).toBe(200);
@@ -368,6 +372,49 @@ describe('job endpoints', () => {
       expect(res.status).toBe(404);
       expectSchema('RequestError', res.body);
       expect(res.body.error.code).toBe('not_found');
+    });
+  });
+
+  describe('creates without an Idempotency-Key', () => {
+    it('make one job when the same x-request-id is sent twice', async () => {
+      const headers = { ...bearer(alice), 'x-request-id': 'client-retry-1' };
+      const first = await request(gw.server).post('/v1/clean-audio-video').set(headers).send({ video_url: VIDEO });
+      const again = await request(gw.server).post('/v1/clean-audio-video').set(headers).send({ video_url: VIDEO });
+      expect(first.status).toBe(202);
+      expect(again.status).toBe(202);
+      expect(again.body.job_id).toBe(first.body.job_id);
+      expect(gw.jobs.creates.at(-1)?.idempotency?.key).toBe('x-request-id client-retry-1');
+    });
+
+    it('make one job when the jobs service timed out after creating it: the gateway asks again and gets that job', async () => {
+      const before = (await gw.jobs.list({ version: 1, account_id: alice.account_id, limit: 100 })).jobs.length;
+      gw.jobs.timeOutAfterNextCreate = true;
+      const res = await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).send({ video_url: VIDEO });
+      expect(res.status).toBe(202);
+      expectJob('clean-audio-video', res.body);
+      expect((await gw.jobs.list({ version: 1, account_id: alice.account_id, limit: 100 })).jobs.length).toBe(before + 1);
+    });
+  });
+
+  describe('delete', () => {
+    it('answers 409 for a PROCESSING job, then 204 once it is final (and again), and the job reads as 404 from then on', async () => {
+      const { body } = await create('clean-audio-video', { video_url: VIDEO });
+      const path = `/v1/clean-audio-video/${body.job_id}`;
+      const early = await request(gw.server).delete(path).set(bearer(alice));
+      expect(early.status).toBe(409);
+      expectSchema('RequestError', early.body);
+      await request(gw.server).post(`${path}/cancel`).set(bearer(alice)).expect(200);
+      const deleted = await request(gw.server).delete(path).set(bearer(alice));
+      expect(deleted.status).toBe(204);
+      expect(deleted.text).toBe('');
+      expect((await request(gw.server).delete(path).set(bearer(alice))).status).toBe(204);
+      expect((await request(gw.server).get(path).set(bearer(alice))).status).toBe(404);
+    });
+
+    it("answers 404 for another account's job and for a job of the other type", async () => {
+      const { body } = await create('clean-audio-video', { video_url: VIDEO });
+      expect((await request(gw.server).delete(`/v1/clean-audio-video/${body.job_id}`).set(bearer(bob))).status).toBe(404);
+      expect((await request(gw.server).delete(`/v1/video-background-removal/${body.job_id}`).set(bearer(alice))).status).toBe(404);
     });
   });
 
@@ -449,10 +496,4 @@ describe('job endpoints', () => {
       expectInvalid(await list(`?${query}`), 422, fields);
     });
   });
-
-  async function putObject(key: string, body: string): Promise<void> {
-    const url = await gw.storage.presignPut(key, 60);
-    const res = await fetch(url, { method: 'PUT', body });
-    expect(res.status).toBe(200);
-  }
 });

@@ -1,5 +1,9 @@
 import type {
+  CancelAccountJobsReplyV1,
+  CancelAccountJobsRequestV1,
   CancelJobRequestV1,
+  DeleteJobReplyV1,
+  DeleteJobRequestV1,
   CreateJobReplyV1,
   CreateJobRequestV1,
   GetJobRequestV1,
@@ -17,11 +21,13 @@ export interface JobsPort {
   get(request: GetJobRequestV1): Promise<JobRecordV1>;
   list(request: ListJobsRequestV1): Promise<ListJobsReplyV1>;
   cancel(request: CancelJobRequestV1): Promise<JobRecordV1>;
+  cancelAccount(request: CancelAccountJobsRequestV1): Promise<CancelAccountJobsReplyV1>;
+  delete(request: DeleteJobRequestV1): Promise<DeleteJobReplyV1>;
 }
 
 export const JOBS_PORT = Symbol('JobsPort');
 
-export const JOBS_SERVICE_ERROR_CODES = ['not_found', 'conflict', 'invalid_request', 'internal', 'unavailable'] as const;
+export const JOBS_SERVICE_ERROR_CODES = ['not_found', 'conflict', 'invalid_request', 'rate_limited', 'internal', 'unavailable'] as const;
 export type JobsServiceErrorCode = (typeof JOBS_SERVICE_ERROR_CODES)[number];
 
 // What a JobsPort throws when the jobs service refuses a call or cannot be reached; the code survives

@@ -40,6 +40,7 @@ describe('gateway messaging: billing and the media probe over NATS', () => {
       throw new RpcError('invalid_request', 'cursor is not valid');
     },
     grant: notServed,
+    extend_hold: notServed,
   };
 
   beforeAll(async () => {

@@ -29,6 +29,14 @@ export class RpcJobsAdapter implements JobsPort {
     return this.call('cancel', request);
   }
 
+  cancelAccount(request: JobsRpc['cancel_account']['request']) {
+    return this.call('cancel_account', request);
+  }
+
+  delete(request: JobsRpc['delete']['request']) {
+    return this.call('delete', request);
+  }
+
   private async call<M extends JobsRpcMethod>(method: M, request: JobsRpc[M]['request']): Promise<JobsRpc[M]['reply']> {
     try {
       return await this.client.call(method, request, this.timeoutMs);

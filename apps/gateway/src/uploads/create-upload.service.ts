@@ -5,6 +5,7 @@ import { ObjectStorage } from '@vj/storage';
 import { GATEWAY_CONFIG } from '../config/gateway-config.token';
 import type { GatewayConfig } from '../gateway.env';
 import { ApiError } from '../http/api-error';
+import { UploadsRepository } from './uploads.repository';
 
 export interface UploadTicket {
   upload_id: string;
@@ -13,12 +14,14 @@ export interface UploadTicket {
   expires_at: string;
 }
 
-// The object key sits under the account's prefix; that is what ties the upload to its account.
-// A presigned PUT cannot cap the size, so creating a job checks the stored size again.
+// The object key sits under the account's prefix; that is what ties the upload to its account. The PUT
+// is signed for the declared file_size and content_type, so S3 refuses any other body (decision 0021);
+// the declaration is kept so a job's create can check the stored object against it.
 @Injectable()
 export class CreateUploadService {
   constructor(
     private readonly storage: ObjectStorage,
+    private readonly uploads: UploadsRepository,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -28,8 +31,20 @@ export class CreateUploadService {
     }
     const uploadId = randomUUID();
     const ttl = this.config.UPLOAD_URL_TTL_SECONDS;
-    const expiresAt = new Date(Date.now() + ttl * 1000);
-    const uploadUrl = await this.storage.presignPut(uploadObjectKey(accountId, uploadId), ttl);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + ttl * 1000);
+    await this.uploads.insert({
+      upload_id: uploadId,
+      account_id: accountId,
+      file_name: request.file_name,
+      content_type: request.content_type,
+      file_size: request.file_size,
+      created_at: now,
+    });
+    const uploadUrl = await this.storage.presignPut(uploadObjectKey(accountId, uploadId), ttl, {
+      contentLength: request.file_size,
+      contentType: request.content_type,
+    });
     return { upload_id: uploadId, upload_url: uploadUrl, video_url: uploadVideoUrl(uploadId), expires_at: expiresAt.toISOString() };
   }
 }

@@ -27,16 +27,30 @@ describe('POST /v1/uploads', () => {
     expect(expiresIn).toBeLessThanOrEqual(601_000);
     expect(new URL(res.body.upload_url).searchParams.get('X-Amz-Expires')).toBe('600');
 
-    expect((await fetch(res.body.upload_url, { method: 'PUT', body: 'video bytes' })).status).toBe(200);
+    expect((await fetch(res.body.upload_url, { method: 'PUT', body: 'video bytes', headers: { 'content-type': 'video/mp4' } })).status).toBe(200);
     const job = await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).send({ video_url: res.body.video_url });
     expect(job.status).toBe(202);
     expectJob('clean-audio-video', job.body);
   });
 
+  it.each([
+    ['more bytes than file_size', 'video bytes and then some more', 'video/mp4'],
+    ['fewer bytes than file_size', 'video', 'video/mp4'],
+    ['another Content-Type than content_type', 'video bytes', 'text/html'],
+    ['no Content-Type', 'video bytes', undefined],
+  ])('binds the upload to its declaration: S3 refuses a PUT of %s and nothing is stored', async (_name, body, contentType) => {
+    const res = await upload({ file_name: 'clip.mp4', content_type: 'video/mp4', file_size: 11 });
+    const put = await fetch(res.body.upload_url, { method: 'PUT', body, headers: contentType ? { 'content-type': contentType } : {} });
+    expect(put.status).toBe(403);
+    const job = await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).send({ video_url: res.body.video_url });
+    expect(job.status).toBe(422);
+    expect(job.body.error.details[0].field).toBe('video_url');
+  });
+
   it('keeps an upload to the account that made it', async () => {
     const bob = await gw.newAccount('bob');
     const res = await upload({ file_name: 'clip.mp4', content_type: 'video/mp4', file_size: 5 }, bob);
-    await fetch(res.body.upload_url, { method: 'PUT', body: 'bytes' });
+    expect((await fetch(res.body.upload_url, { method: 'PUT', body: 'bytes', headers: { 'content-type': 'video/mp4' } })).status).toBe(200);
     const job = await request(gw.server).post('/v1/clean-audio-video').set(bearer(alice)).send({ video_url: res.body.video_url });
     expect(job.status).toBe(422);
     expectSchema('RequestError', job.body);

@@ -13,7 +13,7 @@ export class UploadsController {
 
   @Post()
   @HttpCode(201)
-  @ApiBody(201, 'Upload', 'PUT the bytes to upload_url, then pass video_url when creating a job')
+  @ApiBody(201, 'Upload', 'PUT exactly file_size bytes with Content-Type: <content_type> to upload_url (it is signed for both), then pass video_url when creating a job')
   @ApiRequestErrors(400, 401, 413, 422)
   create(@AccountId() accountId: string, @Body() body: CreateUploadDto): Promise<UploadTicket> {
     return this.createUpload.execute(accountId, body);

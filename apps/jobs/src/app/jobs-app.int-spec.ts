@@ -12,7 +12,7 @@ import {
   type JobRecordV1,
   type StoredResultV1,
 } from '@vj/contracts';
-import { createDatabase, startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
+import { createDatabase, startNatsServer, startS3Server, waitFor, type LocalNatsServer, type LocalS3Server } from '@vj/local-stack';
 import { decodeJson, ensureConsumer, JetStreamPublisher, JobsRpcClient, pingHealth } from '@vj/messaging';
 import { randomUUID } from 'node:crypto';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
@@ -32,6 +32,7 @@ function cleanAudio(overrides: Partial<CreateJobRequestV1> = {}): CreateJobReque
 
 describe('jobs service over NATS and PostgreSQL', () => {
   let nats: LocalNatsServer;
+  let s3: LocalS3Server;
   let app: INestMicroservice;
   let nc: NatsConnection;
   let jsm: JetStreamManager;
@@ -40,9 +41,19 @@ describe('jobs service over NATS and PostgreSQL', () => {
   let db: Client;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
+    [nats, s3] = await Promise.all([startNatsServer(), startS3Server()]);
     const databaseUrl = await createDatabase(process.env.TEST_DATABASE_ADMIN_URL!, 'jobs_app');
-    const config = jobsEnv.parse({ NATS_URL: nats.url, DATABASE_URL: databaseUrl, LOG_LEVEL: 'fatal', SWEEP_INTERVAL_SECONDS: '1', JOB_TIMEOUT_GRACE_SECONDS: '0', OUTBOX_POLL_MS: '100' });
+    const config = jobsEnv.parse({
+      NATS_URL: nats.url,
+      DATABASE_URL: databaseUrl,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      LOG_LEVEL: 'fatal',
+      SWEEP_INTERVAL_SECONDS: '1',
+      JOB_TIMEOUT_GRACE_SECONDS: '0',
+      OUTBOX_POLL_MS: '100',
+    });
     app = await createJobsApp(config);
     await app.listen();
     nc = await connect({ servers: nats.url });
@@ -58,6 +69,7 @@ describe('jobs service over NATS and PostgreSQL', () => {
     await db?.end();
     await nc?.close();
     await nats?.stop();
+    await s3?.stop();
   });
 
   async function messagesOf(stream: string, jobId: string): Promise<{ subject: string; payload: Record<string, unknown> }[]> {
@@ -183,6 +195,32 @@ describe('jobs service over NATS and PostgreSQL', () => {
     expect(replies.filter((r) => !r.replayed)).toHaveLength(1);
   });
 
+  it("refuses concurrent creates past the account's cap on PROCESSING jobs with rate_limited: exactly the cap get in", async () => {
+    const account = randomUUID();
+    const outcomes = await Promise.allSettled(Array.from({ length: 12 }, () => rpc.call('create', cleanAudio({ account_id: account, max_processing_jobs: 4 }))));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(4);
+    const refusals = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => (o.reason as { code: string }).code);
+    expect(refusals).toEqual(Array(8).fill('rate_limited'));
+    // A job that ends frees its place.
+    const first = outcomes.find((o): o is PromiseFulfilledResult<{ job: JobRecordV1; replayed: boolean }> => o.status === 'fulfilled')!.value.job;
+    await rpc.call('cancel', { version: 1, account_id: account, job_id: first.job_id });
+    await expect(rpc.call('create', cleanAudio({ account_id: account, max_processing_jobs: 4 }))).resolves.toMatchObject({ replayed: false });
+    await expect(rpc.call('create', cleanAudio({ account_id: account, max_processing_jobs: 4 }))).rejects.toMatchObject({ code: 'rate_limited' });
+  });
+
+  it("cancels every PROCESSING job of a suspended account with its cancelled event, and nothing of another account", async () => {
+    const suspended = randomUUID();
+    const jobs = await Promise.all([1, 2, 3].map(() => rpc.call('create', cleanAudio({ account_id: suspended }))));
+    const bystander = (await rpc.call('create', cleanAudio())).job;
+    await rpc.call('cancel', { version: 1, account_id: suspended, job_id: jobs[0].job.job_id });
+    expect(await rpc.call('cancel_account', { version: 1, account_id: suspended })).toEqual({ cancelled: 2 });
+    expect(await rpc.call('cancel_account', { version: 1, account_id: suspended })).toEqual({ cancelled: 0 });
+    for (const { job } of jobs) expect((await rpc.call('get', { version: 1, account_id: suspended, job_id: job.job_id })).status).toBe('CANCELLED');
+    await waitFor('the cancelled event', async () => (await eventsOf(jobs[1].job.job_id)).length === 2);
+    expect(await eventsOf(jobs[1].job.job_id)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('cancelled')]);
+    expect((await getJob(bystander.job_id)).status).toBe('PROCESSING');
+  });
+
   it("hides another account's job and a job of the other type as not_found", async () => {
     const { job } = await rpc.call('create', cleanAudio());
     await expect(rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id, job_type: 'clean-audio-video' })).resolves.toEqual(job);
@@ -258,7 +296,7 @@ describe('jobs service over NATS and PostgreSQL', () => {
       return (await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).status === 'FAILED';
     }, 15_000);
     const failed = await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id });
-    expect(failed.error).toEqual({ code: 'generation_failed', message: 'processing failed after 1 attempts' });
+    expect(failed.error).toEqual({ code: 'generation_failed', message: 'processing never finished: the work was delivered 1 times' });
     await waitFor('failed event', async () => (await eventsOf(job.job_id)).includes(subjects.jobEvent('failed')));
     await consumer.delete();
   });
@@ -285,6 +323,18 @@ describe('jobs service over NATS and PostgreSQL', () => {
     // Past the old deadline, several sweeps later: still running.
     await new Promise((r) => setTimeout(r, 3_500));
     expect((await rpc.call('get', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).status).toBe('PROCESSING');
+  });
+
+  it('deletes a final job over RPC: conflict while PROCESSING, then not found, and gone from the list', async () => {
+    const { job } = await rpc.call('create', cleanAudio());
+    await expect(rpc.call('delete', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).rejects.toMatchObject({ code: 'conflict' });
+    await rpc.call('cancel', { version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    const { deleted_at } = await rpc.call('delete', { version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    expect(await rpc.call('delete', { version: 1, account_id: ACCOUNT, job_id: job.job_id })).toEqual({ deleted_at });
+    await expect(getJob(job.job_id)).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('deleted') });
+    const listed = await rpc.call('list', { version: 1, account_id: ACCOUNT, limit: 100 });
+    expect(listed.jobs.map((j) => j.job_id)).not.toContain(job.job_id);
+    await expect(rpc.call('delete', { version: 1, account_id: OTHER_ACCOUNT, job_id: randomUUID() })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('answers health pings as ready', async () => {

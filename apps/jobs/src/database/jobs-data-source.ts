@@ -4,9 +4,14 @@ import { JobEntity } from './job.entity';
 import { JOBS_SCHEMA } from './jobs-schema';
 import { CreateJobs1732300000000 } from './migrations/1732300000000-create-jobs';
 import { JobFunding1732400000000 } from './migrations/1732400000000-job-funding';
-import { OutboxMessageEntity } from './outbox-message.entity';
+import { ProcessingCap1732500000000 } from './migrations/1732500000000-processing-cap';
+import { Retention1732600000000 } from './migrations/1732600000000-retention';
+import { FailedAttempts1732700000000 } from './migrations/1732700000000-failed-attempts';
+import { OutboxClaims1732800000000 } from './migrations/1732800000000-outbox-claims';
+import { JobsOutboxContext1732900000000 } from './migrations/1732900000000-outbox-context';
+import { outboxEntity } from '@vj/outbox';
 
-export const JOBS_ENTITIES = [JobEntity, IdempotencyKeyEntity, OutboxMessageEntity];
+export const JOBS_ENTITIES = [JobEntity, IdempotencyKeyEntity, outboxEntity(JOBS_SCHEMA)];
 
 // Migrations only: the schema changes through reviewed migrations, never through synchronize.
 export function createJobsDataSource(databaseUrl: string): DataSource {
@@ -15,7 +20,7 @@ export function createJobsDataSource(databaseUrl: string): DataSource {
     url: databaseUrl,
     schema: JOBS_SCHEMA,
     entities: JOBS_ENTITIES,
-    migrations: [CreateJobs1732300000000, JobFunding1732400000000],
+    migrations: [CreateJobs1732300000000, JobFunding1732400000000, ProcessingCap1732500000000, Retention1732600000000, FailedAttempts1732700000000, OutboxClaims1732800000000, JobsOutboxContext1732900000000],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

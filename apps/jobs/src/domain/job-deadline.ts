@@ -1,11 +1,9 @@
-import type { JobStartedReportV1, JobType } from '@vj/contracts';
+import type { JobStartedReportV1 } from '@vj/contracts';
 
-export type JobTimeouts = Record<JobType, number>;
-
-// The deadline a job gets at creation, counted from it (api-v1.md: `timeout`). It only matters for a job
-// no worker ever starts: the worker's started report replaces it with its own (workerDeadline).
-export function jobDeadline(createdAt: Date, jobType: JobType, timeoutSeconds: JobTimeouts): Date {
-  return new Date(createdAt.getTime() + timeoutSeconds[jobType] * 1_000);
+// The deadline a job gets at creation: how long it may wait in the queue (JOB_QUEUE_TIMEOUT_SECONDS).
+// The worker's started report replaces it with its own (workerDeadline): `timeout` counts processing.
+export function queueDeadline(createdAt: Date, queueTimeoutSeconds: number): Date {
+  return new Date(createdAt.getTime() + queueTimeoutSeconds * 1_000);
 }
 
 // The deadline a started report announces: the worker's limits (fetch, processing, upload) count from

@@ -2,7 +2,7 @@ import { subjects, type JobEventKind, type JobEventPayloads, type JobWorkRequest
 import { randomUUID } from 'node:crypto';
 import type { JobEntity } from '../database/job.entity';
 import { jobEstimate } from './job-estimate';
-import type { OutboxDraft } from './outbox-draft';
+import type { OutboxDraft } from '@vj/outbox';
 
 // The work message, written once billing funded the job (decision 0015). msgId = job_id so a
 // re-published row is dropped by the stream's dedup window.

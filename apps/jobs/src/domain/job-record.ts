@@ -15,5 +15,6 @@ export function toJobRecord(job: JobEntity): JobRecordV1 {
     credits_charged: job.credits_charged,
     result: job.result,
     error: job.error,
+    failed_attempts: job.failed_attempts,
   };
 }

@@ -2,7 +2,7 @@ import type { StoredResultV1 } from '@vj/contracts';
 import { transition, type JobCommand, type JobState } from './job-state-machine';
 
 const result: StoredResultV1 = { job_type: 'clean-audio-video', video: { object_key: 'k', content_type: 'video/mp4', file_name: 'a.mp4', file_size: 1 } };
-const processing: JobState = { status: 'PROCESSING', attempts: 0, funded_at: null, credits_charged: null };
+const processing: JobState = { status: 'PROCESSING', attempts: 0, failed_attempts: 0, funded_at: null, credits_charged: null };
 const funded: JobState = { ...processing, funded_at: new Date('2025-01-01T00:00:01Z') };
 const final = (status: 'COMPLETED' | 'FAILED' | 'CANCELLED'): JobState => ({ ...funded, status, attempts: 1 });
 
@@ -74,4 +74,27 @@ describe('job state machine', () => {
       expect(transition(final(status), { kind: 'cancel' })).toEqual({ outcome: 'conflict', reason: `job is already ${status}` });
     });
   }
+
+  it('records a failed attempt once, keeping the largest count, without an event', () => {
+    const started = { ...funded, attempts: 2, failed_attempts: 1 };
+    expect(transition(started, { kind: 'record_failure', failedAttempts: 2 })).toEqual({
+      outcome: 'applied',
+      change: { status: 'PROCESSING', attempts: 2, failed_attempts: 2, finished: false },
+      event: null,
+    });
+    expect(transition(started, { kind: 'record_failure', failedAttempts: 1 }).outcome).toBe('ignored');
+    expect(transition(final('COMPLETED'), { kind: 'record_failure', failedAttempts: 5 }).outcome).toBe('ignored');
+  });
+
+  it('expires a job that never started as a queue timeout, and one that ran as a processing timeout', () => {
+    expect(transition(funded, { kind: 'expire' })).toMatchObject({
+      outcome: 'applied',
+      change: { status: 'FAILED', error: { code: 'timeout', details: [{ type: 'queue_timeout' }] } },
+      event: 'failed',
+    });
+    expect(transition({ ...funded, attempts: 1 }, { kind: 'expire' })).toMatchObject({
+      change: { status: 'FAILED', error: { code: 'timeout', message: 'processing exceeded the time limit of the job type', details: null } },
+    });
+    expect(transition(final('CANCELLED'), { kind: 'expire' }).outcome).toBe('ignored');
+  });
 });

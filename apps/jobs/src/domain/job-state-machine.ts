@@ -6,6 +6,7 @@ import { isFinalJobStatus, type JobError, type JobEventKind, type JobStatus, typ
 export interface JobState {
   status: JobStatus;
   attempts: number;
+  failed_attempts: number;
   funded_at: Date | null;
   credits_charged: number | null;
 }
@@ -17,6 +18,10 @@ export type JobCommand =
   | { kind: 'start'; attempt: number; deadlineAt?: Date }
   | { kind: 'succeed'; result: StoredResultV1; mediaDurationSeconds: number }
   | { kind: 'fail'; error: JobError }
+  // An attempt failed for a reason of ours and is retried: the count the worker reports (the largest wins).
+  | { kind: 'record_failure'; failedAttempts: number }
+  // The sweeper: past its deadline. Never started: it waited in the queue too long; else it ran too long.
+  | { kind: 'expire' }
   | { kind: 'cancel' }
   // Billing charged the completed job (charge_captured).
   | { kind: 'charge'; credits: number };
@@ -24,6 +29,7 @@ export type JobCommand =
 export interface JobChange {
   status: JobStatus;
   attempts: number;
+  failed_attempts?: number;
   result?: StoredResultV1;
   media_duration_seconds?: number;
   error?: JobError;
@@ -73,7 +79,23 @@ export function transition(state: JobState, command: JobCommand): Transition {
       };
     case 'fail':
       return { outcome: 'applied', change: { status: 'FAILED', attempts: state.attempts, error: command.error, finished: true }, event: 'failed' };
+    case 'record_failure':
+      if (command.failedAttempts <= state.failed_attempts) return { outcome: 'ignored', reason: `failure ${command.failedAttempts} already recorded` };
+      return { outcome: 'applied', change: { status: 'PROCESSING', attempts: state.attempts, failed_attempts: command.failedAttempts, finished: false }, event: null };
+    case 'expire':
+      return { outcome: 'applied', change: { status: 'FAILED', attempts: state.attempts, error: expiryError(state), finished: true }, event: 'failed' };
     case 'cancel':
       return { outcome: 'applied', change: { status: 'CANCELLED', attempts: state.attempts, finished: true }, event: 'cancelled' };
   }
+}
+
+// api-v1.md `timeout`: processing exceeded the job type's time limit. A job no worker ever started was
+// not processing: it says so (queue_timeout, JOB_QUEUE_TIMEOUT_SECONDS), and nothing was charged.
+function expiryError(state: JobState): JobError {
+  if (state.attempts > 0) return { code: 'timeout', message: 'processing exceeded the time limit of the job type', details: null };
+  return {
+    code: 'timeout',
+    message: 'the job waited in the queue past its limit without starting',
+    details: [{ type: 'queue_timeout', message: 'no worker started the job within JOB_QUEUE_TIMEOUT_SECONDS of its creation; nothing was charged' }],
+  };
 }

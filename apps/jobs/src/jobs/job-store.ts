@@ -2,7 +2,7 @@ import type { JobStatus, JobType } from '@vj/contracts';
 import type { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
 import type { JobEntity } from '../database/job.entity';
 import type { ListPosition } from '../domain/list-cursor';
-import type { OutboxDraft } from '../domain/outbox-draft';
+import type { OutboxDraft } from '@vj/outbox';
 
 export interface ListFilter {
   accountId: string;
@@ -21,15 +21,25 @@ export interface JobWrite {
 // Thrown when another create holds the same (account, Idempotency-Key).
 export class IdempotencyKeyTakenError extends Error {}
 
+// Thrown when the account already has its cap of PROCESSING jobs.
+export class ProcessingCapReachedError extends Error {
+  constructor(readonly cap: number) {
+    super(`the account already has ${cap} jobs PROCESSING, its limit; retry when one has ended`);
+  }
+}
+
 // All job persistence behind one port, so the service unit-tests with an in-memory fake.
 export interface JobStore {
   // Inserts the job, its idempotency key (replacing an expired one) and its outbox rows atomically.
-  insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null): Promise<void>;
+  // With maxProcessing, the account's PROCESSING jobs are counted under a lock of the account first,
+  // so concurrent creates never pass the cap together (ProcessingCapReachedError).
+  insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null, maxProcessing?: number): Promise<void>;
   findIdempotencyKey(accountId: string, key: string, notBefore: Date): Promise<IdempotencyKeyEntity | null>;
   findJob(jobId: string): Promise<JobEntity | null>;
   listJobs(filter: ListFilter): Promise<JobEntity[]>;
   // Locks the job row, lets `decide` look at it, and writes what it returns, all in one transaction.
   updateJob<T>(jobId: string, decide: (job: JobEntity | null) => { value: T; write?: JobWrite }): Promise<T>;
   findJobsPastDeadline(before: Date, limit: number): Promise<string[]>;
+  findProcessingJobsOf(accountId: string, limit: number): Promise<string[]>;
   deleteIdempotencyKeysBefore(before: Date): Promise<number>;
 }

@@ -23,7 +23,7 @@ describe('JobsService', () => {
   beforeEach(() => {
     store = new InMemoryJobStore();
     now = new Date('2025-01-01T00:00:00.000Z');
-    service = new JobsService(store, { timeouts: { 'clean-audio-video': 3600, 'video-background-removal': 1800 }, now: () => now });
+    service = new JobsService(store, { queueTimeoutSeconds: 3600, now: () => now });
   });
 
   it('writes only the created event with the job, carrying its estimate, and sets the deadline from the type limit', async () => {
@@ -49,6 +49,35 @@ describe('JobsService', () => {
     await expect(service.create(request({ estimate: { ...estimate, credits_estimated: 1.5 } }))).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(service.create(request({ estimate: { ...estimate, credits_estimated: -1 } }))).rejects.toMatchObject({ code: 'invalid_request' });
     expect(store.jobs.size).toBe(0);
+  });
+
+  it("refuses a create past the account's cap on PROCESSING jobs with rate_limited, and counts only that account's live jobs", async () => {
+    const { job } = await service.create(request({ max_processing_jobs: 2 }));
+    await service.create(request({ max_processing_jobs: 2 }));
+    await expect(service.create(request({ max_processing_jobs: 2 }))).rejects.toMatchObject({ code: 'rate_limited' });
+    await service.create(request({ account_id: '0b6f7d7e-1c1a-4c55-9d0e-2b7b8a7f0002', max_processing_jobs: 2 }));
+    await service.cancel({ version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    await expect(service.create(request({ max_processing_jobs: 2 }))).resolves.toMatchObject({ replayed: false });
+    await expect(service.create(request({ max_processing_jobs: 0 }))).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it("answers a create whose Idempotency-Key's first create took the last place with that job, not rate_limited", async () => {
+    const idempotency = { key: 'k', request_hash: 'h' };
+    const { job } = await service.create(request({ max_processing_jobs: 1, idempotency }));
+    const store2 = store as unknown as { insertJob: typeof store.insertJob; findIdempotencyKey: typeof store.findIdempotencyKey };
+    const findKey = store2.findIdempotencyKey.bind(store);
+    // The second request looked before the first committed: it finds no key, then meets the cap.
+    let first = true;
+    store2.findIdempotencyKey = async (...args) => (first ? ((first = false), null) : findKey(...args));
+    await expect(service.create(request({ max_processing_jobs: 1, idempotency }))).resolves.toEqual({ job: expect.objectContaining({ job_id: job.job_id }), replayed: true });
+  });
+
+  it('answers an Idempotency-Key replay of a deleted job with not_found', async () => {
+    const idempotency = { key: 'gone', request_hash: 'h' };
+    const { job } = await service.create(request({ idempotency }));
+    await service.cancel({ version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    await service.markDeleted({ version: 1, account_id: ACCOUNT, job_id: job.job_id });
+    await expect(service.create(request({ idempotency }))).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('writes the work message once when billing funds the job, however often hold_placed arrives', async () => {

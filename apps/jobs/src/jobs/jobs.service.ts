@@ -1,5 +1,9 @@
 import {
+  isFinalJobStatus,
   isJobType,
+  type DeleteJobRequestV1,
+  type CancelAccountJobsReplyV1,
+  type CancelAccountJobsRequestV1,
   type CancelJobRequestV1,
   type CreateJobReplyV1,
   type CreateJobRequestV1,
@@ -12,21 +16,22 @@ import {
 import { RpcError } from '@vj/messaging';
 import { randomUUID } from 'node:crypto';
 import { JobEntity } from '../database/job.entity';
-import { jobDeadline, type JobTimeouts } from '../domain/job-deadline';
+import { queueDeadline } from '../domain/job-deadline';
 import { estimateColumns } from '../domain/job-estimate';
 import { jobEventMessage, workMessage } from '../domain/job-messages';
 import { toJobRecord } from '../domain/job-record';
 import { transition, type JobChange, type JobCommand, type Transition } from '../domain/job-state-machine';
 import { decodeCursor, encodeCursor } from '../domain/list-cursor';
-import type { OutboxDraft } from '../domain/outbox-draft';
-import { IdempotencyKeyTakenError, type JobStore } from './job-store';
+import type { OutboxDraft } from '@vj/outbox';
+import { IdempotencyKeyTakenError, ProcessingCapReachedError, type JobStore } from './job-store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600_000;
 
 export interface JobsServiceOptions {
-  timeouts: JobTimeouts;
+  // How long a job may wait for a worker to start it (the sweeper fails it with timeout after).
+  queueTimeoutSeconds: number;
   now?: () => Date;
   // Called after a commit that wrote outbox rows (the relay publishes them without waiting for its poll).
   onOutboxWritten?: () => void;
@@ -49,6 +54,8 @@ export class JobsService {
   async create(request: CreateJobRequestV1): Promise<CreateJobReplyV1> {
     if (!isJobType(request.job_type)) throw new RpcError('invalid_request', `unknown job type ${String(request.job_type)}`);
     // The column is an integer: a bad quote is refused here rather than as a database error.
+    const cap = request.max_processing_jobs;
+    if (cap !== undefined && !(Number.isSafeInteger(cap) && cap >= 1)) throw new RpcError('invalid_request', 'max_processing_jobs must be an integer >= 1');
     const credits = request.estimate?.credits_estimated;
     if (credits !== undefined && !(Number.isSafeInteger(credits) && credits >= 0)) {
       throw new RpcError('invalid_request', 'estimate.credits_estimated must be a non-negative integer');
@@ -69,20 +76,30 @@ export class JobsService {
       credits_charged: null,
       media_duration_seconds: null,
       attempts: 0,
+      failed_attempts: 0,
       created_at: now,
       updated_at: now,
       finished_at: null,
       // Kept while billing decides: a job never funded is timed out by the sweeper like any other.
-      deadline_at: jobDeadline(now, request.job_type, this.options.timeouts),
+      deadline_at: queueDeadline(now, this.options.queueTimeoutSeconds),
       funded_at: null,
+      deleted_at: null,
+      files_purged_at: null,
+      input_purged_at: null,
     } satisfies JobEntity);
     const idempotency = request.idempotency
       ? { key: request.idempotency.key, requestHash: request.idempotency.request_hash, expiredBefore: this.keyCutoff() }
       : null;
     try {
       // No work message yet: it goes out when billing funds the job (hold_placed).
-      await this.store.insertJob({ job, outbox: [jobEventMessage('created', job)] }, idempotency);
+      await this.store.insertJob({ job, outbox: [jobEventMessage('created', job)] }, idempotency, cap);
     } catch (error) {
+      if (error instanceof ProcessingCapReachedError) {
+        // The same key's first create may have won the lock and taken the last place: answer with its job.
+        const winner = await this.replay(request);
+        if (winner) return winner;
+        throw new RpcError('rate_limited', error.message);
+      }
       // A concurrent create with the same key won the insert: answer with its job.
       const winner = error instanceof IdempotencyKeyTakenError ? await this.replay(request) : null;
       if (winner) return winner;
@@ -102,6 +119,8 @@ export class JobsService {
     if (existing.request_hash !== request_hash) throw new RpcError('conflict', 'Idempotency-Key was already used with a different request body');
     const job = await this.store.findJob(existing.job_id);
     if (!job) throw new Error(`idempotency key points to missing job ${existing.job_id}`);
+    // A deleted or expired job is not found, whichever way it is asked for.
+    throwIfGone(job);
     return { job: toJobRecord(job), replayed: true };
   }
 
@@ -112,6 +131,7 @@ export class JobsService {
   async get(request: GetJobRequestV1): Promise<JobRecordV1> {
     const job = UUID.test(request.job_id) ? await this.store.findJob(request.job_id) : null;
     if (!job || !visible(job, request)) throw notFound();
+    throwIfGone(job);
     return toJobRecord(job);
   }
 
@@ -130,6 +150,7 @@ export class JobsService {
     if (!UUID.test(request.job_id)) throw notFound();
     const record = await this.store.updateJob(request.job_id, (job) => {
       if (!job || !visible(job, request)) throw notFound();
+      throwIfGone(job);
       const next = transition(job, { kind: 'cancel' });
       if (next.outcome !== 'applied') throw new RpcError('conflict', next.reason);
       const updated = this.apply(job, next.change);
@@ -137,6 +158,34 @@ export class JobsService {
     });
     this.options.onOutboxWritten?.();
     return record;
+  }
+
+  // DELETE /v1/{type}/{job_id} (decision 0024): a final job is marked deleted, for good; the caller then
+  // deletes its files. A job still PROCESSING must be cancelled first. Deleting again changes nothing.
+  async markDeleted(request: DeleteJobRequestV1): Promise<JobEntity> {
+    if (!UUID.test(request.job_id)) throw notFound();
+    return this.store.updateJob(request.job_id, (job) => {
+      if (!job || !visible(job, request)) throw notFound();
+      if (job.deleted_at) return { value: job };
+      if (!isFinalJobStatus(job.status)) throw new RpcError('conflict', 'the job is still PROCESSING: cancel it first, then delete it');
+      const deleted = Object.assign(new JobEntity(), job, { deleted_at: this.now() });
+      return { value: deleted, write: { job: deleted, outbox: [] } };
+    });
+  }
+
+  // Suspension: every job of the account still PROCESSING is cancelled, each through the state machine
+  // with its cancelled event, so billing releases its hold and charges nothing. Safe to repeat.
+  async cancelAccountJobs(request: CancelAccountJobsRequestV1): Promise<CancelAccountJobsReplyV1> {
+    if (!UUID.test(request.account_id)) throw new RpcError('invalid_request', 'account_id must be a UUID');
+    let cancelled = 0;
+    for (;;) {
+      const ids = await this.store.findProcessingJobsOf(request.account_id, 100);
+      let applied = 0;
+      for (const id of ids) if ((await this.applyCommand(id, { kind: 'cancel' })) === 'applied') applied++;
+      cancelled += applied;
+      // A batch where nothing applied holds only jobs that ended meanwhile: the next query skips them.
+      if (ids.length < 100 || applied === 0) return { cancelled };
+    }
   }
 
   // Reports, billing events, dead letters and the sweeper: an unknown job or one the command no longer
@@ -164,7 +213,7 @@ export class JobsService {
     const ids = await this.store.findJobsPastDeadline(new Date(this.now().getTime() - graceMs), batch);
     let failed = 0;
     for (const id of ids) {
-      const outcome = await this.failJob(id, { code: 'timeout', message: 'processing exceeded the time limit of the job type' });
+      const outcome = await this.applyCommand(id, { kind: 'expire' });
       if (outcome === 'applied') failed++;
     }
     await this.store.deleteIdempotencyKeysBefore(this.keyCutoff());
@@ -176,6 +225,7 @@ export class JobsService {
     return Object.assign(new JobEntity(), job, {
       status: change.status,
       attempts: change.attempts,
+      failed_attempts: change.failed_attempts ?? job.failed_attempts,
       result: change.result ?? job.result,
       error: change.error ?? job.error,
       media_duration_seconds: change.media_duration_seconds ?? job.media_duration_seconds,
@@ -184,6 +234,8 @@ export class JobsService {
       funded_at: change.funded ? now : job.funded_at,
       updated_at: now,
       finished_at: change.finished ? now : job.finished_at,
+      // A URL input leaves nothing of ours to delete once the job ends; an upload waits for the sweeper.
+      input_purged_at: change.finished && job.input.kind === 'url' ? now : job.input_purged_at,
     });
   }
 }
@@ -200,4 +252,12 @@ function visible(job: JobEntity, request: { account_id: string; job_type?: strin
 
 function notFound(): RpcError {
   return new RpcError('not_found', 'job not found');
+}
+
+// A deleted job, or a completed one whose files expired, is not found any more; the message says why.
+function throwIfGone(job: JobEntity): void {
+  if (job.deleted_at) throw new RpcError('not_found', `job not found: it was deleted at ${job.deleted_at.toISOString()}`);
+  if (job.files_purged_at) {
+    throw new RpcError('not_found', `job not found: its result files expired at ${job.files_purged_at.toISOString()} (results are kept for a limited time after the job completes)`);
+  }
 }

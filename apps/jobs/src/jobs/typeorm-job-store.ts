@@ -1,19 +1,19 @@
-import { randomUUID } from 'node:crypto';
+import { insertOutbox } from '@vj/outbox';
 import { LessThan, QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
 import { JobEntity } from '../database/job.entity';
-import { OutboxMessageEntity } from '../database/outbox-message.entity';
-import type { OutboxDraft } from '../domain/outbox-draft';
-import { IdempotencyKeyTakenError, type JobStore, type JobWrite, type ListFilter } from './job-store';
+import { JOBS_SCHEMA } from '../database/jobs-schema';
+import { IdempotencyKeyTakenError, ProcessingCapReachedError, type JobStore, type JobWrite, type ListFilter } from './job-store';
 
 const UNIQUE_VIOLATION = '23505';
 
 export class TypeormJobStore implements JobStore {
   constructor(private readonly dataSource: DataSource) {}
 
-  async insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null): Promise<void> {
+  async insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null, maxProcessing?: number): Promise<void> {
     try {
       await this.dataSource.transaction(async (tx) => {
+        if (maxProcessing !== undefined) await checkProcessingCap(tx, write.job.account_id, maxProcessing);
         await tx.insert(JobEntity, write.job);
         if (idempotency) {
           const { key, requestHash, expiredBefore } = idempotency;
@@ -21,7 +21,7 @@ export class TypeormJobStore implements JobStore {
           await tx.delete(IdempotencyKeyEntity, { account_id: write.job.account_id, key, created_at: LessThan(expiredBefore) });
           await tx.insert(IdempotencyKeyEntity, { account_id: write.job.account_id, key, request_hash: requestHash, job_id: write.job.job_id, created_at: write.job.created_at });
         }
-        await insertOutbox(tx, write.outbox, write.job.updated_at);
+        await insertOutbox(tx, JOBS_SCHEMA, write.outbox, write.job.updated_at);
       });
     } catch (error) {
       if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION && idempotency) {
@@ -44,6 +44,8 @@ export class TypeormJobStore implements JobStore {
     const query = this.dataSource.manager
       .createQueryBuilder(JobEntity, 'job')
       .where('job.account_id = :accountId', { accountId })
+      // Deleted jobs and completed jobs whose files expired are not found any more (decision 0024).
+      .andWhere('job.deleted_at IS NULL AND job.files_purged_at IS NULL')
       .orderBy('job.created_at', 'DESC')
       .addOrderBy('job.job_id', 'DESC')
       .limit(limit);
@@ -59,7 +61,7 @@ export class TypeormJobStore implements JobStore {
       const { value, write } = decide(job);
       if (write) {
         await tx.save(JobEntity, write.job);
-        await insertOutbox(tx, write.outbox, write.job.updated_at);
+        await insertOutbox(tx, JOBS_SCHEMA, write.outbox, write.job.updated_at);
       }
       return value;
     });
@@ -75,15 +77,22 @@ export class TypeormJobStore implements JobStore {
     return rows.map((row) => row.job_id);
   }
 
+  async findProcessingJobsOf(accountId: string, limit: number): Promise<string[]> {
+    const rows = await this.dataSource.manager.find(JobEntity, { select: { job_id: true }, where: { account_id: accountId, status: 'PROCESSING' }, take: limit });
+    return rows.map((row) => row.job_id);
+  }
+
   async deleteIdempotencyKeysBefore(before: Date): Promise<number> {
     const result = await this.dataSource.manager.delete(IdempotencyKeyEntity, { created_at: LessThan(before) });
     return result.affected ?? 0;
   }
 }
 
-async function insertOutbox(tx: EntityManager, drafts: OutboxDraft[], createdAt: Date): Promise<void> {
-  // One insert per row keeps the identity `position` in the order the drafts were listed.
-  for (const draft of drafts) {
-    await tx.insert(OutboxMessageEntity, { id: randomUUID(), subject: draft.subject, msg_id: draft.msgId, payload: draft.payload as object, created_at: createdAt, published_at: null });
-  }
+// Creates of one account queue on this lock until the first commits, so each counts the others' jobs.
+const PROCESSING_CAP_LOCK = 7301;
+
+async function checkProcessingCap(tx: EntityManager, accountId: string, cap: number): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [PROCESSING_CAP_LOCK, accountId]);
+  const processing = await tx.count(JobEntity, { where: { account_id: accountId, status: 'PROCESSING' } });
+  if (processing >= cap) throw new ProcessingCapReachedError(cap);
 }

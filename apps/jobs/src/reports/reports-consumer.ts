@@ -1,4 +1,4 @@
-import { CONSUMERS, STREAMS, subjects } from '@vj/contracts';
+import { CONSUMERS, JOB_REPORT_KINDS, STREAMS, subjects } from '@vj/contracts';
 import type { ConsumerSpec } from '@vj/messaging';
 
 // Reports are small DB updates: short ack wait, quick retries, then a dead letter (the sweeper is the backstop).
@@ -6,7 +6,7 @@ export const REPORTS_CONSUMER: ConsumerSpec = {
   stream: STREAMS.reports,
   durable: CONSUMERS.jobsReports,
   filterSubject: subjects.reportAll(),
-  subjects: [subjects.report('started'), subjects.report('succeeded'), subjects.report('failed')],
+  subjects: JOB_REPORT_KINDS.map((kind) => subjects.report(kind)),
   ackWaitMs: 30_000,
   maxDeliver: 5,
   concurrency: 16,

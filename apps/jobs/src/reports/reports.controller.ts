@@ -1,6 +1,6 @@
 import { Controller, Inject, Logger, UseFilters } from '@nestjs/common';
 import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
-import { CONSUMERS, subjects, type JobFailedReportV1, type JobStartedReportV1, type JobSucceededReportV1, type JobWorkRequestedV1 } from '@vj/contracts';
+import { CONSUMERS, subjects, type JobFailedReportV1, type JobRetryingReportV1, type JobStartedReportV1, type JobSucceededReportV1, type JobWorkRequestedV1 } from '@vj/contracts';
 import { deadLetterPattern, KeepErrorsFilter, type DeadLetter, type JetStreamContext } from '@vj/messaging';
 import { workerDeadline } from '../domain/job-deadline';
 import { JobsService } from '../jobs/jobs.service';
@@ -17,6 +17,11 @@ export class ReportsController {
   async started(@Payload() report: JobStartedReportV1): Promise<void> {
     // The worker's deadline replaces the one from create: its limits count from when it started.
     await this.jobs.applyCommand(report.job_id, { kind: 'start', attempt: report.attempt, deadlineAt: workerDeadline(report) });
+  }
+
+  @EventPattern(subjects.report('retrying'))
+  async retrying(@Payload() report: JobRetryingReportV1): Promise<void> {
+    await this.jobs.applyCommand(report.job_id, { kind: 'record_failure', failedAttempts: report.failed_attempts });
   }
 
   @EventPattern(subjects.report('succeeded'))
@@ -41,7 +46,7 @@ export class ReportsController {
   async workDeadLetter(@Payload() deadLetter: DeadLetter<JobWorkRequestedV1>): Promise<void> {
     await this.jobs.failJob(deadLetter.payload.job_id, {
       code: 'generation_failed',
-      message: `processing failed after ${deadLetter.deliveries} attempts`,
+      message: `processing never finished: the work was delivered ${deadLetter.deliveries} times`,
     });
   }
 }

@@ -2,14 +2,16 @@ import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/
 import { serveJobsRpc, type RpcService } from '@vj/messaging';
 import type { NatsConnection } from 'nats';
 import type { JobsService } from '../jobs/jobs.service';
+import type { DeleteJobUseCase } from '../retention/delete-job.use-case';
 
-// Serves vj.rpc.jobs.v1.* (create/get/list/cancel) for the gateway once the app is up.
+// Serves vj.rpc.jobs.v1.* (create/replay/get/list/cancel/cancel_account/delete) for the gateway once the app is up.
 export class JobsRpcLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private service: RpcService | undefined;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly jobs: JobsService,
+    private readonly deleteJob: DeleteJobUseCase,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -19,6 +21,8 @@ export class JobsRpcLifecycle implements OnApplicationBootstrap, BeforeApplicati
       get: (request) => this.jobs.get(request),
       list: (request) => this.jobs.list(request),
       cancel: (request) => this.jobs.cancel(request),
+      cancel_account: (request) => this.jobs.cancelAccountJobs(request),
+      delete: (request) => this.deleteJob.execute(request),
     });
   }
 

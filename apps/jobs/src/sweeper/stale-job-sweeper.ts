@@ -1,34 +1,34 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { JobsService } from '../jobs/jobs.service';
+import { Periodic, unlocked, type SweepLock } from './periodic';
 
 // Periodically fails jobs stuck in PROCESSING past their deadline (worker crash, lost report) with `timeout`.
 export class StaleJobSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(StaleJobSweeper.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly periodic: Periodic;
 
   constructor(
     private readonly jobs: JobsService,
     private readonly options: { intervalMs: number; graceMs: number },
-  ) {}
+    private readonly lock: SweepLock = unlocked,
+  ) {
+    this.periodic = new Periodic(options.intervalMs, () => this.sweep());
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep().finally(() => (this.running = undefined));
-    }, this.options.intervalMs);
+    this.periodic.start();
   }
 
   async sweep(): Promise<void> {
     try {
-      const failed = await this.jobs.failJobsPastDeadline(this.options.graceMs);
+      const failed = (await this.lock(() => this.jobs.failJobsPastDeadline(this.options.graceMs))) ?? 0;
       if (failed) this.logger.warn(`failed ${failed} jobs past their deadline with timeout`);
     } catch (error) {
       this.logger.error(`sweep failed: ${String(error)}`);
     }
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.periodic.stop();
   }
 }

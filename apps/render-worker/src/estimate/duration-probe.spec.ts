@@ -6,7 +6,7 @@ import type { ProbeInputRequestV1 } from '@vj/contracts';
 import { AllowList } from '../input/allow-list';
 import { ProcessFailedError, type CommandRunner } from '../media';
 import { DurationProbe, type DurationProbeSettings } from './duration-probe';
-import { ESTIMATE_CONTAINERS } from './probe-input-options';
+import { decoderMaxPixels, MAX_DECODED_PICTURE } from '../media/input-fence';
 import { recordingRunner } from '../media/testing/recording-runner';
 
 const FAST_START_MP4 = readFileSync(join(__dirname, '..', 'media', '__fixtures__', 'probe', 'h264-aac-cover-art.json'), 'utf8');
@@ -57,11 +57,13 @@ describe('DurationProbe', () => {
     await expect(probeWith(ffprobe).reply(upload())).resolves.toEqual({ duration_seconds: 2 });
     expect(presigned).toEqual(['uploads/a1/u1']);
     expect(ffprobe.commands[0].file).toBe('/opt/ffprobe');
-    expect(ffprobe.commands[0].args.slice(-6)).toEqual([
+    expect(ffprobe.commands[0].args.slice(-8)).toEqual([
       '-protocol_whitelist',
       'http,https,tcp,tls',
       '-format_whitelist',
-      ESTIMATE_CONTAINERS.join(','),
+      'mov,matroska,avi,flv,mpegts,mpeg,asf,ogg,mxf',
+      '-max_pixels',
+      String(decoderMaxPixels(MAX_DECODED_PICTURE)),
       '-i',
       PRESIGNED,
     ]);

@@ -8,8 +8,8 @@ import { fetchPrefix } from '../input/fetch-prefix';
 import type { ResolveHost } from '../input/resolve-host';
 import { probeMedia, type CommandRunner } from '../media';
 import { Deadline } from '../media/deadline';
+import { LOCAL_FILE, PRESIGNED_URL } from '../media/input-fence';
 import { jobErrorOf } from '../processing/job-error-of';
-import { probeInputOptions } from './probe-input-options';
 import { probedDuration } from './probed-duration';
 import { ProbeSlots } from './probe-slots';
 
@@ -71,7 +71,7 @@ export class DurationProbe {
   // moov is there. The worker has no S3_PUBLIC_ENDPOINT, so the URL is signed for S3_ENDPOINT.
   private async probeUpload(objectKey: string, deadline: Deadline): Promise<number | null> {
     const url = await this.storage.presignGet(objectKey, PRESIGN_TTL_SECONDS, 'input', 'application/octet-stream');
-    return this.ffprobe(url, ['http', 'https', 'tcp', 'tls'], deadline, true);
+    return this.ffprobe(url, PRESIGNED_URL, deadline, true);
   }
 
   private async probeUrl(url: string, deadline: Deadline): Promise<number | null> {
@@ -84,18 +84,19 @@ export class DurationProbe {
         allowHosts: this.settings.allowHosts,
         resolve: this.settings.resolve,
       });
-      return await this.ffprobe(path, ['file'], deadline, whole);
+      return await this.ffprobe(path, LOCAL_FILE, deadline, whole);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
 
+  // Fenced as the jobs' own probe is (input-fence.ts): only the protocols the input needs.
   private async ffprobe(inputPath: string, protocols: readonly string[], deadline: Deadline, wholeFile: boolean): Promise<number | null> {
     const probe = await probeMedia(this.runner, {
       ffprobePath: this.settings.ffprobePath,
       inputPath,
       timeoutMs: deadline.remainingMs(),
-      inputOptions: probeInputOptions(protocols),
+      protocols,
     });
     return probedDuration(probe, wholeFile);
   }

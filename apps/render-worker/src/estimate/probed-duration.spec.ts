@@ -8,6 +8,7 @@ const video = (nbFrames: number | null): VideoStreamProbe => ({
   fps: 25,
   frameRate: '25/1',
   nbFrames,
+  durationSeconds: 2,
   rotation: 0,
   colorSpace: null,
 });

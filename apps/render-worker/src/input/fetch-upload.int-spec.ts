@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Server, type LocalS3Server } from '@vj/local-stack';
@@ -29,19 +29,35 @@ afterAll(async () => {
 describe('fetchUpload', () => {
   it('downloads the uploaded object and returns its size and SHA-256', async () => {
     const dest = join(dir, 'in-1');
-    const fetched = await fetchUpload(storage, 'uploads/acct/up1', dest, 1 << 20);
+    const fetched = await fetchUpload(storage, { object_key: 'uploads/acct/up1' }, dest, 1 << 20);
     expect(fetched).toEqual({ path: dest, size: BODY.length, sha256: createHash('sha256').update(BODY).digest('hex') });
     expect(readFileSync(dest).equals(BODY)).toBe(true);
   });
 
+  it('reads an upload pinned to its ETag when the bytes are the same', async () => {
+    const etag = createHash('md5').update(BODY).digest('hex');
+    const fetched = await fetchUpload(storage, { object_key: 'uploads/acct/up1', etag }, join(dir, 'in-4'), 1 << 20);
+    expect(fetched.size).toBe(BODY.length);
+  });
+
+  it('fails with input_validation, keeping nothing, when the upload was PUT again after the job was created', async () => {
+    const etag = createHash('md5').update(BODY).digest('hex');
+    writeFileSync(join(dir, 'replacement'), Buffer.from('a longer video that was never quoted......'));
+    await storage.putFile('uploads/acct/up2', join(dir, 'replacement'), 'video/mp4');
+    const dest = join(dir, 'in-5');
+    const error = await fetchUpload(storage, { object_key: 'uploads/acct/up2', etag }, dest, 1 << 20).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'input_validation', details: [expect.objectContaining({ type: 'upload_changed', field: 'video_url' })] });
+    expect(existsSync(dest)).toBe(false);
+  });
+
   it('fails with transload_failed when nothing was uploaded', async () => {
-    const error = await fetchUpload(storage, 'uploads/acct/never-put', join(dir, 'in-2'), 1 << 20).catch((e: unknown) => e);
+    const error = await fetchUpload(storage, { object_key: 'uploads/acct/never-put' }, join(dir, 'in-2'), 1 << 20).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransloadError);
     expect((error as TransloadError).rule).toBe('upload_missing');
   });
 
   it('fails with transload_failed when the upload is over the limit', async () => {
-    const error = await fetchUpload(storage, 'uploads/acct/up1', join(dir, 'in-3'), 10).catch((e: unknown) => e);
+    const error = await fetchUpload(storage, { object_key: 'uploads/acct/up1' }, join(dir, 'in-3'), 10).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransloadError);
     expect((error as TransloadError).rule).toBe('too_large');
   });

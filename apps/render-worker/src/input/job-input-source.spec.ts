@@ -26,8 +26,8 @@ describe('JobInputSource', () => {
   it('reads an upload from its owner prefix in object storage', async () => {
     const downloads: string[] = [];
     const storage = {
-      stat: async () => ({ size: 3, contentType: 'video/mp4' }),
-      downloadToFile: async (key: string) => (downloads.push(key), { size: 0 }),
+      stat: async () => ({ size: 3, contentType: 'video/mp4', etag: 'd41d8cd98f00b204e9800998ecf8427e' }),
+      downloadToFile: async (key: string) => (downloads.push(key), { size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e' }),
     };
     const fetched = await new JobInputSource(storage, limits).fetch(job({ kind: 'upload', upload_id: 'up-1', object_key: 'uploads/acct-1/up-1' }), '/dev/null', signal);
     expect(downloads).toEqual(['uploads/acct-1/up-1']);

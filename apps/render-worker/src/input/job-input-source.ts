@@ -27,6 +27,6 @@ export class JobInputSource implements InputSource {
     if (input.object_key !== uploadObjectKey(job.account_id, input.upload_id)) {
       throw new JobFailure('input_validation', 'The upload does not belong to this account', [{ type: 'upload', message: 'unknown upload', field: 'video_url' }]);
     }
-    return fetchUpload(this.storage, input.object_key, destPath, this.limits.maxBytes, signal);
+    return fetchUpload(this.storage, input, destPath, this.limits.maxBytes, signal);
   }
 }

@@ -1,4 +1,4 @@
-import { frameGeometry } from './frame-geometry';
+import { frameGeometry, MAX_MATTING_PICTURE, MIN_SIDE } from './frame-geometry';
 
 describe('frameGeometry', () => {
   it('leaves an upright picture with even sides within 3840x2160 as it is', () => {
@@ -65,5 +65,17 @@ describe('frameGeometry', () => {
   it('gives the limiting side exactly the limit, whatever the floating-point rounding of the scale', () => {
     expect(frameGeometry({ width: 4269, height: 2000, rotation: 0 })).toMatchObject({ width: 3840 });
     expect(frameGeometry({ width: 5000, height: 4280, rotation: 0 })).toMatchObject({ height: 2160 });
+  });
+
+  it('keeps at least 14 pixels a side for the most extreme shapes the limits accept, either way up', () => {
+    const { maxSide } = MAX_MATTING_PICTURE;
+    expect(frameGeometry({ width: MIN_SIDE, height: maxSide, rotation: 0 })).toEqual({ width: 14, height: 3840, filters: ['scale=14:3840:flags=area'] });
+    expect(frameGeometry({ width: maxSide, height: MIN_SIDE, rotation: 0 })).toEqual({ width: 3840, height: 14, filters: ['scale=3840:14:flags=area'] });
+    expect(frameGeometry({ width: MIN_SIDE, height: 2048, rotation: 90 })).toEqual({ width: 2048, height: 16, filters: ['transpose=clock'] });
+  });
+
+  it('never scales a side to nothing, even past the limits: 2 pixels at least', () => {
+    expect(frameGeometry({ width: 17, height: 70_000, rotation: 0 })).toMatchObject({ width: 2, height: 3840 });
+    expect(frameGeometry({ width: 70_000, height: 1, rotation: 0 })).toMatchObject({ width: 3840, height: 2 });
   });
 });

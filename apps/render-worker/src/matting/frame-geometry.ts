@@ -1,4 +1,5 @@
 import type { VideoStreamProbe } from '../media';
+import type { PictureLimit } from '../media/input-fence';
 
 // The picture the matting job decodes, mattes and encodes: upright, within the size limit, and with
 // even sides (4:2:0 chroma and libx264 need them).
@@ -19,6 +20,13 @@ export const MAX_LONG_SIDE = 3840;
 export const MAX_SHORT_SIDE = 2160;
 // Below this the model has nothing to read; such a picture is refused, not cropped to nothing.
 export const MIN_SIDE = 16;
+// Above this a picture is refused before anything is decoded (input_validation), and the decoders'
+// -max_pixels hold them to it whatever the header says: 4096 pixels a side and 4096x2304 in all,
+// either way up. A 4096x2304 frame is about 14 MiB as yuv420p.
+export const MAX_MATTING_PICTURE: PictureLimit = { maxSide: 4096, maxPixels: 4096 * 2304 };
+// The least a side is scaled to: 4:2:0 chroma and libx264 need even sides, and 0 is none. Within the
+// limits a side goes no lower than 14 (16 pixels beside 4096, scaled to 3840).
+const MIN_SCALED_SIDE = 2;
 
 export function frameGeometry(video: Pick<VideoStreamProbe, 'width' | 'height' | 'rotation'>): FrameGeometry {
   const turned = video.rotation === 90 || video.rotation === 270;
@@ -38,5 +46,5 @@ export function frameGeometry(video: Pick<VideoStreamProbe, 'width' | 'height' |
 
 // The epsilon keeps a side scaled exactly to the limit (3839.9999999999995) from losing 2 pixels.
 function even(size: number): number {
-  return Math.floor(size / 2 + 1e-9) * 2;
+  return Math.max(MIN_SCALED_SIDE, Math.floor(size / 2 + 1e-9) * 2);
 }

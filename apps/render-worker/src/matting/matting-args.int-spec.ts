@@ -18,6 +18,7 @@ async function encode(input: string, frameRate: string, frames: number, codec: '
   const files: MatteFiles = codec === 'vp9' ? { codec, webmPath: join(dir, 'out.webm') } : { codec, rgbPath: join(dir, 'rgb.mp4'), mattePath: join(dir, 'matte.mp4') };
   const args = encodeMatteArgs({
     inputPath: input,
+    storedSize: { width: 64, height: 48 },
     geometry: { width: 64, height: 48, filters: [] },
     maxSeconds: 60,
     frameRate,

@@ -4,18 +4,22 @@ import { decodeFramesArgs, encodeMatteArgs, type DecodePlan, type EncodePlan } f
 const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
 const VGA = { width: 640, height: 480, filters: [] };
 const RAW = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
+// The fence of the user's file (input-fence.ts) with the matting limit: 4096x2304, padded to
+// 4160x2368 for the decoder's alignment.
+const FENCED = ['-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi,flv,mpegts,mpeg,asf,ogg,mxf', '-max_pixels', '9850880'];
 
 function audio(codecName: string, channels = 2): AudioStreamProbe {
   return { codecName, sampleRate: 48000, channels, durationSeconds: 2, language: null };
 }
 
 function decodePlan(overrides: Partial<DecodePlan> = {}): DecodePlan {
-  return { inputPath: '/w/in', geometry: VGA, maxSeconds: 60, modelInput: { width: 256, height: 144 }, fullLuma: false, ...overrides };
+  return { inputPath: '/w/in', storedSize: { width: 640, height: 480 }, geometry: VGA, maxSeconds: 60, modelInput: { width: 256, height: 144 }, fullLuma: false, ...overrides };
 }
 
 function plan(overrides: Partial<EncodePlan> = {}): EncodePlan {
   return {
     inputPath: '/w/in',
+    storedSize: { width: 640, height: 480 },
     geometry: VGA,
     maxSeconds: 60,
     frameRate: '30/1',
@@ -41,9 +45,9 @@ describe('decodeFramesArgs', () => {
       ...QUIET,
       '-skip_loop_filter', 'all',
       '-threads', '2',
-      '-noautorotate',
-      '-i', '/w/in',
-      '-filter_complex', '[0:V:0]scale=256:144:flags=area,format=yuv444p[model]',
+      '-noautorotate', '-reinit_filter', '0',
+      ...FENCED, '-i', '/w/in',
+      '-filter_complex', '[0:V:0]scale=640:480,scale=256:144:flags=area,format=yuv444p[model]',
       '-map', '[model]', '-t', '61', ...RAW, 'pipe:1',
     ]);
   });
@@ -52,9 +56,9 @@ describe('decodeFramesArgs', () => {
     expect(decodeFramesArgs(decodePlan({ fullLuma: true }))).toEqual([
       ...QUIET,
       '-threads', '2',
-      '-noautorotate',
-      '-i', '/w/in',
-      '-filter_complex', '[0:V:0]split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p,extractplanes=y[luma]',
+      '-noautorotate', '-reinit_filter', '0',
+      ...FENCED, '-i', '/w/in',
+      '-filter_complex', '[0:V:0]scale=640:480,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p,extractplanes=y[luma]',
       '-map', '[model]', '-t', '61', ...RAW, 'pipe:1',
       '-map', '[luma]', '-t', '61', ...RAW, 'pipe:3',
     ]);
@@ -62,22 +66,34 @@ describe('decodeFramesArgs', () => {
 
   it("turns the picture upright with the geometry's filters before it is scaled for the model", () => {
     const geometry = { width: 2160, height: 3840, filters: ['transpose=clock', 'scale=2160:3840:flags=area'] };
-    const args = decodeFramesArgs(decodePlan({ geometry, modelInput: { width: 256, height: 256 } }));
-    expect(valuesOf(args, '-filter_complex')).toEqual(['[0:V:0]transpose=clock,scale=2160:3840:flags=area,scale=256:256:flags=area,format=yuv444p[model]']);
+    const args = decodeFramesArgs(decodePlan({ storedSize: { width: 4096, height: 2304 }, geometry, modelInput: { width: 256, height: 256 } }));
+    expect(valuesOf(args, '-filter_complex')).toEqual(['[0:V:0]scale=4096:2304,transpose=clock,scale=2160:3840:flags=area,scale=256:256:flags=area,format=yuv444p[model]']);
+  });
+
+  it('holds every frame to the probed size before the geometry, and keeps the filters when a stream changes size midway', () => {
+    const storedSize = { width: 4096, height: 2304 };
+    const scaled = { width: 3840, height: 2160, filters: ['scale=3840:2160:flags=area'] };
+    const decode = decodeFramesArgs(decodePlan({ storedSize, geometry: scaled, fullLuma: true }));
+    expect(valuesOf(decode, '-filter_complex')[0]).toMatch(/^\[0:V:0\]scale=4096:2304,scale=3840:2160:flags=area,split=2\[frame\]\[full\];/);
+    const encode = encodeMatteArgs(plan({ storedSize, geometry: scaled }));
+    expect(valuesOf(encode, '-filter_complex')[0]).toMatch(/^\[0:V:0\]scale=4096:2304,scale=3840:2160:flags=area,settb=/);
+    for (const args of [decode, encode]) expect(args.indexOf('-reinit_filter')).toBeLessThan(args.indexOf('/w/in'));
+    expect(valuesOf(decode, '-reinit_filter')).toEqual(['0']);
+    expect(valuesOf(encode, '-reinit_filter')).toEqual(['0']);
   });
 
   it("turns the picture upright with the geometry's filters before it is split into the model's frame and the full-size luma", () => {
     const geometry = { width: 320, height: 240, filters: ['crop=320:240:0:0'] };
-    const args = decodeFramesArgs(decodePlan({ geometry, fullLuma: true }));
+    const args = decodeFramesArgs(decodePlan({ storedSize: { width: 321, height: 241 }, geometry, fullLuma: true }));
     expect(valuesOf(args, '-filter_complex')).toEqual([
-      '[0:V:0]crop=320:240:0:0,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p,extractplanes=y[luma]',
+      '[0:V:0]scale=321:241,crop=320:240:0:0,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p,extractplanes=y[luma]',
     ]);
   });
 });
 
 describe('encodeMatteArgs', () => {
-  const input = ['-noautorotate', '-t', '61', '-i', '/w/in'];
-  const alphaFrames = (size: string, rate = '30/1') => ['-f', 'rawvideo', '-pix_fmt', 'gray', '-s', size, '-framerate', rate, '-i', 'pipe:0'];
+  const input = ['-noautorotate', '-reinit_filter', '0', '-t', '61', ...FENCED, '-i', '/w/in'];
+  const alphaFrames = (size: string, rate = '30/1') => ['-f', 'rawvideo', '-pix_fmt', 'gray', '-s', size, '-framerate', rate, '-protocol_whitelist', 'pipe', '-i', 'pipe:0'];
   const vp9 = ['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '30', '-b:v', '922k', '-g', '60'];
 
   it('decodes the input again and merges it with the model-size alpha, scaled up, into VP9 with alpha in WebM, copying Opus sound', () => {
@@ -86,7 +102,7 @@ describe('encodeMatteArgs', () => {
       ...input,
       ...alphaFrames('256x144'),
       '-filter_complex',
-      '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+      '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
       '-map', '[out]', '-map', '0:a:0', '-fps_mode', 'passthrough',
       ...vp9,
       '-c:a', 'copy',
@@ -98,7 +114,7 @@ describe('encodeMatteArgs', () => {
     const args = encodeMatteArgs(plan({ alpha: { width: 640, height: 480 } }));
     expect(valuesOf(args, '-s')).toEqual(['640x480']);
     expect(valuesOf(args, '-filter_complex')).toEqual([
-      '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+      '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
     ]);
   });
 
@@ -106,7 +122,7 @@ describe('encodeMatteArgs', () => {
     const geometry = { width: 480, height: 640, filters: ['transpose=clock'] };
     const args = encodeMatteArgs(plan({ geometry }));
     expect(valuesOf(args, '-filter_complex')).toEqual([
-      '[0:V:0]transpose=clock,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=480:640:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+      '[0:V:0]scale=640:480,transpose=clock,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=480:640:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
     ]);
   });
 
@@ -133,7 +149,7 @@ describe('encodeMatteArgs', () => {
       ...input,
       ...alphaFrames('256x144'),
       '-filter_complex',
-      '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+      '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
       '-map', '[out]', '-fps_mode', 'passthrough',
       ...vp9,
       '-f', 'webm', '-y', '/w/transparent.webm',
@@ -146,7 +162,7 @@ describe('encodeMatteArgs', () => {
       ...input,
       ...alphaFrames('256x144'),
       '-filter_complex',
-      '[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[alpha]format=yuv420p[matte]',
+      '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[alpha]format=yuv420p[matte]',
       '-map', '[picture]', '-map', '0:a:0', '-fps_mode', 'passthrough',
       '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-maxrate', '1106k', '-bufsize', '1106k', '-pix_fmt', 'yuv420p',
       '-g', '60',
@@ -161,7 +177,7 @@ describe('encodeMatteArgs', () => {
 
   it('makes the H.264 matte from a frame-size alpha without scaling it', () => {
     const args = encodeMatteArgs(plan({ alpha: { width: 640, height: 480 }, files: h264Files }));
-    expect(valuesOf(args, '-filter_complex')).toEqual(['[0:V:0]settb=1/30,setpts=N,format=yuv420p[picture];[1:v]settb=1/30,setpts=N[alpha];[alpha]format=yuv420p[matte]']);
+    expect(valuesOf(args, '-filter_complex')).toEqual(['[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]settb=1/30,setpts=N[alpha];[alpha]format=yuv420p[matte]']);
   });
 
   it.each(['opus', 'mp3', 'pcm_s16le'])('re-encodes %s sound to AAC for the H.264 picture', (codec) => {

@@ -1,12 +1,21 @@
 import type { AudioStreamProbe } from '../media';
-import type { FrameGeometry } from './frame-geometry';
+import { ownInput, userFileInput } from '../media/input-fence';
+import { MAX_MATTING_PICTURE, type FrameGeometry } from './frame-geometry';
 
-// ffmpeg argument lists for the matting job, built from probe data and options only.
+// ffmpeg argument lists for the matting job, built from probe data and options only. Both decode the
+// user's file, fenced (input-fence.ts) and held to the job's picture limit.
 
 const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
 
+// The stream's own picture size as the probe read it (before turning).
+export interface StoredSize {
+  width: number;
+  height: number;
+}
+
 export interface DecodePlan {
   inputPath: string;
+  storedSize: StoredSize;
   geometry: FrameGeometry;
   // Decoding stops a second past the limit: metadata can lie about the length.
   maxSeconds: number;
@@ -17,15 +26,15 @@ export interface DecodePlan {
 }
 
 // What the matting itself reads, one entry per decoded frame of the first real video stream,
-// upright (the geometry's filters turn it, not ffmpeg's autorotation): on stdout the frame scaled
-// to the model's input as planar yuv444p, scaled by ffmpeg's vectorised code; with fullLuma, on
-// pipe:3, its full-size Y plane. The picture itself never passes through the worker: the encoder
-// decodes it again (encodeMatteArgs).
+// upright (the geometry's filters turn it, not ffmpeg's autorotation) and at the geometry's size
+// (heldFilters): on stdout the frame scaled to the model's input as planar yuv444p, scaled by
+// ffmpeg's vectorised code; with fullLuma, on pipe:3, its full-size Y plane. The picture itself
+// never passes through the worker: the encoder decodes it again (encodeMatteArgs).
 export function decodeFramesArgs(plan: DecodePlan): string[] {
   const { geometry, modelInput } = plan;
   const limit = ['-t', String(plan.maxSeconds + 1)];
   const raw = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
-  const upright = geometry.filters.length > 0 ? `${geometry.filters.join(',')},` : '';
+  const upright = `${heldFilters(plan.storedSize, geometry).join(',')},`;
   const toModel = `scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p`;
   // yuv420p first: 10-bit, RGB or full-range input then gives the same 8-bit limited-range luma as
   // the model-size copy and the encoder's picture.
@@ -35,7 +44,8 @@ export function decodeFramesArgs(plan: DecodePlan): string[] {
   return [
     // At the model's size in-loop deblocking changes nothing it can see; the full-size guide keeps it.
     // Two decoding threads bound how many frames of one output ffmpeg writes before the other's.
-    ...QUIET, ...(plan.fullLuma ? [] : ['-skip_loop_filter', 'all']), '-threads', '2', '-noautorotate', '-i', plan.inputPath,
+    ...QUIET, ...(plan.fullLuma ? [] : ['-skip_loop_filter', 'all']), '-threads', '2', ...HELD_INPUT,
+    ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE),
     '-filter_complex', graph,
     '-map', '[model]', ...limit, ...raw, 'pipe:1',
     ...(plan.fullLuma ? ['-map', '[luma]', ...limit, ...raw, 'pipe:3'] : []),
@@ -46,6 +56,7 @@ export type MatteFiles = { codec: 'vp9'; webmPath: string } | { codec: 'h264'; r
 
 export interface EncodePlan {
   inputPath: string;
+  storedSize: StoredSize;
   geometry: FrameGeometry;
   maxSeconds: number;
   frameRate: string;
@@ -66,12 +77,12 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   // In a time base of one frame, timestamps are exact; setpts=N/rate/TB in the input's time base
   // (1/1000 for Matroska) rounds some down onto the previous alpha frame.
   const renumber = `settb=${frameDuration(plan.frameRate)},setpts=N`;
-  const picture = `[0:V:0]${[...geometry.filters, renumber, 'format=yuv420p'].join(',')}[picture]`;
+  const picture = `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
   const fullSize = alpha.width === geometry.width && alpha.height === geometry.height;
   const matte = `[1:v]${fullSize ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
   const inputs = [
-    '-noautorotate', '-t', String(plan.maxSeconds + 1), '-i', plan.inputPath,
-    '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${alpha.width}x${alpha.height}`, '-framerate', plan.frameRate, '-i', 'pipe:0',
+    ...HELD_INPUT, '-t', String(plan.maxSeconds + 1), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE),
+    '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${alpha.width}x${alpha.height}`, '-framerate', plan.frameRate, ...ownInput('pipe:0'),
   ];
   const sound = plan.audio ? ['-map', '0:a:0'] : [];
   // MP4 would otherwise resample the picture to its nominal rate (r_frame_rate), dropping or
@@ -106,6 +117,18 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
     ...h264Args(plan, H264_BITS_PER_PIXEL / 2), ...gop,
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.mattePath,
   ];
+}
+
+// A stream may change size midway (a call recording, or a header that understates the size within
+// the decoders' -max_pixels). Rebuilding the filters for it would restart setpts=N and break the
+// pairing of pictures and alpha frames, so they are kept (-reinit_filter 0), and a first scale,
+// which follows each frame's size, brings every picture back to the probed size before the
+// geometry's filters: they, the guide and the alpha always see the size they were planned for. At
+// the same size scale hands frames through untouched.
+const HELD_INPUT = ['-noautorotate', '-reinit_filter', '0'];
+
+function heldFilters(stored: StoredSize, geometry: FrameGeometry): string[] {
+  return [`scale=${stored.width}:${stored.height}`, ...geometry.filters];
 }
 
 // "30000/1001" -> "1001/30000", "25" -> "1/25".

@@ -11,7 +11,7 @@ const SQUARE = segmenter(256, 256);
 const LANDSCAPE = segmenter(256, 144);
 
 function video(overrides: Partial<VideoStreamProbe> = {}): VideoStreamProbe {
-  return { codecName: 'h264', width: 1280, height: 720, fps: 30, frameRate: '30/1', nbFrames: 60, rotation: 0, colorSpace: null, ...overrides };
+  return { codecName: 'h264', width: 1280, height: 720, fps: 30, frameRate: '30/1', nbFrames: 60, durationSeconds: 2, rotation: 0, colorSpace: null, ...overrides };
 }
 
 function probeOf(stream: VideoStreamProbe, withSound = true): MediaProbe {
@@ -72,7 +72,9 @@ describe('mattingPlan', () => {
     expect(plan.decodeArgs).not.toContain('-skip_loop_filter');
     expect(plan.decodeArgs).toContain('pipe:3');
     expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['1280x720']);
-    expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).not.toContain('scale=');
+    // The alpha goes in unscaled; the picture is only held to its own size.
+    expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toContain('[1:v]settb=');
+    expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toMatch(/^\[0:V:0\]scale=1280:720,settb=/);
   });
 
   it("scales the decoder's frames to the chosen variant's input", () => {

@@ -39,14 +39,15 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
   const frameRate = video.frameRate ?? FALLBACK_FRAME_RATE;
   const fps = video.fps ?? Number(FALLBACK_FRAME_RATE);
   const { inputPath, maxSeconds } = request;
+  const storedSize = { width: video.width, height: video.height };
   return {
     segmenter,
     geometry,
     fps,
     matrix: yuvMatrixFor(video.colorSpace, geometry.height),
     alpha,
-    decodeArgs: decodeFramesArgs({ inputPath, geometry, maxSeconds, modelInput, fullLuma: request.refine }),
-    encodeArgs: encodeMatteArgs({ inputPath, geometry, maxSeconds, frameRate, fps, audio: probe.audio, colorSpace: video.colorSpace, alpha, files: request.files }),
+    decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, fullLuma: request.refine }),
+    encodeArgs: encodeMatteArgs({ inputPath, storedSize, geometry, maxSeconds, frameRate, fps, audio: probe.audio, colorSpace: video.colorSpace, alpha, files: request.files }),
     smallBytes: modelInput.width * modelInput.height * 3,
     lumaBytes: request.refine ? geometry.width * geometry.height : 0,
   };

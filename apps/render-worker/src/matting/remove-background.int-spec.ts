@@ -1,9 +1,10 @@
 /** @jest-environment ./test/onnx-test-environment.cjs */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAbortError, MediaError } from '../media';
+import { expectTrapRefused, makeSecretClip, makeTrap, TRAP_KINDS } from '../media/testing/fence-traps';
 import { ffmpeg } from '../media/testing/media-tools';
 import { OnnxSegmenter } from './onnx-segmenter';
 import { preparePersonModels } from './person-model';
@@ -203,6 +204,123 @@ describe('removeBackground', () => {
     const input = await makeClip('slow.mp4', { seconds: 10, size: '640x480' });
     const error = await failureOf(removeBackground(request(input, { timeoutMs: 1_500 })));
     expect(error).toMatchObject({ code: 'timeout' });
+  });
+});
+
+// Decision 0019: the upload is opened fenced, pictures and stills are refused, and the picture's size
+// is held to the limit whatever the header says.
+describe('removeBackground on inputs it must refuse', () => {
+  it.each(TRAP_KINDS)('fails a %s upload with invalid_file and never opens the file it names', async (kind) => {
+    let workDir = '';
+    await expectTrapRefused(join(dir, `trap-${kind}`), kind, (inputPath) => {
+      const work = request(inputPath, { timeoutMs: 20_000 });
+      workDir = work.workDir;
+      return removeBackground(work);
+    });
+    expect(await readdir(workDir)).toEqual([]);
+  });
+
+  it.each(TRAP_KINDS)('fails a %s upload naming a real clip with invalid_file, delivering nothing of it', async (kind) => {
+    const trap = await makeTrap(join(dir, `leak-${kind}`), kind);
+    await makeSecretClip(trap.targetPath);
+    const work = request(trap.inputPath);
+    expect(await failureOf(removeBackground(work))).toMatchObject({ code: 'invalid_file', details: [{ type: 'unsupported_container' }] });
+    expect(await readdir(work.workDir)).toEqual([]);
+  });
+
+  it.each([
+    ['PNG', 'png'],
+    ['JPEG', 'mjpeg'],
+  ])('fails with invalid_file, a still image, for a %s picture', async (_name, codec) => {
+    const image = join(dir, `picture-${codec}`);
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=320x240', '-frames:v', '1', '-c:v', codec, '-f', 'image2', '-update', '1', image]);
+    expect(await failureOf(removeBackground(request(image)))).toMatchObject({
+      code: 'invalid_file',
+      message: 'The file is a still image, not a video',
+      details: [{ type: 'still_image' }],
+    });
+  });
+
+  it.each([
+    ['H.264 in MP4', ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-f', 'mp4']],
+    ['H.264 in Matroska', ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-f', 'matroska']],
+    ['MJPEG in Matroska', ['-c:v', 'mjpeg', '-f', 'matroska']],
+    ['PNG in MP4', ['-c:v', 'png', '-f', 'mp4']],
+  ])('fails with invalid_file, a still image, for a one-frame video: %s', async (name, output) => {
+    const still = join(dir, `one-frame-${name.replace(/\W+/g, '-')}`);
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-frames:v', '1', ...output, still]);
+    expect(await failureOf(removeBackground(request(still)))).toMatchObject({ code: 'invalid_file', details: [{ type: 'still_image' }] });
+  });
+
+  it('fails with input_validation, decoding nothing, when the picture is over 4096x2304', async () => {
+    const input = await makeClip('4112x2304.mp4', { size: '4112x2304', seconds: 0.2 });
+    const work = request(input);
+    expect(await failureOf(removeBackground(work))).toMatchObject({
+      code: 'input_validation',
+      details: [{ type: 'video_too_large', field: 'video_url', message: expect.stringContaining('The picture is 4112x2304') }],
+    });
+    expect(await readdir(work.workDir)).toEqual([]);
+  });
+
+  // MPEG-TS parts joined end to end: the probe reads the first part's size, the decoders meet the next.
+  async function growingClip(name: string, later: string): Promise<string> {
+    const parts = [`testsrc2=size=320x240:rate=25:duration=0.4`, `color=c=red:size=${later}:rate=25:duration=0.2`];
+    const encoded = await Promise.all(
+      parts.map(async (source, i) => {
+        const part = join(dir, `${name}-${i}.ts`);
+        await ffmpeg(['-f', 'lavfi', '-i', source, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'mpegts', part]);
+        return readFile(part);
+      }),
+    );
+    const path = join(dir, name);
+    await writeFile(path, Buffer.concat(encoded));
+    return path;
+  }
+
+  it('fails with input_validation when a stream that begins at 320x240 grows past the limit: the decoders hold to it', async () => {
+    const liar = await growingClip('liar.ts', '4096x4096');
+    for (const codec of ['vp9', 'h264'] as const) {
+      const work = request(liar, { options: { output_codec: codec, refine_foreground_edges: true } });
+      expect(await failureOf(removeBackground(work))).toMatchObject({ code: 'input_validation', details: [{ type: 'video_too_large', field: 'video_url' }] });
+      expect(await readdir(work.workDir)).toEqual([]);
+    }
+  });
+
+  it('completes a stream that changes size midway within the limit, every frame at the size it began with', async () => {
+    const growing = await growingClip('growing.ts', '4112x2304');
+    for (const codec of ['vp9', 'h264'] as const) {
+      const { mattes, onMatte } = recordMattes();
+      const result = await removeBackground(request(growing, { onMatte, options: { output_codec: codec, refine_foreground_edges: true } }));
+      expect(result).toMatchObject({ width: 320, height: 240, frames: 15 });
+      expect(mattes.every((alpha) => alpha.length === 320 * 240)).toBe(true);
+      const frames = codec === 'vp9' ? await decodeWebmAlpha(result.files[0].path, 320, 240) : await decodeGray(result.files[1].path, 320, 240);
+      expect(frames).toHaveLength(15);
+      expect((await streamsOf(result.files[0].path)).video[0]).toMatchObject({ width: 320, height: 240 });
+    }
+  });
+
+  it('fails with input_validation for a 16x16384 video, which fitting 3840x2160 would shrink to 2 pixels', async () => {
+    const input = join(dir, 'extreme-16x16384.mkv');
+    await ffmpeg(['-f', 'lavfi', '-i', 'color=c=green:size=16x16384:rate=25:duration=0.2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-f', 'matroska', input]);
+    expect(await failureOf(removeBackground(request(input)))).toMatchObject({
+      code: 'input_validation',
+      details: [{ type: 'video_too_large', field: 'video_url', message: expect.stringContaining('The picture is 16x16384') }],
+    });
+  });
+
+  it.each([
+    ['16x2048', 16, 2048],
+    ['2048x16', 2048, 16],
+    ['16x4096', 14, 3840],
+    ['4096x16', 3840, 14],
+  ])('completes a %s video, scaled to fit with no side below 14 pixels', async (size, width, height) => {
+    const input = join(dir, `extreme-${size}.mp4`);
+    await ffmpeg(['-f', 'lavfi', '-i', `color=c=green:size=${size}:rate=25:duration=0.2`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', input]);
+    for (const codec of ['vp9', 'h264'] as const) {
+      const result = await removeBackground(request(input, { options: { output_codec: codec, refine_foreground_edges: true } }));
+      expect(result).toMatchObject({ width, height, frames: 5 });
+      expect((await streamsOf(result.files[0].path)).video[0]).toMatchObject({ width, height });
+    }
   });
 });
 

@@ -2,11 +2,14 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { MediaError, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
+import { DoubtfulMediaError } from '../media/media-error';
 import { Deadline } from '../media/deadline';
 import { damagedInputError, damageIn, forUser, truncationIn } from '../media/input-damage';
+import { outOfMemory, refusalIn } from '../media/input-refusal';
 import { openJobInput } from '../media/open-job-input';
 import { lastLine } from '../media/process-runner';
-import { MIN_SIDE } from './frame-geometry';
+import { stillImage } from '../media/still-image';
+import { MAX_MATTING_PICTURE, MIN_SIDE } from './frame-geometry';
 import { FrameMatter, type PendingMatte } from './frame-matter';
 import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame-pipeline';
 import { DEFAULT_MATTE } from './matte-builder';
@@ -96,7 +99,9 @@ class BackgroundRemoval {
 
   async run(): Promise<MattedVideo> {
     const { request } = this;
-    const probe = await openJobInput(this.runner, request, this.deadline);
+    // A picture over the limit is refused from the probe, before anything is decoded; the decoders'
+    // -max_pixels catch a header that lies.
+    const probe = await openJobInput(this.runner, { ...request, pictureLimit: MAX_MATTING_PICTURE }, this.deadline);
     const video = probe.video;
     if (!video || video.width <= 0 || video.height <= 0) {
       throw new MediaError('invalid_file', 'The file has no video stream', [
@@ -162,9 +167,15 @@ class BackgroundRemoval {
         timeoutMs: this.deadline.remainingMs(),
         signal: request.signal,
       });
+      // ffmpeg drops a picture over -max_pixels with an error and carries on: a shorter result must
+      // not come back as the video.
+      const refused = refusalIn(decoder.stderrTail, request.inputPath, MAX_MATTING_PICTURE);
+      if (refused) throw refused;
       const truncated = truncationIn(decoder.stderrTail);
       if (truncated) throw damagedInputError(truncated, request.inputPath);
       if (frames === 0) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
+      // A still the probe could not tell from a video (a container that does not say how long it is).
+      if (frames === 1) throw stillImage('Decoding the video stream produced a single frame');
       return frames;
     } catch (error) {
       if (!(error instanceof FramePipelineFailure)) throw error;
@@ -174,17 +185,28 @@ class BackgroundRemoval {
     }
   }
 
-  // The decoder's arguments are fixed by the probe, so its failing exit is the input's fault; a
-  // decoder killed by a signal (out of memory, say) is not, and is retried.
+  // The decoder's arguments are fixed by the probe, so its failing exit is the input's fault, and so
+  // is running out of memory: -max_pixels bounds its pictures, so what it holds is what the input
+  // asks for. Our own kills (time limit, cancel) never arrive here as a ProcessFailedError: a
+  // SIGKILL is the kernel's out-of-memory killer. Both that and a crash are doubtful: retried, and
+  // the input's fault when they happen again on the last attempt.
   private decoderFailure(error: unknown): unknown {
-    if (!(error instanceof ProcessFailedError) || error.exitSignal !== null) return error;
+    if (!(error instanceof ProcessFailedError)) return error;
+    const refused = refusalIn(error.stderrTail, this.request.inputPath, MAX_MATTING_PICTURE);
+    if (refused) return refused;
+    if (error.exitSignal === 'SIGKILL') return outOfMemory('The decoder was stopped for running out of memory');
+    if (error.exitSignal !== null) {
+      return new DoubtfulMediaError('invalid_file', 'The decoder crashed on the video', [{ type: 'decoder_crashed', message: `the decoder stopped with ${error.exitSignal}` }]);
+    }
     return this.invalidFile('The video stream could not be decoded', 'undecodable_video', lastLine(error.stderrTail));
   }
 
-  // The encoder reads the input again for its sound: damage there is the input's fault too.
+  // The encoder reads the input again, fenced like the decoder, for the picture and the sound: a
+  // refusal or damage there is the input's fault too.
   private encoderFailure(error: unknown): unknown {
-    const damage = error instanceof ProcessFailedError ? damageIn(error.stderrTail) : null;
-    return damage ? damagedInputError(damage, this.request.inputPath) : error;
+    if (!(error instanceof ProcessFailedError)) return error;
+    const damage = damageIn(error.stderrTail);
+    return refusalIn(error.stderrTail, this.request.inputPath, MAX_MATTING_PICTURE) ?? (damage ? damagedInputError(damage, this.request.inputPath) : error);
   }
 
   private invalidFile(message: string, type: string, line: string): MediaError {
@@ -199,5 +221,4 @@ class BackgroundRemoval {
       { type: 'video_too_long', message: `The video lasts ${Math.round(seconds * 10) / 10} s; the limit is ${limit} s`, field: 'video_url' },
     ]);
   }
-
 }

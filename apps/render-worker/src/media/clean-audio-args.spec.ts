@@ -1,4 +1,5 @@
 import { decodeAudioArgs, measureLoudnessArgs, muxArgs, rawAudioInput, type MuxPlan } from './clean-audio-args';
+import { ownInput, userFileInput } from './input-fence';
 import { outputFormatFor } from './output-format';
 import type { MediaProbe } from './parse-probe';
 
@@ -6,11 +7,15 @@ function formatFor(videoCodec: string) {
   const probe: MediaProbe = {
     formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
     durationSeconds: 2,
-    video: { codecName: videoCodec, width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: 50, rotation: 0, colorSpace: null },
+    video: { codecName: videoCodec, width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: 50, durationSeconds: 2, rotation: 0, colorSpace: null },
     audio: { codecName: 'aac', sampleRate: 44100, channels: 2, durationSeconds: 2, language: null },
   };
   return outputFormatFor(probe);
 }
+
+// The fence of a user's file (input-fence.ts): only the file protocol, plain containers, the decoder
+// limit of 8K either way up (8192x4352, padded to 8256x4416).
+const FENCED = ['-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi,flv,mpegts,mpeg,asf,ogg,mxf', '-max_pixels', '36458496'];
 
 function plan(videoCodec: string, overrides: Partial<MuxPlan> = {}): MuxPlan {
   return {
@@ -25,10 +30,10 @@ function plan(videoCodec: string, overrides: Partial<MuxPlan> = {}): MuxPlan {
 }
 
 describe('decodeAudioArgs', () => {
-  it('decodes the first audio stream to s16le 48 kHz mono on stdout, aligned to time 0', () => {
+  it('decodes the first audio stream of the fenced input to s16le 48 kHz mono on stdout, aligned to time 0', () => {
     expect(decodeAudioArgs('/w/in', 1800)).toEqual([
       '-hide_banner', '-nostdin', '-v', 'error',
-      '-i', '/w/in',
+      ...FENCED, '-i', '/w/in',
       '-map', '0:a:0',
       '-t', '1801',
       '-af', 'aresample=async=1:first_pts=0',
@@ -43,24 +48,28 @@ describe('measureLoudnessArgs', () => {
   it('measures integrated loudness and true peak of raw PCM with ebur128', () => {
     expect(measureLoudnessArgs(rawAudioInput('/w/denoised.s16le'))).toEqual([
       '-hide_banner', '-nostdin', '-nostats',
-      '-f', 's16le', '-ar', '48000', '-ac', '1', '-i', '/w/denoised.s16le',
+      '-f', 's16le', '-ar', '48000', '-ac', '1', '-protocol_whitelist', 'file', '-i', '/w/denoised.s16le',
       '-map', '0:a:0',
       '-af', 'ebur128=peak=true:framelog=verbose',
       '-f', 'null', '-',
     ]);
   });
 
-  it('measures the first audio stream of an encoded file', () => {
-    expect(measureLoudnessArgs(['-i', '/w/out.mp4']).slice(3, 7)).toEqual(['-i', '/w/out.mp4', '-map', '0:a:0']);
+  it('measures the first audio stream of our encoded file, reading it as a file only', () => {
+    expect(measureLoudnessArgs(ownInput('/w/out.mp4')).slice(3, 9)).toEqual(['-protocol_whitelist', 'file', '-i', '/w/out.mp4', '-map', '0:a:0']);
+  });
+
+  it("measures the user's file through the fence", () => {
+    expect(measureLoudnessArgs(userFileInput('/w/in')).slice(3, 13)).toEqual([...FENCED, '-i', '/w/in', '-map', '0:a:0']);
   });
 });
 
 describe('muxArgs', () => {
-  it('copies the picture of H.264 into MP4 with the cleaned audio as 48 kHz mono AAC, faststart', () => {
+  it('copies the picture of the fenced H.264 input into MP4 with the cleaned audio as 48 kHz mono AAC, faststart', () => {
     expect(muxArgs(plan('h264', { audioFilter: 'volume=2.00dB' }))).toEqual([
       '-hide_banner', '-nostdin', '-v', 'error', '-y',
-      '-i', '/w/in',
-      '-f', 's16le', '-ar', '48000', '-ac', '1', '-i', '/w/denoised.s16le',
+      ...FENCED, '-i', '/w/in',
+      '-f', 's16le', '-ar', '48000', '-ac', '1', '-protocol_whitelist', 'file', '-i', '/w/denoised.s16le',
       '-map', '0:V:0',
       '-map', '1:a:0',
       '-c:v', 'copy',

@@ -1,7 +1,10 @@
+import { ownInput, userFileInput } from './input-fence';
 import { EBUR128_FILTER } from './loudness';
 import type { OutputFormat } from './output-format';
 
-// ffmpeg argument lists for the clean-audio job, built from probe data and options only.
+// ffmpeg argument lists for the clean-audio job, built from probe data and options only. The user's
+// file is always opened fenced (input-fence.ts); the picture is never decoded, so the decoders get
+// the limit of any decoder here.
 
 export const PCM_SAMPLE_RATE = 48_000;
 export const PCM_BYTES_PER_SECOND = PCM_SAMPLE_RATE * 2;
@@ -15,7 +18,7 @@ const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
 export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): string[] {
   return [
     ...QUIET,
-    '-i', inputPath,
+    ...userFileInput(inputPath),
     '-map', '0:a:0',
     '-t', String(maxAudioSeconds + 1),
     '-af', 'aresample=async=1:first_pts=0',
@@ -26,10 +29,11 @@ export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): str
 }
 
 export function rawAudioInput(rawPath: string): string[] {
-  return [...PCM_FORMAT, '-i', rawPath];
+  return [...PCM_FORMAT, ...ownInput(rawPath)];
 }
 
-// ebur128 prints its summary at info level, so this one is not quiet.
+// ebur128 prints its summary at info level, so this one is not quiet. `input` is userFileInput() for
+// the user's file, ownInput() or rawAudioInput() for ours.
 export function measureLoudnessArgs(input: readonly string[]): string[] {
   return ['-hide_banner', '-nostdin', '-nostats', ...input, '-map', '0:a:0', '-af', EBUR128_FILTER, '-f', 'null', '-'];
 }
@@ -51,7 +55,7 @@ export function muxArgs(plan: MuxPlan): string[] {
   return [
     ...QUIET,
     '-y',
-    '-i', plan.inputPath,
+    ...userFileInput(plan.inputPath),
     ...rawAudioInput(plan.rawAudioPath),
     '-map', '0:V:0',
     '-map', '1:a:0',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CLEAN_AUDIO_DEFAULTS, type CleanAudioVideoOptions } from '@vj/contracts';
 import { cleanAudioVideo, type CleanAudioVideoRequest, type CleanedVideo } from './clean-audio-video';
 import { isAbortError, MediaError } from './media-error';
+import { expectTrapRefused, makeSecretClip, makeTrap, TRAP_KINDS } from './testing/fence-traps';
 import {
   durationOf,
   FFMPEG_PATH,
@@ -217,5 +218,52 @@ describe('cleanAudioVideo with ffmpeg', () => {
     copyFileSync(media('h264.mp4'), odd);
     const result = await clean(odd, { normalize_loudness: false });
     await expectPictureCopied(odd, result.outputPath);
+  });
+
+  // Decision 0019: every run that opens the upload is fenced; what it names is never read.
+  describe('an upload that names another file on the worker', () => {
+    it.each(TRAP_KINDS)('fails a %s upload with invalid_file and never opens the file it names', async (kind) => {
+      const workDir = join(dir, `trap-job-${kind}`);
+      await expectTrapRefused(media(`trap-${kind}`), kind, (inputPath) => clean(inputPath, {}, { workDir, timeoutMs: 20_000 }));
+      expect(readdirSync(workDir)).toEqual([]);
+    });
+
+    it.each(TRAP_KINDS)('fails a %s upload naming a real clip with invalid_file, delivering nothing of it', async (kind) => {
+      const trap = await makeTrap(media(`leak-${kind}`), kind);
+      await makeSecretClip(trap.targetPath);
+      const workDir = join(dir, `leak-job-${kind}`);
+      expect(await failureOf(clean(trap.inputPath, {}, { workDir }))).toMatchObject({ code: 'invalid_file', details: [{ type: 'unsupported_container' }] });
+      expect(readdirSync(workDir)).toEqual([]);
+    });
+  });
+
+  it.each([
+    ['PNG', 'png'],
+    ['JPEG', 'mjpeg'],
+  ])('fails with invalid_file, a still image, for a %s picture', async (_name, codec) => {
+    const image = media(`picture-${codec}`);
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=320x240', '-frames:v', '1', '-c:v', codec, '-f', 'image2', '-update', '1', image]);
+    expect(await failureOf(clean(image))).toMatchObject({ code: 'invalid_file', message: 'The file is a still image, not a video', details: [{ type: 'still_image' }] });
+  });
+
+  it.each([
+    ['MP4', 'mp4'],
+    ['Matroska', 'matroska'],
+  ])('fails with invalid_file, a still image, for a one-frame H.264 video with sound in %s', async (_name, container) => {
+    const still = media(`one-frame.${container}`);
+    await ffmpeg([
+      '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-f', 'lavfi', '-t', '2', '-i', 'sine',
+      '-frames:v', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', container, still,
+    ]);
+    expect(await failureOf(clean(still))).toMatchObject({ code: 'invalid_file', details: [{ type: 'still_image' }] });
+  });
+
+  it('fails with input_validation when the picture is larger than any decoder here reads (8192x4352)', async () => {
+    const huge = media('8448x4352.mp4');
+    await ffmpeg([
+      '-f', 'lavfi', '-i', 'color=c=blue:size=8448x4352:rate=25:duration=0.08', '-f', 'lavfi', '-t', '1', '-i', 'sine',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', huge,
+    ]);
+    expect(await failureOf(clean(huge))).toMatchObject({ code: 'input_validation', details: [{ type: 'video_too_large', field: 'video_url' }] });
   });
 });

@@ -42,12 +42,15 @@ interface Script {
 class ScriptedRunner implements CommandRunner {
   readonly steps: Step[] = [];
   readonly muxes: (readonly string[])[] = [];
+  // Every command's arguments, in order (ffprobe, then the pipe's first process...).
+  readonly args: (readonly string[])[] = [];
   private measures = 0;
 
   constructor(private readonly script: Script) {}
 
   async run(command: ProcessCommand, options: RunOptions): Promise<RunResult> {
     if (options.signal?.aborted) throw new AbortError();
+    this.args.push(command.args);
     if (command.file === 'ffprobe') {
       this.steps.push('probe');
       return { stdout: await (this.script.probe ?? (() => Promise.resolve(PROBE_H264)))(), stderrTail: '' };
@@ -67,6 +70,7 @@ class ScriptedRunner implements CommandRunner {
 
   async pipe(commands: readonly ProcessCommand[], options: RunOptions): Promise<RunResult[]> {
     this.steps.push('decode');
+    this.args.push(...commands.map((c) => c.args));
     expect(commands.map((c) => c.file)).toEqual(['ffmpeg', process.execPath]);
     const decoded: NonNullable<Script['decode']> = this.script.decode ?? (() => Promise.resolve({ bytes: 96_000 }));
     const { bytes, decoderStderr = '' } = await decoded();
@@ -110,6 +114,49 @@ describe('cleanAudioVideo', () => {
     expect(runner.muxes[0]).toContain('volume=6.00dB');
     // Only the result is left in the work folder.
     expect(readdirSync(workDir)).toEqual(['clean-audio.mp4']);
+  });
+
+  it("opens the user's file fenced in every run that reads it: probe, decode, loudness and mux", async () => {
+    const runner = new ScriptedRunner({
+      measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input.endsWith('.s16le') ? summary(-25, -10) : summary(-22, -7)),
+    });
+    await cleanAudioVideo(request(runner, { options: { ...CLEAN_AUDIO_DEFAULTS, normalize_loudness: false } }));
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure', 'mux', 'measure']);
+    const readers = runner.args.filter((args) => args.includes('/w/in.mp4'));
+    expect(readers).toHaveLength(4);
+    for (const args of readers) {
+      const i = args.indexOf('/w/in.mp4');
+      expect(args.slice(i - 7, i + 1)).toEqual([
+        '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi,flv,mpegts,mpeg,asf,ogg,mxf', '-max_pixels', '36458496', '-i', '/w/in.mp4',
+      ]);
+    }
+  });
+
+  it('fails with invalid_file, running nothing after the probe, when the fence refuses the container', async () => {
+    const stderr = "[hls @ 0x556cec79da80] Format not on whitelist 'mov,matroska,avi,flv,mpegts,mpeg,asf,ogg,mxf'\n/w/in.mp4: Invalid argument\n";
+    const runner = new ScriptedRunner({ probe: () => Promise.reject(new ProcessFailedError('ffprobe', 1, null, stderr)) });
+    expect(await failureOf(runner)).toMatchObject({
+      code: 'invalid_file',
+      message: 'The container is not an accepted video format',
+      details: [{ type: 'unsupported_container' }],
+    });
+    expect(runner.steps).toEqual(['probe']);
+  });
+
+  it('fails with invalid_file, a still image, when the video stream holds a single frame, running nothing else', async () => {
+    const still = JSON.parse(PROBE_H264) as { streams: Record<string, unknown>[] };
+    still.streams[0].nb_frames = '1';
+    const runner = new ScriptedRunner({ probe: () => Promise.resolve(JSON.stringify(still)) });
+    expect(await failureOf(runner)).toMatchObject({ code: 'invalid_file', message: 'The file is a still image, not a video', details: [{ type: 'still_image' }] });
+    expect(runner.steps).toEqual(['probe']);
+  });
+
+  it('fails with input_validation when the picture is larger than any decoder here reads, running nothing else', async () => {
+    const huge = JSON.parse(PROBE_H264) as { streams: Record<string, unknown>[] };
+    Object.assign(huge.streams[0], { width: 16384, height: 8192 });
+    const runner = new ScriptedRunner({ probe: () => Promise.resolve(JSON.stringify(huge)) });
+    expect(await failureOf(runner)).toMatchObject({ code: 'input_validation', details: [{ type: 'video_too_large', field: 'video_url' }] });
+    expect(runner.steps).toEqual(['probe']);
   });
 
   it("targets the input's own loudness when normalize_loudness is false", async () => {

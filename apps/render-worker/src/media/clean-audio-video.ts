@@ -13,6 +13,8 @@ import {
 import { denoiseCommand } from './denoise-command';
 import { Deadline } from './deadline';
 import { damagedInputError, damageIn, forUser, truncationIn } from './input-damage';
+import { MAX_DECODED_PICTURE, ownInput, userFileInput } from './input-fence';
+import { refusalIn } from './input-refusal';
 import {
   firstLoudnessPlan,
   loudnessFilter,
@@ -105,7 +107,7 @@ class CleanAudioJob {
     // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound).
     const targetLufs = request.options.normalize_loudness
       ? request.options.target_lufs
-      : (await this.measure(['-i', request.inputPath])).integratedLufs;
+      : (await this.measure(userFileInput(request.inputPath), true)).integratedLufs;
     const measured = await this.measure(rawAudioInput(this.rawPath));
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
     const measuredLufs = await this.encode(
@@ -139,7 +141,7 @@ class CleanAudioJob {
     if (!loudness) return void (await this.mux(plan));
     for (let encodes = 1; ; encodes++) {
       await this.mux({ ...plan, audioFilter: loudnessFilter(loudness, measured) });
-      const delivered = await this.measure(['-i', plan.outputPath]);
+      const delivered = await this.measure(ownInput(plan.outputPath));
       const next: LoudnessPlan | null =
         encodes < LOUDNESS_ATTEMPTS ? nextLoudnessPlan(loudness, measured, delivered, targetLufs) : peakCorrection(loudness, delivered);
       if (!next && !overPeakLimit(delivered)) return delivered.integratedLufs;
@@ -177,9 +179,12 @@ class CleanAudioJob {
     } catch (error) {
       // The decoder reads only the input, with arguments fixed by the probe: its failure is the file's.
       if (error instanceof ProcessFailedError && error.file === this.ffmpegPath) {
-        throw new MediaError('invalid_file', 'The audio stream could not be decoded', [
-          { type: 'undecodable_audio', message: forUser(lastLine(error.stderrTail), request.inputPath) },
-        ]);
+        throw (
+          this.refusal(error) ??
+          new MediaError('invalid_file', 'The audio stream could not be decoded', [
+            { type: 'undecodable_audio', message: forUser(lastLine(error.stderrTail), request.inputPath) },
+          ])
+        );
       }
       throw error;
     } finally {
@@ -195,12 +200,16 @@ class CleanAudioJob {
     return seconds;
   }
 
-  private async measure(input: readonly string[]): Promise<LoudnessMeasurement> {
-    const { stderrTail } = await this.runner.run(
-      { file: this.ffmpegPath, args: measureLoudnessArgs(input) },
-      { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
-    );
-    return parseEbur128Summary(stderrTail);
+  private async measure(input: readonly string[], usersFile = false): Promise<LoudnessMeasurement> {
+    try {
+      const { stderrTail } = await this.runner.run(
+        { file: this.ffmpegPath, args: measureLoudnessArgs(input) },
+        { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
+      );
+      return parseEbur128Summary(stderrTail);
+    } catch (error) {
+      throw (usersFile ? this.refusal(error) : null) ?? error;
+    }
   }
 
   private async mux(plan: MuxPlan): Promise<void> {
@@ -212,8 +221,13 @@ class CleanAudioJob {
     } catch (error) {
       // Copying the picture reads all of the input's video packets: damage shows up here first.
       const damage = error instanceof ProcessFailedError ? damageIn(error.stderrTail) : null;
-      throw damage ? damagedInputError(damage, plan.inputPath) : error;
+      throw this.refusal(error) ?? (damage ? damagedInputError(damage, plan.inputPath) : error);
     }
   }
 
+  // The fence, or a decoder's limits, stopped a run that opens the user's file: the input's fault.
+  // The probe meets them first; the runs after it carry the same fence.
+  private refusal(error: unknown): MediaError | null {
+    return error instanceof ProcessFailedError ? refusalIn(error.stderrTail, this.request.inputPath, MAX_DECODED_PICTURE) : null;
+  }
 }

@@ -13,6 +13,16 @@ export class MediaError extends Error {
   }
 }
 
+// Probably the input's fault, but one run cannot tell it from ours (the out-of-memory killer may have
+// picked this job's decoder for another's appetite; a decoder may crash once): the job is retried as
+// for our own failure, and fails with this code only when it happens again on the last attempt.
+export class DoubtfulMediaError extends MediaError {
+  constructor(code: JobErrorCode, message: string, details: JobErrorDetail[] | null = null) {
+    super(code, message, details);
+    this.name = 'DoubtfulMediaError';
+  }
+}
+
 // Cancellation is not a job failure: the job ends CANCELLED, so it gets its own error.
 export class AbortError extends Error {
   constructor(message = 'The operation was aborted', options?: ErrorOptions) {

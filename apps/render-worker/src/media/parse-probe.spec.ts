@@ -14,7 +14,7 @@ describe('parseProbe', () => {
     expect(parseProbe(fixture('h264-aac-cover-art'))).toEqual({
       formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
       durationSeconds: 2,
-      video: { codecName: 'h264', width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: 50, rotation: 0, colorSpace: null },
+      video: { codecName: 'h264', width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: 50, durationSeconds: 2, rotation: 0, colorSpace: null },
       audio: { codecName: 'aac', sampleRate: 44100, channels: 2, durationSeconds: 2, language: null },
     });
   });
@@ -27,7 +27,7 @@ describe('parseProbe', () => {
 
   it('takes stream durations from the Matroska DURATION tag and keeps the language', () => {
     const probe = parseProbe(fixture('mpeg4-two-audio'));
-    expect(probe.video).toEqual({ codecName: 'mpeg4', width: 320, height: 240, fps: 30000 / 1001, frameRate: '30000/1001', nbFrames: null, rotation: 0, colorSpace: null });
+    expect(probe.video).toEqual({ codecName: 'mpeg4', width: 320, height: 240, fps: 30000 / 1001, frameRate: '30000/1001', nbFrames: null, durationSeconds: 2.048, rotation: 0, colorSpace: null });
     expect(probe.audio).toEqual({ codecName: 'mp3', sampleRate: 44100, channels: 1, durationSeconds: 2.046, language: 'fra' });
   });
 
@@ -55,7 +55,7 @@ describe('parseProbe', () => {
       format: { format_name: 'matroska,webm', duration: 'N/A' },
       streams: [{ codec_type: 'video', codec_name: 'vp8', width: 2, height: 2, avg_frame_rate: '0/0', r_frame_rate: '0/0' }],
     });
-    expect(parseProbe(json)).toMatchObject({ durationSeconds: null, video: { fps: null, nbFrames: null } });
+    expect(parseProbe(json)).toMatchObject({ durationSeconds: null, video: { fps: null, nbFrames: null, durationSeconds: null } });
   });
 
   it('reads the rotation a player applies from the display matrix or the rotate tag, and the colour matrix', () => {

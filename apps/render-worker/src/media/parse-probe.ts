@@ -10,6 +10,8 @@ export interface VideoStreamProbe {
   // The same rate as ffmpeg writes it ("30000/1001"), so an encoder gets it without rounding.
   frameRate: string | null;
   nbFrames: number | null;
+  // The stream's own length (Matroska keeps it in a DURATION tag); null when the file does not say.
+  durationSeconds: number | null;
   // Clockwise degrees a player turns the picture (0, 90, 180 or 270); ffmpeg's decoder applies it.
   rotation: number;
   // ffmpeg's name of the YUV matrix ("bt709", "smpte170m"...), null when untagged.
@@ -84,6 +86,7 @@ function parseVideo(stream: FfprobeStream): VideoStreamProbe {
     fps: rational(stream.avg_frame_rate) ?? rational(stream.r_frame_rate),
     frameRate: [stream.avg_frame_rate, stream.r_frame_rate].find((text) => rational(text) !== null) ?? null,
     nbFrames: positiveNumber(stream.nb_frames),
+    durationSeconds: streamSeconds(stream),
     rotation: rotationOf(stream),
     colorSpace: stream.color_space && stream.color_space !== 'unknown' ? stream.color_space : null,
   };
@@ -104,10 +107,14 @@ function parseAudio(stream: FfprobeStream): AudioStreamProbe {
     codecName: stream.codec_name ?? 'unknown',
     sampleRate: Number(stream.sample_rate) || 0,
     channels: stream.channels ?? 0,
-    // Matroska keeps stream durations only in a DURATION tag.
-    durationSeconds: positiveNumber(stream.duration) ?? clockSeconds(stream.tags?.DURATION),
+    durationSeconds: streamSeconds(stream),
     language: language && language !== 'und' ? language : null,
   };
+}
+
+// Matroska keeps stream durations only in a DURATION tag.
+function streamSeconds(stream: FfprobeStream): number | null {
+  return positiveNumber(stream.duration) ?? clockSeconds(stream.tags?.DURATION);
 }
 
 function unreadable(why: string): MediaError {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { subjects, type JobEventKind } from '@vj/contracts';
 import { decodeJson } from '@vj/messaging';
+import { incomingContext, runWithLogContext } from '@vj/observability';
 import type { NatsConnection, Subscription } from 'nats';
 import { CancellationRegistry, type EndedJobStatus } from '../processing/cancellation-registry';
 import { NATS_CONNECTION } from './nats-connection.token';
@@ -30,7 +31,8 @@ export class CancelListener implements OnApplicationBootstrap, OnApplicationShut
         this.nc.subscribe(subjects.jobEvent(kind), {
           callback: (error, msg) => {
             if (error) return this.logger.error(`${kind} event subscription: ${error.message}`);
-            this.onEvent(status, msg.data);
+            // In the context the event carries: the stop is logged with the request that ended the job.
+            runWithLogContext(incomingContext(msg.headers).log, () => this.onEvent(status, msg.data));
           },
         }),
       );

@@ -33,6 +33,6 @@ export class WorkController {
 
   private async handle(jobType: JobType, payload: unknown, ctx: JetStreamContext): Promise<void> {
     const job = parseWorkPayload(jobType, payload);
-    await this.processJob.execute(job, { attempt: ctx.attempt, isLastAttempt: ctx.isLastAttempt, signal: ctx.signal });
+    await this.processJob.execute(job, { attempt: ctx.attempt, isLastDelivery: ctx.isLastAttempt, signal: ctx.signal });
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { HandBack } from '@vj/messaging';
 
 // Abort reasons. Named AbortError so media's isAbortError() treats them as aborts, not failures.
 
@@ -22,10 +23,9 @@ export class JobCancelled extends JobEnded {
   }
 }
 
-// This process is shutting down: the message is not settled as done, it is processed again elsewhere.
-export class WorkAbandoned extends Error {
-  override readonly name = 'AbortError';
-}
+// This process is shutting down: the message goes back to the stream at once and is processed again
+// elsewhere; not a failed attempt.
+export class WorkAbandoned extends HandBack {}
 
 export interface JobRegistration {
   signal: AbortSignal;

@@ -30,7 +30,7 @@ describe('FailDeadLetteredJobUseCase', () => {
           job_id: 'job-1',
           account_id: 'acct-1',
           job_type: 'clean-audio-video',
-          error: { code: 'generation_failed', message: 'Processing failed after 3 attempts', details: null },
+          error: { code: 'generation_failed', message: 'Processing never finished: the work was delivered 3 times', details: null },
         },
       },
     ]);

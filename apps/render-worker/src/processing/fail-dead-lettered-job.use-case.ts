@@ -26,7 +26,7 @@ export class FailDeadLetteredJobUseCase {
         job_id: job.job_id,
         account_id: job.account_id,
         job_type: job.job_type,
-        error: { code: 'generation_failed', message: `Processing failed after ${letter.deliveries} attempts`, details: null },
+        error: { code: 'generation_failed', message: `Processing never finished: the work was delivered ${letter.deliveries} times`, details: null },
       },
       // Same id as the use case's own last-attempt report, so at most one of them lands.
       reportMsgId(job.job_id, 'failed', letter.deliveries),

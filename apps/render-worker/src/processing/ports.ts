@@ -3,9 +3,15 @@ import type { FetchedInput } from '../input/fetched-input';
 
 // The job processor's I/O, behind interfaces so it unit-tests with fakes (STYLE habit 5).
 
-// The jobs service's current status of a job; null when it does not know the job.
+// The jobs service's view of a job: its status and how many attempts failed for a reason of ours.
+export interface JobProgress {
+  status: JobStatus;
+  failedAttempts: number;
+}
+
+// The jobs service's current view of a job; null when it does not know the job.
 export interface JobStatusReader {
-  currentStatus(job: Pick<JobWorkRequestedV1, 'account_id' | 'job_id'>): Promise<JobStatus | null>;
+  currentJob(job: Pick<JobWorkRequestedV1, 'account_id' | 'job_id'>): Promise<JobProgress | null>;
 }
 export const JOB_STATUS_READER = Symbol('JobStatusReader');
 
@@ -19,6 +25,25 @@ export interface InputSource {
   fetch(job: JobWorkRequestedV1, destPath: string, signal: AbortSignal): Promise<FetchedInput>;
 }
 export const INPUT_SOURCE = Symbol('InputSource');
+
+// A fetched input as it will be processed and charged: its duration (the header's when its packets
+// confirm it, else theirs) and how many pictures it holds. Counting stops a second past maxSeconds.
+export interface MeasuredInput {
+  seconds: number;
+  videoFrames: number;
+}
+
+export interface InputMeasurer {
+  measure(path: string, maxSeconds: number, signal: AbortSignal): Promise<MeasuredInput>;
+}
+export const INPUT_MEASURER = Symbol('InputMeasurer');
+
+// Billing's hold for the job, raised to the price of the measured input before any processing; throws
+// the job's insufficient_credits failure when the account cannot cover it (decision 0023).
+export interface JobFunding {
+  cover(job: JobWorkRequestedV1, durationSeconds: number): Promise<void>;
+}
+export const JOB_FUNDING = Symbol('JobFunding');
 
 export interface ResultStore {
   putFile(key: string, path: string, contentType: string): Promise<{ size: number }>;
@@ -49,6 +74,10 @@ export interface ProcessorRun<T extends JobType> {
 export interface JobTypeProcessor<T extends JobType = JobType> {
   // Past it the job fails with `timeout`.
   readonly timeLimitMs: number;
+  // The longest input the job type takes; refusal is the job's failure for a measured input it does
+  // not take (too long, too many pictures), checked before any processing or charge.
+  readonly maxSeconds: number;
+  refusal(measured: MeasuredInput): Error | null;
   // Throws the job's failure when its options cannot be served here, before the input is fetched.
   check?(job: JobWorkRequestedV1<T>): void;
   run(work: ProcessorRun<T>): Promise<ProcessorOutput>;
@@ -60,6 +89,8 @@ export const JOB_PROCESSORS = Symbol('JobProcessors');
 
 export interface WorkerSettings {
   workerId: string;
+  // Attempts that may fail for a reason of ours before the job fails with generation_failed.
+  maxFailedAttempts: number;
   // Parent of the per-job temporary directories.
   workDir: string;
   // The fetch's time limit and the room left for the upload: with the job type's processing limit, they

@@ -1,14 +1,19 @@
 import { Logger } from '@nestjs/common';
 import type { JobReportKind, JobStatus, JobWorkRequestedV1, ReportPayloads } from '@vj/contracts';
-import { MaxProcessingTimeExceeded } from '@vj/messaging';
+import { HandBack, MaxProcessingTimeExceeded, RpcError } from '@vj/messaging';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TransloadError } from '../input/transload-error';
 import { MediaError } from '../media';
+import { DoubtfulMediaError } from '../media/media-error';
 import type { ModerationVerdict } from '../moderation/moderation-policy';
+import { JobFailure } from '../errors/job-failure';
+import { AttemptReports } from './attempt-reports';
 import { CancellationRegistry, WorkAbandoned } from './cancellation-registry';
-import type { JobProcessors, ProcessorRun, ProcessorOutput } from './ports';
+import { InputPreparation } from './input-preparation';
+import { ResultUploader } from './result-uploader';
+import type { JobProcessors, MeasuredInput, ProcessorRun, ProcessorOutput } from './ports';
 import { ProcessJobUseCase, type Delivery } from './process-job.use-case';
 
 const JOB: JobWorkRequestedV1<'clean-audio-video'> = {
@@ -20,8 +25,9 @@ const JOB: JobWorkRequestedV1<'clean-audio-video'> = {
   options: { strength: 0.874, normalize_loudness: true, target_lufs: -19 },
   requested_at: '2025-01-01T00:00:00.000Z',
 };
-const FIRST: Delivery = { attempt: 1, isLastAttempt: false };
-const LAST: Delivery = { attempt: 3, isLastAttempt: true };
+const FIRST: Delivery = { attempt: 1, isLastDelivery: false };
+// JetStream's last delivery: the last attempt whatever the count of failures.
+const LAST: Delivery = { attempt: 3, isLastDelivery: true };
 
 type Published = { kind: JobReportKind; report: ReportPayloads[JobReportKind]; msgId: string };
 
@@ -35,6 +41,12 @@ function setup(overrides: {
   verdict?: ModerationVerdict;
   run?: (work: ProcessorRun<'clean-audio-video'>) => Promise<ProcessorOutput>;
   timeLimitMs?: number;
+  // Attempts that failed for a reason of ours before this delivery, as the jobs service says.
+  failedBefore?: number;
+  // The duration the measurer finds in the fetched input, or its failure.
+  measured?: number | Error;
+  // Billing's answer to the measured duration: resolves when the hold covers it.
+  cover?: (seconds: number) => Promise<void>;
 } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'vj-process-job-'));
   const published: Published[] = [];
@@ -47,37 +59,58 @@ function setup(overrides: {
     writeFileSync(path, 'clean');
     return { files: [{ path, fileName: `${JOB.job_id}-clean.mp4`, contentType: 'video/mp4' }], durationSeconds: 12.5 };
   };
+  const refusal = ({ seconds }: MeasuredInput) => (seconds > 1800 ? new MediaError('audio_too_long', `lasts ${seconds} s`) : null);
   const processors: JobProcessors = {
-    'clean-audio-video': { timeLimitMs: overrides.timeLimitMs ?? 5_000, run: overrides.run ?? (async ({ workDir }) => output(workDir)) },
-    'video-background-removal': { timeLimitMs: 5_000, run: async () => Promise.reject(new Error('not used')) },
+    'clean-audio-video': { timeLimitMs: overrides.timeLimitMs ?? 5_000, maxSeconds: 1800, refusal, run: overrides.run ?? (async ({ workDir }) => output(workDir)) },
+    'video-background-removal': { timeLimitMs: 5_000, maxSeconds: 60, refusal, run: async () => Promise.reject(new Error('not used')) },
   };
+  const covered: number[] = [];
+  const settings = { workerId: 'worker-a', maxFailedAttempts: 3, workDir: root, transloadTimeoutMs: 300_000, uploadMarginMs: 600_000 };
   const useCase = new ProcessJobUseCase(
     {
-      currentStatus: async () => {
+      currentJob: async () => {
+        const progress = (status: JobStatus | null) => status && { status, failedAttempts: overrides.failedBefore ?? 0 };
         if (statusAnswers.length) {
           const answer = statusAnswers.shift()!;
           if (answer instanceof Error) throw answer;
-          return answer;
+          return progress(answer);
         }
         if (overrides.statusError) throw overrides.statusError;
-        return overrides.status === undefined ? 'PROCESSING' : overrides.status;
+        return progress(overrides.status === undefined ? 'PROCESSING' : overrides.status);
       },
     },
-    {
-      publish: async <K extends JobReportKind>(kind: K, report: ReportPayloads[K], msgId: string) => {
-        published.push({ kind, report, msgId });
+    new AttemptReports(
+      {
+        publish: async <K extends JobReportKind>(kind: K, report: ReportPayloads[K], msgId: string) => {
+          published.push({ kind, report, msgId });
+        },
       },
-    },
-    {
-      fetch: async (_job, destPath) => {
-        if (overrides.fetchError) throw overrides.fetchError;
-        writeFileSync(destPath, 'input');
-        return { path: destPath, size: 5, sha256: 'ab'.repeat(32) };
+      settings,
+    ),
+    new InputPreparation(
+      {
+        fetch: async (_job, destPath) => {
+          if (overrides.fetchError) throw overrides.fetchError;
+          writeFileSync(destPath, 'input');
+          return { path: destPath, size: 5, sha256: 'ab'.repeat(32) };
+        },
       },
-    },
-    { check: async () => overrides.verdict ?? { allowed: true } },
+      { check: async () => overrides.verdict ?? { allowed: true } },
+      {
+        measure: async () => {
+          if (overrides.measured instanceof Error) throw overrides.measured;
+          return { seconds: overrides.measured ?? 12.5, videoFrames: 300 };
+        },
+      },
+      {
+        cover: async (_job, seconds) => {
+          covered.push(seconds);
+          await overrides.cover?.(seconds);
+        },
+      },
+    ),
     processors,
-    {
+    new ResultUploader({
       putFile: async (key, _path, contentType) => {
         uploads.push({ key, contentType });
         overrides.onPut?.(key);
@@ -86,13 +119,13 @@ function setup(overrides: {
       remove: async (key) => {
         removed.push(key);
       },
-    },
-    { workerId: 'worker-a', workDir: root, transloadTimeoutMs: 300_000, uploadMarginMs: 600_000 },
+    }),
+    settings,
     registry,
   );
   const kinds = () => published.map((p) => p.kind);
   const leftovers = () => readdirSync(root);
-  return { useCase, published, uploads, removed, registry, kinds, leftovers, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return { useCase, published, uploads, removed, registry, kinds, leftovers, covered, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 // Resolves once the processor is running, so a test can cancel mid-run.
@@ -115,7 +148,7 @@ describe('ProcessJobUseCase', () => {
   it('uploads the output and publishes started then succeeded with the stored result and duration', async () => {
     env = setup();
     await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('succeeded');
-    const key = `results/acct-1/${JOB.job_id}/${JOB.job_id}-clean.mp4`;
+    const key = `results/acct-1/${JOB.job_id}/1/${JOB.job_id}-clean.mp4`;
     expect(env.uploads).toEqual([{ key, contentType: 'video/mp4' }]);
     expect(env.published).toEqual([
       {
@@ -136,6 +169,65 @@ describe('ProcessJobUseCase', () => {
         },
       },
     ]);
+  });
+
+  it('charges for the duration measured in the fetched input, once billing holds its price, not for what the processor says', async () => {
+    let ran = false;
+    env = setup({
+      measured: 61.2,
+      run: async ({ workDir }) => {
+        ran = true;
+        writeFileSync(join(workDir, 'out.mp4'), 'clean');
+        return { files: [{ path: join(workDir, 'out.mp4'), fileName: 'x.mp4', contentType: 'video/mp4' }], durationSeconds: 2 };
+      },
+    });
+    expect(await env.useCase.execute(JOB, FIRST)).toBe('succeeded');
+    expect(env.covered).toEqual([61.2]);
+    expect(ran).toBe(true);
+    expect(env.published.at(-1)?.report).toMatchObject({ media_duration_seconds: 61.2 });
+  });
+
+  it('fails the job with insufficient_credits before any processing when billing cannot cover the fetched input', async () => {
+    let ran = false;
+    env = setup({
+      measured: 60,
+      cover: async () => Promise.reject(new JobFailure('insufficient_credits', 'The account does not have the credits for the video as fetched')),
+      run: async () => {
+        ran = true;
+        throw new Error('must not run');
+      },
+    });
+    expect(await env.useCase.execute(JOB, FIRST)).toBe('failed');
+    expect(ran).toBe(false);
+    expect(env.uploads).toEqual([]);
+    expect(env.kinds()).toEqual(['started', 'failed']);
+    expect(env.published.at(-1)?.report).toMatchObject({ error: { code: 'insufficient_credits' } });
+  });
+
+  it("fails an input longer than the job type takes with the processor's own error, asking billing for nothing", async () => {
+    env = setup({ measured: 1801 });
+    expect(await env.useCase.execute(JOB, FIRST)).toBe('failed');
+    expect(env.covered).toEqual([]);
+    expect(env.published.at(-1)?.report).toMatchObject({ error: { code: 'audio_too_long' } });
+  });
+
+  it('waits for billing while it does not answer, spending no attempt, then goes on', async () => {
+    let calls = 0;
+    env = setup({ cover: async () => (++calls === 1 ? Promise.reject(new RpcError('unavailable', 'billing.extend_hold: no responders')) : undefined) });
+    expect(await env.useCase.execute(JOB, FIRST)).toBe('succeeded');
+    expect(calls).toBe(2);
+    expect(env.kinds()).toEqual(['started', 'succeeded']);
+  });
+
+  it('retries a doubtful failure (out of memory, a crash) as ours, and blames the input only on the last attempt', async () => {
+    const run = async () => Promise.reject(new DoubtfulMediaError('invalid_file', 'The video could not be decoded within the memory a job gets'));
+    env = setup({ run });
+    await expect(env.useCase.execute(JOB, FIRST)).rejects.toBeInstanceOf(DoubtfulMediaError);
+    expect(env.kinds()).toEqual(['started', 'retrying']);
+    env.cleanup();
+    env = setup({ run });
+    expect(await env.useCase.execute(JOB, LAST)).toBe('failed');
+    expect(env.published.at(-1)?.report).toMatchObject({ error: { code: 'invalid_file' } });
   });
 
   it('removes the job temp directory whatever the outcome', async () => {
@@ -233,21 +325,36 @@ describe('ProcessJobUseCase', () => {
     expect((env.published[1].report as ReportPayloads['failed']).error.code).toBe('timeout');
   });
 
-  it('rethrows an unexpected error so the message is retried, reporting no failure', async () => {
+  it('counts an unexpected error as a failed attempt with the jobs service and rethrows it, so the message is retried', async () => {
     const crash = new Error('disk full');
-    env = setup({ run: async () => Promise.reject(crash) });
+    env = setup({ run: async () => Promise.reject(crash), failedBefore: 1 });
     await expect(env.useCase.execute(JOB, FIRST)).rejects.toBe(crash);
+    expect(env.kinds()).toEqual(['started', 'retrying']);
+    expect(env.published[1]).toMatchObject({ msgId: `${JOB.job_id}:retrying:1`, report: { attempt: 1, failed_attempts: 2, reason: 'disk full' } });
+  });
+
+  it('waits while the jobs service does not answer its status check, spending no attempt, then goes on', async () => {
+    env = setup({ statuses: [new RpcError('unavailable', 'jobs.get: TIMEOUT'), 'PROCESSING', 'PROCESSING'] });
+    expect(await env.useCase.execute(JOB, FIRST)).toBe('succeeded');
+    expect(env.kinds()).toEqual(['started', 'succeeded']);
+  });
+
+  it('hands the message back after a while, spending no attempt, when a dependency goes away mid-run', async () => {
+    env = setup({ run: async () => Promise.reject(new RpcError('unavailable', 'media: no responders')) });
+    const error = await env.useCase.execute(JOB, FIRST).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandBack);
+    expect((error as HandBack).delayMs).toBeGreaterThan(0);
     expect(env.kinds()).toEqual(['started']);
   });
 
-  it('rethrows when the jobs service cannot be asked, so the message is retried', async () => {
-    env = setup({ statusError: new Error('jobs.get: timeout') });
-    await expect(env.useCase.execute(JOB, FIRST)).rejects.toThrow('jobs.get');
-    expect(env.published).toEqual([]);
+  it('fails the job with generation_failed on its last attempt by count, whatever the delivery', async () => {
+    env = setup({ run: async () => Promise.reject(new Error('disk full')), failedBefore: 2 });
+    await expect(env.useCase.execute(JOB, { attempt: 7, isLastDelivery: false })).resolves.toBe('failed');
+    expect(env.published.at(-1)).toMatchObject({ kind: 'failed', report: { error: { code: 'generation_failed', message: 'Processing failed after 3 attempts' } } });
   });
 
-  it('fails the job with generation_failed when an unexpected error happens on the last attempt', async () => {
-    env = setup({ run: async () => Promise.reject(new Error('disk full')) });
+  it('fails the job with generation_failed when an unexpected error happens on the last delivery', async () => {
+    env = setup({ run: async () => Promise.reject(new Error('disk full')), failedBefore: 2 });
     await expect(env.useCase.execute(JOB, LAST)).resolves.toBe('failed');
     expect(env.published[1]).toEqual({
       kind: 'failed',
@@ -343,7 +450,7 @@ describe('ProcessJobUseCase', () => {
   it('removes the stored result and reports no success when the cancel arrives during its upload', async () => {
     env = setup({ onPut: () => env.registry.ended(JOB.job_id, 'CANCELLED') });
     await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('cancelled');
-    const key = `results/acct-1/${JOB.job_id}/${JOB.job_id}-clean.mp4`;
+    const key = `results/acct-1/${JOB.job_id}/1/${JOB.job_id}-clean.mp4`;
     expect(env.uploads.map((u) => u.key)).toEqual([key]);
     expect(env.removed).toEqual([key]);
     expect(env.kinds()).toEqual(['started']);
@@ -362,7 +469,7 @@ describe('ProcessJobUseCase', () => {
       onPut: (key) => key.endsWith('b.png') && env.registry.ended(JOB.job_id, 'CANCELLED'),
     });
     await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('cancelled');
-    const keys = ['a.png', 'b.png'].map((name) => `results/acct-1/${JOB.job_id}/${name}`);
+    const keys = ['a.png', 'b.png'].map((name) => `results/acct-1/${JOB.job_id}/1/${name}`);
     expect(env.uploads.map((u) => u.key)).toEqual(keys);
     expect(env.removed).toEqual(keys);
     expect(env.kinds()).toEqual(['started']);

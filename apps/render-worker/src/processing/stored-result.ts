@@ -1,7 +1,14 @@
 import type { JobReportKind, JobType, StoredFileV1, StoredResultV1 } from '@vj/contracts';
 
-export function resultObjectKey(accountId: string, jobId: string, fileName: string): string {
-  return `results/${accountId}/${jobId}/${fileName}`;
+// One folder per delivery: two attempts racing (a worker thought lost, then back) never write, nor
+// delete, each other's objects; the jobs service publishes the winner's keys only.
+export function resultObjectKey(accountId: string, jobId: string, attempt: number, fileName: string): string {
+  return `${resultPrefix(accountId, jobId)}${attempt}/${fileName}`;
+}
+
+// Everything any attempt of a job stored: what the retention sweeper deletes with the job's files.
+export function resultPrefix(accountId: string, jobId: string): string {
+  return `results/${accountId}/${jobId}/`;
 }
 
 // The result shape of each job type (video-jobs-resources.md 2.4 and 2.5).

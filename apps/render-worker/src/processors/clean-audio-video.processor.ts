@@ -1,6 +1,6 @@
 import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
-import { cleanAudioVideo, type CleanAudioVideoRequest, type CleanedVideo } from '../media';
-import type { JobTypeProcessor, ProcessorOutput, ProcessorRun } from '../processing/ports';
+import { cleanAudioVideo, MediaError, type CleanAudioVideoRequest, type CleanedVideo } from '../media';
+import type { JobTypeProcessor, MeasuredInput, ProcessorOutput, ProcessorRun } from '../processing/ports';
 
 export interface CleanAudioSettings {
   maxAudioSeconds: number;
@@ -17,6 +17,18 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
 
   get timeLimitMs(): number {
     return this.settings.timeLimitMs;
+  }
+
+  get maxSeconds(): number {
+    return this.settings.maxAudioSeconds;
+  }
+
+  // "up to 30 minutes of media (longer: job fails with audio_too_long)" (api-v1.md).
+  refusal({ seconds }: MeasuredInput): MediaError | null {
+    if (seconds <= this.settings.maxAudioSeconds) return null;
+    return new MediaError('audio_too_long', `The audio is longer than ${this.settings.maxAudioSeconds} seconds`, [
+      { type: 'audio_too_long', message: `The media lasts more than ${Math.floor(seconds)} s; the limit is ${this.settings.maxAudioSeconds} s` },
+    ]);
   }
 
   async run({ job, inputPath, workDir, signal }: ProcessorRun<'clean-audio-video'>): Promise<ProcessorOutput> {

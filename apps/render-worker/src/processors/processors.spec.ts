@@ -115,3 +115,20 @@ describe('VideoBackgroundRemovalProcessor', () => {
     expect(requests[0].segmenters).toEqual([general]);
   });
 });
+
+describe('what the processors refuse of a measured input, before any processing or charge', () => {
+  const clean = new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 1000 });
+  const matting = new VideoBackgroundRemovalProcessor({ maxSeconds: 60, timeLimitMs: 1000 }, new MattingModelRegistry({ person: [], general: [] }));
+
+  it('refuses media past 30 minutes with audio_too_long (api-v1: "up to 30 minutes of media")', () => {
+    expect(clean.refusal({ seconds: 1800, videoFrames: 45_000 })).toBeNull();
+    expect(clean.refusal({ seconds: 1801, videoFrames: 45_025 })).toMatchObject({ code: 'audio_too_long' });
+  });
+
+  it('refuses a video longer than the limit, and one with more than 60 frames a second, with input_validation on video_url', () => {
+    expect(matting.refusal({ seconds: 60, videoFrames: 3600 })).toBeNull();
+    expect(matting.refusal({ seconds: 0.04, videoFrames: 2 })).toBeNull();
+    expect(matting.refusal({ seconds: 60.5, videoFrames: 1500 })).toMatchObject({ code: 'input_validation', details: [{ type: 'video_too_long', field: 'video_url' }] });
+    expect(matting.refusal({ seconds: 3, videoFrames: 3000 })).toMatchObject({ code: 'input_validation', details: [{ type: 'frame_rate_too_high', field: 'video_url' }] });
+  });
+});

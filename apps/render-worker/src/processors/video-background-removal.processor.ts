@@ -1,7 +1,10 @@
 import { BACKGROUND_REMOVAL_DEFAULTS, type JobWorkRequestedV1, type VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { removeBackground, type RemoveBackgroundRequest, type MattedVideo } from '../matting/remove-background';
 import type { MattingModelRegistry } from '../matting/model-registry';
-import type { JobTypeProcessor, ProcessorOutput, ProcessorRun } from '../processing/ports';
+import { MediaError } from '../media';
+import type { JobTypeProcessor, MeasuredInput, ProcessorOutput, ProcessorRun } from '../processing/ports';
+
+export const MAX_FRAMES_PER_SECOND = 60;
 
 export interface BackgroundRemovalSettings {
   maxSeconds: number;
@@ -19,6 +22,28 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
 
   get timeLimitMs(): number {
     return this.settings.timeLimitMs;
+  }
+
+  get maxSeconds(): number {
+    return this.settings.maxSeconds;
+  }
+
+  // Priced by the second, run by the picture: a video is at most maxSeconds long and at most
+  // MAX_FRAMES_PER_SECOND pictures a second on average (a 1000 fps clip would be 33 times the work).
+  refusal({ seconds, videoFrames }: MeasuredInput): MediaError | null {
+    if (seconds > this.settings.maxSeconds) {
+      return new MediaError('input_validation', `The video is longer than ${this.settings.maxSeconds} seconds`, [
+        { type: 'video_too_long', message: `The video lasts more than ${Math.floor(seconds)} s; the limit is ${this.settings.maxSeconds} s`, field: 'video_url' },
+      ]);
+    }
+    if (videoFrames <= Math.max(2, Math.ceil(seconds * MAX_FRAMES_PER_SECOND) + 1)) return null;
+    return new MediaError('input_validation', `The video has more than ${MAX_FRAMES_PER_SECOND} frames a second`, [
+      {
+        type: 'frame_rate_too_high',
+        message: `The video holds ${videoFrames} frames in ${seconds.toFixed(2)} s; at most ${MAX_FRAMES_PER_SECOND} a second are taken`,
+        field: 'video_url',
+      },
+    ]);
   }
 
   // Before the input is fetched: a model this deployment lacks fails the job at once.

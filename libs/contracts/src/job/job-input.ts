@@ -1,6 +1,8 @@
 // Where a job's input video comes from: an upload already in object storage, or a URL to transload.
+// An upload carries the ETag and size of the object when the job was created: the worker reads only those
+// bytes (absent from jobs created before uploads were frozen).
 export type JobInputV1 =
-  | { kind: 'upload'; upload_id: string; object_key: string }
+  | { kind: 'upload'; upload_id: string; object_key: string; etag?: string; size?: number }
   | { kind: 'url'; url: string };
 
 // The video_url that POST /v1/uploads hands out; only the account that made the upload can use it.

@@ -19,4 +19,7 @@ export interface JobRecordV1<T extends JobType = JobType> {
   credits_charged: number | null;
   result: StoredResultV1 | null;
   error: JobError | null;
+  // Processing attempts that failed for a reason of ours (retried), not deliveries: a graceful stop, a
+  // lost worker or an outage of a dependency never counts. Absent from older jobs services.
+  failed_attempts?: number;
 }

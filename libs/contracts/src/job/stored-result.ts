@@ -11,3 +11,9 @@ export interface StoredFileV1 {
 export type StoredResultV1 =
   | { job_type: Extract<JobType, 'clean-audio-video'>; video: StoredFileV1 }
   | { job_type: Extract<JobType, 'video-background-removal'>; files: StoredFileV1[] };
+
+// Every object a result stored: what deleting the job's files deletes.
+export function resultObjectKeys(result: StoredResultV1 | null): string[] {
+  if (!result) return [];
+  return result.job_type === 'clean-audio-video' ? [result.video.object_key] : result.files.map((file) => file.object_key);
+}

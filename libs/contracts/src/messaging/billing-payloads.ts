@@ -109,6 +109,27 @@ export interface GrantCreditsReplyV1 {
   balance: number;
 }
 
+// vj.rpc.billing.v1.extend_hold: render worker -> billing, once the input is on the worker's disk and
+// its duration measured, before any processing. Billing prices that duration at the job's quote price
+// version and raises the hold to it when the account's available credits allow.
+export interface ExtendHoldRequestV1 {
+  version: 1;
+  job_id: string;
+  account_id: string;
+  job_type: JobType;
+  duration_seconds: number;
+}
+
+// covered: the hold now covers credits_required (it may have been there already). Otherwise nothing
+// changed and the job must fail with insufficient_credits; credits_available is what the hold and the
+// available balance add up to.
+export interface ExtendHoldReplyV1 {
+  covered: boolean;
+  credits_required: number;
+  credits_held: number;
+  credits_available: number;
+}
+
 // vj.rpc.media.v1.probe: the input's duration, or null when it could not be read within the limit.
 export interface ProbeInputRequestV1 {
   version: 1;

@@ -6,6 +6,8 @@ import type {
   ChargeCapturedEventV1,
   CreditEstimateV1,
   EstimateRequestV1,
+  ExtendHoldReplyV1,
+  ExtendHoldRequestV1,
   GrantCreditsReplyV1,
   GrantCreditsRequestV1,
   HoldPlacedEventV1,
@@ -19,15 +21,20 @@ import type {
   UsageRequestV1,
 } from './billing-payloads';
 import type {
+  CancelAccountJobsReplyV1,
+  CancelAccountJobsRequestV1,
   CancelJobRequestV1,
   CreateJobReplyV1,
   CreateJobRequestV1,
+  DeleteJobReplyV1,
+  DeleteJobRequestV1,
   GetJobRequestV1,
   JobCancelledEventV1,
   JobCompletedEventV1,
   JobCreatedEventV1,
   JobFailedEventV1,
   JobFailedReportV1,
+  JobRetryingReportV1,
   JobStartedReportV1,
   JobSucceededReportV1,
   JobWorkRequestedV1,
@@ -45,6 +52,7 @@ export interface WorkPayloads extends Record<JobType, JobWorkRequestedV1> {
 
 export interface ReportPayloads extends Record<JobReportKind, unknown> {
   started: JobStartedReportV1;
+  retrying: JobRetryingReportV1;
   succeeded: JobSucceededReportV1;
   failed: JobFailedReportV1;
 }
@@ -62,6 +70,8 @@ export interface JobsRpc extends Record<JobsRpcMethod, { request: unknown; reply
   get: { request: GetJobRequestV1; reply: JobRecordV1 };
   list: { request: ListJobsRequestV1; reply: ListJobsReplyV1 };
   cancel: { request: CancelJobRequestV1; reply: JobRecordV1 };
+  cancel_account: { request: CancelAccountJobsRequestV1; reply: CancelAccountJobsReplyV1 };
+  delete: { request: DeleteJobRequestV1; reply: DeleteJobReplyV1 };
 }
 
 export interface BillingEventPayloads extends Record<BillingEventKind, unknown> {
@@ -77,6 +87,7 @@ export interface BillingRpc extends Record<BillingRpcMethod, { request: unknown;
   usage: { request: UsageRequestV1; reply: UsageReportV1 };
   ledger: { request: LedgerRequestV1; reply: LedgerPageV1 };
   grant: { request: GrantCreditsRequestV1; reply: GrantCreditsReplyV1 };
+  extend_hold: { request: ExtendHoldRequestV1; reply: ExtendHoldReplyV1 };
 }
 
 export interface MediaRpc extends Record<MediaRpcMethod, { request: unknown; reply: unknown }> {

@@ -12,6 +12,8 @@ export const STREAMS = {
   jobEvents: 'VJ_JOB_EVENTS',
   // Billing's own events (holds, charges, releases) for any internal consumer; the jobs service is one.
   billingEvents: 'VJ_BILLING_EVENTS',
+  // Every consumer's dead letters, kept for an operator to list and replay (CLI `dead-letters`).
+  deadLetters: 'VJ_DEAD_LETTERS',
 } as const;
 export type StreamName = (typeof STREAMS)[keyof typeof STREAMS];
 
@@ -26,16 +28,18 @@ export type ConsumerName = (typeof CONSUMERS)[keyof typeof CONSUMERS];
 export const JOB_EVENT_KINDS = ['created', 'completed', 'failed', 'cancelled'] as const;
 export type JobEventKind = (typeof JOB_EVENT_KINDS)[number];
 
-export const JOB_REPORT_KINDS = ['started', 'succeeded', 'failed'] as const;
+// retrying: an attempt failed for a reason of ours and the work goes back to the queue.
+export const JOB_REPORT_KINDS = ['started', 'retrying', 'succeeded', 'failed'] as const;
 export type JobReportKind = (typeof JOB_REPORT_KINDS)[number];
 
 export const BILLING_EVENT_KINDS = ['hold_placed', 'hold_rejected', 'charge_captured', 'hold_released'] as const;
 export type BillingEventKind = (typeof BILLING_EVENT_KINDS)[number];
 
-export const RPC_METHODS = ['create', 'replay', 'get', 'list', 'cancel'] as const;
+export const RPC_METHODS = ['create', 'replay', 'get', 'list', 'cancel', 'cancel_account', 'delete'] as const;
 export type JobsRpcMethod = (typeof RPC_METHODS)[number];
 
-export const BILLING_RPC_METHODS = ['estimate', 'balance', 'usage', 'ledger', 'grant'] as const;
+// extend_hold: a render worker, before processing, holds the price of the input it actually fetched.
+export const BILLING_RPC_METHODS = ['estimate', 'balance', 'usage', 'ledger', 'grant', 'extend_hold'] as const;
 export type BillingRpcMethod = (typeof BILLING_RPC_METHODS)[number];
 
 // Served by the render workers: they own fetching inputs and ffprobe.
@@ -61,6 +65,9 @@ export const subjects = {
   mediaRpc: (method: MediaRpcMethod) => `vj.rpc.media.v1.${method}`,
   // Core NATS request/reply: any instance of the service answers HealthReplyV1.
   health: (service: ServiceName) => `vj.health.v1.${service}`,
+  // A consumer's dead letter, kept (DeadLetterRecordV1).
+  deadLetter: (consumer: ConsumerName) => `vj.dead.v1.${consumer}`,
+  deadLetterAll: () => 'vj.dead.v1.>',
   // Published by JetStream when a message reaches its consumer's max_deliver: our dead-letter signal.
   maxDeliveriesAdvisory: (stream: StreamName, consumer: ConsumerName) =>
     `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${stream}.${consumer}`,
@@ -72,6 +79,7 @@ export const STREAM_SUBJECTS: Record<StreamName, string[]> = {
   [STREAMS.reports]: [subjects.reportAll()],
   [STREAMS.jobEvents]: [subjects.jobEventAll()],
   [STREAMS.billingEvents]: [subjects.billingEventAll()],
+  [STREAMS.deadLetters]: [subjects.deadLetterAll()],
 };
 
 // Core NATS queue groups: one member of each group handles a message, so several instances can run.

@@ -34,6 +34,14 @@ export interface JobStartedReportV1 extends JobMessageBaseV1 {
   deadline_at?: string;
 }
 
+// An attempt failed for a reason of ours; failed_attempts counts it (the jobs service keeps the
+// largest it hears, so a duplicate changes nothing).
+export interface JobRetryingReportV1 extends JobMessageBaseV1 {
+  attempt: number;
+  failed_attempts: number;
+  reason: string;
+}
+
 export interface JobSucceededReportV1 extends JobMessageBaseV1 {
   result: StoredResultV1;
   media_duration_seconds: number;
@@ -69,7 +77,7 @@ export type JobCancelledEventV1 = JobEventBaseV1;
 
 // Core NATS request/reply with the jobs service (vj.rpc.jobs.v1.*).
 export type RpcReply<T> = { ok: true; data: T } | { ok: false; error: { code: RpcErrorCode; message: string } };
-export type RpcErrorCode = 'not_found' | 'conflict' | 'invalid_request' | 'internal';
+export type RpcErrorCode = 'not_found' | 'conflict' | 'invalid_request' | 'rate_limited' | 'internal';
 
 export interface CreateJobRequestV1<T extends JobType = JobType> {
   version: 1;
@@ -81,6 +89,8 @@ export interface CreateJobRequestV1<T extends JobType = JobType> {
   estimate?: CreditEstimateV1;
   // Present when the client sent Idempotency-Key; request_hash fingerprints the body.
   idempotency?: { key: string; request_hash: string };
+  // The account's cap on PROCESSING jobs: a create past it is refused with rate_limited. Absent: no cap.
+  max_processing_jobs?: number;
 }
 export interface CreateJobReplyV1 {
   job: JobRecordV1;
@@ -120,6 +130,42 @@ export interface CancelJobRequestV1 {
   account_id: string;
   job_id: string;
   job_type?: JobType;
+}
+
+// DELETE /v1/{type}/{job_id}: a final job's files are deleted at once and the job reads as not found
+// from then on (decision 0024). Deleting it again changes nothing.
+export interface DeleteJobRequestV1 {
+  version: 1;
+  account_id: string;
+  job_id: string;
+  job_type?: JobType;
+}
+export interface DeleteJobReplyV1 {
+  deleted_at: string;
+}
+
+// An account suspended by an operator: every job of it still PROCESSING is cancelled (nothing charged).
+export interface CancelAccountJobsRequestV1 {
+  version: 1;
+  account_id: string;
+}
+export interface CancelAccountJobsReplyV1 {
+  cancelled: number;
+}
+
+// vj.dead.v1.<consumer>: a message its consumer gave up on, as it was, and why.
+export interface DeadLetterRecordV1 {
+  version: 1;
+  stream: string;
+  consumer: string;
+  subject: string;
+  stream_seq: number;
+  payload: unknown;
+  deliveries: number;
+  // last-attempt: the handler failed on the final delivery; max-deliveries: it never settled (crash, hang).
+  reason: 'last-attempt' | 'max-deliveries';
+  error: string;
+  dead_at: string;
 }
 
 // vj.health.v1.<service>: the gateway's readiness probe of each service.

@@ -1,3 +1,4 @@
+import { inSpan, outgoingHeaders, SpanKind } from '@vj/observability';
 import type { JetStreamClient, NatsConnection, PubAck } from 'nats';
 import { encodeJson } from '../json-codec';
 
@@ -6,6 +7,8 @@ export interface PublishOptions {
   msgId: string;
 }
 
+// Every message carries the current request_id, its payload's job_id and account_id, and the trace
+// context (traceparent) in NATS headers; JetStreamServer restores them around its handler.
 export class JetStreamPublisher {
   private readonly js: JetStreamClient;
 
@@ -14,6 +17,8 @@ export class JetStreamPublisher {
   }
 
   publish(subject: string, payload: unknown, { msgId }: PublishOptions): Promise<PubAck> {
-    return this.js.publish(subject, encodeJson(payload), { msgID: msgId });
+    return inSpan({ name: `${subject} publish`, kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } }, () =>
+      this.js.publish(subject, encodeJson(payload), { msgID: msgId, headers: outgoingHeaders(payload) }),
+    );
   }
 }

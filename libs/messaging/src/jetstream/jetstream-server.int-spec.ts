@@ -1,3 +1,4 @@
+import { decodeJson } from '../json-codec';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, Payload, Ctx, type MessageHandler } from '@nestjs/microservices';
@@ -64,6 +65,14 @@ describe('JetStreamServer against nats-server', () => {
     server = undefined;
   });
 
+  // What VJ_DEAD_LETTERS holds now, oldest first.
+  async function keptDeadLetters(): Promise<unknown[]> {
+    const { state } = await jsm.streams.info(STREAMS.deadLetters);
+    const records = [];
+    for (let s = state.first_seq; state.messages > 0 && s <= state.last_seq; s++) records.push(decodeJson((await jsm.streams.getMessage(STREAMS.deadLetters, { seq: s })).data));
+    return records;
+  }
+
   async function serve(spec: ConsumerSpec, handlers: Record<string, Handler>, deadLetters?: (d: DeadLetter) => unknown) {
     server = new JetStreamServer({ connection: nc, consumers: [spec], pullExpiresMs: 1_000, closeTimeoutMs: 2_000 });
     for (const [pattern, handler] of Object.entries(handlers)) server.addHandler(pattern, handler as MessageHandler, true);
@@ -129,6 +138,9 @@ describe('JetStreamServer against nats-server', () => {
     expect(attempts).toHaveLength(3);
     expect(dead).toHaveLength(1);
     expect(await streamMessages()).toBe(0);
+    expect(await keptDeadLetters()).toEqual([
+      expect.objectContaining({ version: 1, stream: STREAMS.work, consumer: CONSUMERS.renderWorker, subject: CLEAN, payload: { job_id: 'd' }, reason: 'last-attempt', error: 'boom 3' }),
+    ]);
   });
 
   it('dead-letters a message that a crashed worker never settled, from the MAX_DELIVERIES advisory', async () => {
@@ -145,6 +157,7 @@ describe('JetStreamServer against nats-server', () => {
     expect(dead[0]).toMatchObject({ reason: 'max-deliveries', deliveries: 1, subject: REMOVAL, payload: { job_id: 'e' } });
     expect(handled).toEqual([]);
     await waitFor('deleted from the stream', async () => (await streamMessages()) === 0);
+    expect(await keptDeadLetters()).toEqual([expect.objectContaining({ subject: REMOVAL, reason: 'max-deliveries', payload: { job_id: 'e' } })]);
   });
 
   it('keeps a handler that runs longer than ack wait from being redelivered', async () => {

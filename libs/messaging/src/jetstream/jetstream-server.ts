@@ -10,8 +10,10 @@ import { ensureConsumer } from './ensure-consumer';
 import { checkHandlers, type DeadLetterSource } from './handler-check';
 import { JetStreamContext } from './jetstream-context';
 import { keepAlive } from './keep-alive';
+import { keepDeadLetter } from './keep-dead-letter';
 import { listenForMaxDeliveries } from './max-deliveries-listener';
 import { decideSettlement } from './settlement';
+import { logContextOf, markActiveSpanFailed, observeJetStreamHandler, runInMessageContext, runWithLogContext, SpanKind } from '@vj/observability';
 
 export interface JetStreamServerOptions {
   connection: NatsConnection;
@@ -71,7 +73,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   }
 
   private watchDeadLetters(jsm: JetStreamManager, source: DeadLetterSource): void {
-    const handle = (deadLetter: DeadLetter) => this.invoke(deadLetterPattern(source.durable), deadLetter);
+    const handle = (deadLetter: DeadLetter) => runWithLogContext(logContextOf(deadLetter.payload), () => this.invoke(deadLetterPattern(source.durable), deadLetter));
     this.subscriptions.push(listenForMaxDeliveries(this.options.connection, jsm, source, handle, this.logger));
   }
 
@@ -110,7 +112,19 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  private async process(spec: ConsumerSpec, msg: JsMsg): Promise<void> {
+  // The handler and the settlement run in the context the message carries (request, job, account, trace
+  // in NATS headers, JetStreamPublisher), so their log lines and spans carry it too.
+  private process(spec: ConsumerSpec, msg: JsMsg): Promise<void> {
+    const span = {
+      name: `${msg.subject} process`,
+      kind: SpanKind.CONSUMER,
+      attributes: { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject, 'messaging.consumer.group.name': spec.durable },
+    };
+    return runInMessageContext(msg.headers, span, () => this.handle(spec, msg));
+  }
+
+  private async handle(spec: ConsumerSpec, msg: JsMsg): Promise<void> {
+    const started = process.hrtime.bigint();
     const alive = keepAlive(msg, spec.ackWaitMs, spec.maxProcessingMs);
     const ctx = new JetStreamContext([msg, spec.maxDeliver, alive.signal]);
     let payload: unknown;
@@ -121,9 +135,14 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       await this.invoke(msg.subject, payload, ctx);
     } catch (error) {
       failure = error ?? new Error('handler failed');
+      markActiveSpanFailed(failure);
     } finally {
       alive.stop();
     }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    observeJetStreamHandler(spec.durable, msg.subject, failure === undefined ? 'ok' : 'error', seconds);
+    // One line per message handled: with the job_id of the context, a job's path through the services.
+    if (failure === undefined) this.logger.log(`${spec.durable} handled ${msg.subject} (delivery ${ctx.attempt}) in ${Math.round(seconds * 1000)} ms`);
     if (payload === undefined && failure !== undefined) {
       this.logger.error(`terminating undecodable message on ${msg.subject}: ${String(failure)}`);
       return msg.term();
@@ -155,6 +174,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
           error: settlement.reason,
         };
         try {
+          await keepDeadLetter(this.options.connection.jetstream(), deadLetter);
           await this.invoke(deadLetterPattern(spec.durable), deadLetter);
           return msg.term();
         } catch (error) {

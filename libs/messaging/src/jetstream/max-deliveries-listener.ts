@@ -3,6 +3,7 @@ import { queueGroups, subjects } from '@vj/contracts';
 import type { JetStreamManager, NatsConnection, Subscription } from 'nats';
 import { decodeJson } from '../json-codec';
 import { isNotFound } from './api-errors';
+import { keepDeadLetter } from './keep-dead-letter';
 import type { DeadLetter } from './dead-letter';
 import type { DeadLetterSource } from './handler-check';
 
@@ -35,7 +36,7 @@ export function listenForMaxDeliveries(
       if (isNotFound(error)) return;
       throw error;
     }
-    await handle({
+    const letter: DeadLetter = {
       stream: source.stream,
       durable: source.durable,
       subject: stored.subject,
@@ -44,7 +45,9 @@ export function listenForMaxDeliveries(
       deliveries: advisory.deliveries,
       reason: 'max-deliveries',
       error: `not settled after ${advisory.deliveries} deliveries`,
-    });
+    };
+    await keepDeadLetter(nc.jetstream(), letter);
+    await handle(letter);
     await jsm.streams.deleteMessage(source.stream, stored.seq, false);
   };
   return nc.subscribe(subjects.maxDeliveriesAdvisory(source.stream, source.durable), {

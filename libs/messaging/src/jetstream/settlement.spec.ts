@@ -1,3 +1,4 @@
+import { HandBack } from './hand-back';
 import { PermanentMessageError } from './permanent-message-error';
 import { decideSettlement } from './settlement';
 
@@ -20,5 +21,10 @@ describe('decideSettlement', () => {
 
   it('dead-letters a transient error on the last attempt', () => {
     expect(decideSettlement(new Error('db down'), attempt(3))).toEqual({ kind: 'dead-letter', reason: 'db down' });
+  });
+
+  it('hands a message back (a shutdown: at once; an outage: after its delay) without a dead letter, even on the last attempt', () => {
+    expect(decideSettlement(new HandBack('shutting down'), attempt(1))).toEqual({ kind: 'nak', delayMs: 0 });
+    expect(decideSettlement(new HandBack('jobs service unreachable', 5_000), attempt(3))).toEqual({ kind: 'nak', delayMs: 5_000 });
   });
 });

@@ -1,3 +1,4 @@
+import { HandBack } from './hand-back';
 import { PermanentMessageError } from './permanent-message-error';
 
 export type Settlement =
@@ -18,6 +19,8 @@ export function decideSettlement(error: unknown, { attempt, maxDeliver, backoffM
   if (error === undefined) return { kind: 'ack' };
   const reason = error instanceof Error ? error.message : String(error);
   if (error instanceof PermanentMessageError) return { kind: 'term', reason };
+  // Not a failure: back to the stream, never to the dead letters (max_deliver still bounds a loop).
+  if (error instanceof HandBack) return { kind: 'nak', delayMs: error.delayMs };
   if (attempt >= maxDeliver) return { kind: 'dead-letter', reason };
   const delayMs = backoffMs.length ? backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] : 0;
   return { kind: 'nak', delayMs };

@@ -19,6 +19,8 @@ const handlers: JobsRpcHandlers = {
   cancel: async () => {
     throw new Error('database exploded');
   },
+  cancel_account: async () => ({ cancelled: 0 }),
+  delete: async () => ({ deleted_at: new Date(0).toISOString() }),
 };
 
 describe('jobs RPC and health over core NATS', () => {

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { RPC_ENDPOINTS, type BillingRpc, type JobsRpc, type MediaRpc, type RpcEndpoint, type RpcReply } from '@vj/contracts';
 import type { Msg, NatsConnection, Subscription } from 'nats';
+import { logContextOf, markActiveSpanFailed, observeRpcServer, runInMessageContext, SpanKind } from '@vj/observability';
 import { decodeJson, encodeJson } from '../json-codec';
 import { respondQuietly } from './respond-quietly';
 import { RpcError } from './rpc-error';
@@ -29,12 +30,11 @@ export function serveRpc<M extends string>(
   const subscriptions: Subscription[] = endpoint.methods.map((method) => {
     const handler = handlers[method] as ((request: unknown) => Promise<unknown>) | undefined;
     if (typeof handler !== 'function') throw new Error(`no ${endpoint.service} RPC handler for "${method}"`);
-    const name = `${endpoint.service}.${method}`;
     return nc.subscribe(endpoint.subject(method), {
       queue: endpoint.queue,
       callback: (error, msg) => {
-        if (error) return logger.error(`${name} subscription: ${error.message}`);
-        void answer(name, msg, handler);
+        if (error) return logger.error(`${endpoint.service}.${method} subscription: ${error.message}`);
+        void answer(endpoint.service, method, msg, handler);
       },
     });
   });
@@ -49,17 +49,35 @@ export const serveJobsRpc = (nc: NatsConnection, handlers: JobsRpcHandlers) => s
 export const serveBillingRpc = (nc: NatsConnection, handlers: BillingRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.billing, handlers);
 export const serveMediaRpc = (nc: NatsConnection, handlers: MediaRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.media, handlers);
 
-async function answer(name: string, msg: Msg, handler: (request: unknown) => Promise<unknown>): Promise<void> {
-  let reply: RpcReply<unknown>;
+// The handler runs in the context the request carries (request_id, job, account, trace: RpcClient's
+// NATS headers; the job and account its payload names fill what they lack).
+async function answer(service: string, method: string, msg: Msg, handler: (request: unknown) => Promise<unknown>): Promise<void> {
+  const name = `${service}.${method}`;
+  const started = process.hrtime.bigint();
+  let request: unknown;
+  let undecodable: unknown;
   try {
-    reply = { ok: true, data: await handler(decodeJson(msg.data)) };
+    request = decodeJson(msg.data);
   } catch (error) {
-    if (error instanceof RpcError && error.code !== 'unavailable') {
-      reply = { ok: false, error: { code: error.code, message: error.message } };
-    } else {
-      logger.error(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
-      reply = { ok: false, error: { code: 'internal', message: 'internal error' } };
-    }
+    undecodable = error;
   }
+  const span = { name, kind: SpanKind.SERVER, attributes: { 'rpc.system': 'nats', 'rpc.service': service, 'rpc.method': method } };
+  const reply = await runInMessageContext(msg.headers, span, async (): Promise<RpcReply<unknown>> => {
+    try {
+      if (undecodable !== undefined) throw undecodable;
+      const data = await handler(request);
+      logger.debug(`${name} answered`);
+      return { ok: true, data };
+    } catch (error) {
+      if (error instanceof RpcError && error.code !== 'unavailable') {
+        logger.debug(`${name} answered ${error.code}: ${error.message}`);
+        return { ok: false, error: { code: error.code, message: error.message } };
+      }
+      logger.error(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
+      markActiveSpanFailed(error);
+      return { ok: false, error: { code: 'internal', message: 'internal error' } };
+    }
+  }, logContextOf(request));
+  observeRpcServer(service, method, reply.ok ? 'ok' : reply.error.code, Number(process.hrtime.bigint() - started) / 1e9);
   respondQuietly(msg, encodeJson(reply));
 }

@@ -1,0 +1,14 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+// Decision 0028: an outbox row keeps its writer's request id and trace context for the relay to publish with.
+export class BillingOutboxContext1732900000000 implements MigrationInterface {
+  name = 'BillingOutboxContext1732900000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "billing"."outbox" ADD "context" jsonb`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "billing"."outbox" DROP COLUMN "context"`);
+  }
+}

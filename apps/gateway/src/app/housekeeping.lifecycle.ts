@@ -1,0 +1,37 @@
+import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import type { RateLimitBuckets } from '../rate-limits/rate-limit-buckets';
+import type { UploadsRepository } from '../uploads/uploads.repository';
+
+const INTERVAL_MS = 10 * 60_000;
+
+// The gateway's own rows that only age: rate-limit buckets that are full again, and upload declarations past
+// UPLOAD_RETENTION_HOURS (their objects are the jobs service's retention sweeper's). Every instance
+// may run it: deleting twice is harmless.
+export class HousekeepingLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Housekeeping');
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly buckets: RateLimitBuckets,
+    private readonly uploads: UploadsRepository,
+    private readonly uploadRetentionMs: number,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(), INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async sweep(now = Date.now()): Promise<void> {
+    try {
+      await this.buckets.deleteFull(new Date(now));
+      await this.uploads.deleteCreatedBefore(new Date(now - this.uploadRetentionMs));
+    } catch (error) {
+      this.logger.warn(`housekeeping failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  beforeApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,133 @@
+import { createDatabase } from '@vj/local-stack';
+import { currentLogContext, runWithLogContext } from '@vj/observability';
+import { DataSource } from 'typeorm';
+import { insertOutbox } from './outbox-draft';
+import { outboxEntity } from './outbox-entity';
+import { OutboxRelay, type OutboxPublisher } from './outbox-relay';
+
+const SCHEMA = 'relay_test';
+
+describe('OutboxRelay against PostgreSQL', () => {
+  let dataSource: DataSource;
+  const published: string[] = [];
+  const publishedIn: (string | undefined)[] = [];
+  let fail: (subject: string) => boolean = () => false;
+  let gate: Promise<void> | null = null;
+  const publisher: OutboxPublisher = {
+    async publish(subject, _payload, { msgId }) {
+      await gate;
+      if (fail(subject)) throw new Error(`cannot publish ${subject}`);
+      published.push(msgId);
+      publishedIn.push(currentLogContext().request_id);
+    },
+  };
+  const relay = (options: Partial<ConstructorParameters<typeof OutboxRelay>[2]> = {}) => new OutboxRelay(dataSource, publisher, { schema: SCHEMA, pollMs: 60_000, ...options });
+  const write = (...subjects: string[]) =>
+    dataSource.transaction((tx) => insertOutbox(tx, SCHEMA, subjects.map((subject, i) => ({ subject, msgId: `${subject}#${i}`, payload: { subject } })), new Date()));
+  const rows = async () => (await dataSource.query(`SELECT subject, published_at IS NOT NULL AS published, failures, parked_at IS NOT NULL AS parked FROM "${SCHEMA}"."outbox" ORDER BY position`)) as {
+    subject: string;
+    published: boolean;
+    failures: number;
+    parked: boolean;
+  }[];
+
+  beforeAll(async () => {
+    const url = await createDatabase(process.env.TEST_DATABASE_ADMIN_URL!, 'outbox_relay');
+    dataSource = await new DataSource({ type: 'postgres', url, schema: SCHEMA, entities: [outboxEntity(SCHEMA)], synchronize: false }).initialize();
+    await dataSource.query(`CREATE SCHEMA "${SCHEMA}"`);
+    // The same table the services' migrations make.
+    await dataSource.driver.createSchemaBuilder().build();
+  });
+
+  afterAll(() => dataSource?.destroy());
+
+  beforeEach(async () => {
+    await dataSource.query(`DELETE FROM "${SCHEMA}"."outbox"`);
+    published.length = 0;
+    publishedIn.length = 0;
+    fail = () => false;
+    gate = null;
+  });
+
+  it('publishes rows in the order they were written, with their msgId, and marks them published', async () => {
+    await write('a', 'b', 'c');
+    expect(await relay().publishBatch()).toBe(3);
+    expect(published).toEqual(['a#0', 'b#1', 'c#2']);
+    expect((await rows()).every((row) => row.published)).toBe(true);
+  });
+
+  it("publishes each row in its writer's request context, not in the one of the request that nudged the relay", async () => {
+    await runWithLogContext({ request_id: 'req-a' }, () => write('a'));
+    await runWithLogContext({ request_id: 'req-b' }, () => write('b'));
+    await write('c');
+    const draining = relay();
+    runWithLogContext({ request_id: 'req-waker' }, () => draining.nudge());
+    await draining.stop();
+    expect(published).toEqual(['a#0', 'b#0', 'c#0']);
+    expect(publishedIn).toEqual(['req-a', 'req-b', undefined]);
+  });
+
+  it('holds no transaction or row lock while it publishes', async () => {
+    await write('a');
+    let open!: () => void;
+    gate = new Promise((resolve) => (open = resolve));
+    const batch = relay().publishBatch();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // With the relay mid-publish, another session can lock the row at once.
+    await dataSource.transaction(async (tx) => tx.query(`SELECT 1 FROM "${SCHEMA}"."outbox" FOR UPDATE NOWAIT`));
+    open();
+    expect(await batch).toBe(1);
+  });
+
+  it('does not publish a row another instance has claimed', async () => {
+    await write('a');
+    let open!: () => void;
+    gate = new Promise((resolve) => (open = resolve));
+    const first = relay({ claimMs: 300 }).publishBatch();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await relay().publishBatch()).toBe(0);
+    open();
+    expect(await first).toBe(1);
+    expect(published).toEqual(['a#0']);
+  });
+
+  it('goes past a poisoned row, counting it, and parks it after maxFailures', async () => {
+    await write('good1', 'poison', 'good2');
+    fail = (subject) => subject === 'poison';
+    const poisoned = relay({ maxFailures: 2 });
+    expect(await poisoned.publishBatch()).toBe(2);
+    expect(published).toEqual(['good1#0', 'good2#2']);
+    await write('good3');
+    await poisoned.publishBatch();
+    expect((await rows()).find((row) => row.subject === 'poison')).toMatchObject({ published: false, failures: 2, parked: true });
+    expect(await poisoned.publishBatch()).toBe(0);
+  });
+
+  it('never lets two poisoned rows in a row hold back the rows behind them', async () => {
+    await write('poison1', 'poison2', 'poison3', 'good');
+    fail = (subject) => subject.startsWith('poison');
+    const poisoned = relay({ maxFailures: 3 });
+    await expect(poisoned.publishBatch()).rejects.toThrow();
+    // Noted, not counted (it looked like an outage); next time they go behind the good row.
+    expect(await poisoned.publishBatch()).toBe(1);
+    expect(published).toEqual(['good#3']);
+    expect((await rows()).filter((row) => row.subject.startsWith('poison')).map((row) => row.failures)).toEqual([1, 1, 1]);
+  });
+
+  it('counts nothing while NATS is down (every row fails) and publishes them all once it is back', async () => {
+    await write('a', 'b', 'c');
+    fail = () => true;
+    await expect(relay().publishBatch()).rejects.toThrow('cannot publish a');
+    expect((await rows()).map((row) => row.failures)).toEqual([0, 0, 0]);
+    fail = () => false;
+    expect(await relay().publishBatch()).toBe(3);
+  });
+
+  it('deletes published rows once they are older than keepPublishedMs', async () => {
+    await write('old', 'new');
+    await relay().publishBatch();
+    await dataSource.query(`UPDATE "${SCHEMA}"."outbox" SET published_at = now() - interval '2 hours' WHERE subject = 'old'`);
+    expect(await relay({ keepPublishedMs: 3_600_000 }).prune()).toBe(1);
+    expect((await rows()).map((row) => row.subject)).toEqual(['new']);
+  });
+});

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+const dir = join(__dirname, '..', 'deploy', 'observability');
+
+// Every metric the services expose (libs/observability, the apps' metrics folders, prom-client's
+// process metrics) and Prometheus' own `up`.
+const EXPOSED = new Set([
+  'up',
+  'service_ready',
+  'service_dependency_up',
+  'metrics_collector_errors_total',
+  'http_request_duration_seconds_bucket',
+  'http_request_duration_seconds_count',
+  'jobs_created_total',
+  'jobs_completed_total',
+  'jobs_failed_total',
+  'jobs_cancelled_total',
+  'worker_processing_seconds_bucket',
+  'worker_processing_seconds_count',
+  'worker_processing_fps_bucket',
+  'jetstream_stream_messages',
+  'jetstream_consumer_pending_messages',
+  'jetstream_consumer_ack_pending_messages',
+  'jetstream_handler_duration_seconds_bucket',
+  'jetstream_handler_duration_seconds_count',
+  'rpc_server_duration_seconds_bucket',
+  'rpc_server_duration_seconds_count',
+  'dead_letters',
+  'outbox_oldest_unpublished_age_seconds',
+  'outbox_parked_messages',
+  'billing_balance_credits',
+  'billing_held_credits',
+  'billing_accounts',
+  'process_cpu_seconds_total',
+  'process_resident_memory_bytes',
+  'nodejs_eventloop_lag_p99_seconds',
+]);
+
+const PROMQL_WORDS = new Set(['sum', 'max', 'min', 'by', 'rate', 'increase', 'deriv', 'histogram_quantile', 'and', 'or', 'le', '__rate_interval']);
+
+// The metric names an expression reads: what is left once label matchers, groupings, strings,
+// durations and functions are taken out.
+function metricsOf(expr: string): string[] {
+  const bare = expr
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\bby \([^)]*\)/g, ' ')
+    .replace(/"[^"]*"/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ');
+  return [...new Set(bare.match(/[a-z_][a-z0-9_]*/gi) ?? [])].filter((word) => !PROMQL_WORDS.has(word));
+}
+
+interface Rule {
+  alert: string;
+  expr: string;
+  for: string;
+  labels: { severity: string };
+  annotations: { summary: string };
+}
+
+describe('deploy/observability', () => {
+  const rules = (parse(readFileSync(join(dir, 'alerts.yaml'), 'utf8')) as { groups: { rules: Rule[] }[] }).groups.flatMap((group) => group.rules);
+  const dashboard = JSON.parse(readFileSync(join(dir, 'grafana-dashboard.json'), 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
+
+  it('alerts on what the issue names: queue growth, consumer lag, outbox lag, dead letters, error rates and readiness', () => {
+    expect(rules.map((rule) => rule.alert)).toEqual(
+      expect.arrayContaining(['WorkQueueGrowing', 'ConsumerLagging', 'OutboxLagging', 'DeadLetters', 'HttpErrorRate', 'ServiceNotReady', 'ServiceDown']),
+    );
+    for (const rule of rules) {
+      expect({ alert: rule.alert, severity: rule.labels?.severity, summary: Boolean(rule.annotations?.summary), for: rule.for }).toEqual({
+        alert: rule.alert,
+        severity: expect.stringMatching(/^(warning|critical)$/),
+        summary: true,
+        for: expect.stringMatching(/^\d+m$/),
+      });
+    }
+  });
+
+  it('reads only metrics the services expose, in the alerts and in the dashboard', () => {
+    const exprs = [...rules.map((rule) => rule.expr), ...dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr))];
+    const unknown = exprs.flatMap((expr) => metricsOf(expr).filter((name) => !EXPOSED.has(name)).map((name) => `${name} in ${expr}`));
+    expect(unknown).toEqual([]);
+    expect(exprs.length).toBeGreaterThan(20);
+  });
+});

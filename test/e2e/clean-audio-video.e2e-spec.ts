@@ -1,11 +1,12 @@
 import { statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CleanAudioVideoJob } from '@vj/contracts';
+import { schemaViolations, type CleanAudioVideoJob } from '@vj/contracts';
 import { freePort, waitFor } from '@vj/local-stack';
 import { ApiClient } from '../support/api-client';
 import { useE2eStack } from '../support/e2e-stack';
 import { waitForFinalJob } from '../support/job-polling';
 import { generateVideo, loudness, probeStreams, videoPacketHashes } from '../support/media-tools';
+import { openSse, type SseMessage } from '../../apps/gateway/test/sse-client';
 
 const JOB_SCHEMA = 'CleanAudioVideoJob' as const;
 
@@ -46,6 +47,45 @@ describe('clean-audio-video through the REST API, all four services', () => {
       expect(traced.every((line) => line.entry.job_id === created.body.job_id)).toBe(true);
       return ['gateway', 'jobs', 'billing', 'render-worker'].every((service) => traced.some((line) => line.service === service));
     }, 10_000, 100);
+  });
+
+  // Issue 11: the SSE stream of a real job, then a resume after one of its events.
+  it('streams a job\'s start, its progress rising to 1 and its final object over SSE; a resume repeats nothing', async () => {
+    const input = join(e2e.dir, 'followed.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 3, audio: true, size: '160x120' });
+    const created = await e2e.api.request<CleanAudioVideoJob>('POST', '/v1/clean-audio-video', JOB_SCHEMA, { video_url: await upload(input, 'video/mp4') });
+    const url = `${e2e.stack.apiUrl}/v1/clean-audio-video/${created.body.job_id}/events`;
+    const auth = { authorization: `Bearer ${e2e.stack.apiKey}` };
+    const stream = await openSse(url, auth, 240_000);
+    expect(stream.status).toBe(200);
+    const events = await stream.events;
+    const kinds = events.map((event) => event.event);
+    // started comes through the jobs service, progress straight from the worker: either may be first.
+    expect(kinds.filter((kind) => kind === 'job.started')).toHaveLength(1);
+    expect(kinds.at(-1)).toBe('job.completed');
+    const progress = events.filter((event) => event.event === 'job.progress').map((event) => JSON.parse(event.data) as { progress: number; stage: string });
+    expect(progress.map((p) => p.progress)).toEqual([...progress.map((p) => p.progress)].sort((a, b) => a - b));
+    expect(progress.at(-1)).toMatchObject({ stage: 'uploading', progress: 1 });
+    expect(new Set(progress.map((p) => p.stage))).toEqual(new Set(['fetching', 'probing', 'processing', 'uploading']));
+    const final = JSON.parse(events.at(-1)!.data) as CleanAudioVideoJob;
+    expect(schemaViolations(JOB_SCHEMA, final)).toEqual([]);
+    expect(final).toMatchObject({ job_id: created.body.job_id, status: 'COMPLETED' });
+    const ids = events.map((event) => Number(event.id));
+    expect(new Set(ids).size).toBe(ids.length);
+
+    const middle = events[Math.floor(events.length / 2)] as SseMessage;
+    const resumed = await (await openSse(url, { ...auth, 'Last-Event-ID': middle.id! }, 30_000)).events;
+    expect(resumed.map((event) => event.id)).toEqual(events.slice(events.indexOf(middle) + 1).map((event) => event.id));
+    expect((await openSse(url, { ...auth, 'Last-Event-ID': events.at(-1)!.id! }, 30_000)).status).toBe(204);
+  });
+
+  it('answers a create with Prefer: wait=30 with the COMPLETED job of a 2 s video', async () => {
+    const input = join(e2e.dir, 'waited.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 2, audio: true, size: '160x120' });
+    const created = await e2e.api.request<CleanAudioVideoJob>('POST', '/v1/clean-audio-video', JOB_SCHEMA, { video_url: await upload(input, 'video/mp4') }, { Prefer: 'wait=30' });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('preference-applied')).toBe('wait=30');
+    expect(created.body).toMatchObject({ status: 'COMPLETED', result: { video: { content_type: 'video/mp4' } } });
   });
 
   it('keeps a VP9 video in WebM with Opus audio when the input comes from a URL', async () => {

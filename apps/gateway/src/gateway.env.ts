@@ -44,6 +44,12 @@ export const gatewayEnv = defineEnv({
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: env.int({ doc: 'refill rate of the bucket of each client address for requests without a valid API key', default: 10, min: 1 }),
   RATE_LIMIT_UNAUTHENTICATED_BURST: env.int({ doc: 'size of the bucket of each client address for requests without a valid API key', default: 50, min: 1 }),
   ACCOUNT_MAX_PROCESSING_JOBS: env.int({ doc: 'most jobs an account may have PROCESSING at once (a create past it is 429)', default: 50, min: 1 }),
+  JOB_FOLLOWERS_PER_ACCOUNT: env.int({
+    doc: "most event streams (GET .../events) and Prefer: wait requests an account may hold open at once on one gateway instance (429 past it; a create's wait is skipped instead)",
+    default: 20,
+    min: 1,
+  }),
+  SSE_HEARTBEAT_SECONDS: env.int({ doc: "how often a job's event stream sends a comment line while nothing happens, so proxies keep it open", default: 15, min: 1, max: 300 }),
   ...logEnv,
   ...observabilityEnv,
 });

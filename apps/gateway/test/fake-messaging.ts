@@ -2,6 +2,7 @@ import type { ServiceName } from '@vj/contracts';
 import type { ServiceHealthPort } from '../src/health/service-health.port';
 import type { GatewayMessaging } from '../src/messaging/gateway-messaging';
 import { FakeBillingPort } from './fake-billing-port';
+import { FakeJobUpdates } from './fake-job-updates';
 import { FakeJobsPort } from './fake-jobs-port';
 import { FakeMediaProbe } from './fake-media-probe';
 
@@ -20,12 +21,14 @@ export class FakeServiceHealth implements ServiceHealthPort {
 
 export function fakeMessaging(): GatewayMessaging & {
   jobs: FakeJobsPort;
+  jobUpdates: FakeJobUpdates;
   billing: FakeBillingPort;
   mediaProbe: FakeMediaProbe;
   serviceHealth: FakeServiceHealth;
 } {
   return {
     jobs: new FakeJobsPort(),
+    jobUpdates: new FakeJobUpdates(),
     billing: new FakeBillingPort(),
     mediaProbe: new FakeMediaProbe(),
     serviceHealth: new FakeServiceHealth(),

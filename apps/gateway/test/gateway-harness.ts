@@ -47,6 +47,7 @@ export async function startGateway(databaseName: string, env: Record<string, str
     config,
     storage,
     jobs: messaging.jobs,
+    jobUpdates: messaging.jobUpdates,
     billing: messaging.billing,
     mediaProbe: messaging.mediaProbe,
     serviceHealth: messaging.serviceHealth,

@@ -9,7 +9,9 @@ import { JobInputSource } from './input/job-input-source';
 import type { MattingModelRegistry } from './matting/model-registry';
 import { ProcessRunner } from './media';
 import { CancelListener } from './messaging/cancel-listener';
+import { JetStreamProgressSink } from './messaging/jetstream-progress-sink';
 import { JetStreamReportSink } from './messaging/jetstream-report-sink';
+import { PROGRESS_SINK } from './processing/progress-reporter';
 import { JobsRpcStatusReader } from './messaging/jobs-rpc-status-reader';
 import { NATS_CONNECTION } from './messaging/nats-connection.token';
 import { WorkController } from './messaging/work.controller';
@@ -74,6 +76,8 @@ export class RenderWorkerModule {
       workDir: config.WORK_DIR,
       transloadTimeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
       uploadMarginMs: UPLOAD_MARGIN_MS,
+      // "at most every second" (issue 11): enough for a progress bar, little for the stream.
+      progressIntervalMs: 1000,
     };
     // Processing time and frames per second by job type, for /metrics.
     const metrics = new ProcessingMetrics();
@@ -105,6 +109,7 @@ export class RenderWorkerModule {
         { provide: NATS_CONNECTION, useValue: nc },
         { provide: JOB_STATUS_READER, useValue: new JobsRpcStatusReader(new JobsRpcClient(nc)) },
         { provide: REPORT_SINK, useValue: new JetStreamReportSink(new JetStreamPublisher(nc)) },
+        { provide: PROGRESS_SINK, useValue: new JetStreamProgressSink(new JetStreamPublisher(nc)) },
         { provide: INPUT_SOURCE, useValue: inputs },
         { provide: INPUT_MEASURER, useValue: metrics.measurer(new FfmpegInputMeasurer(new ProcessRunner(), { ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH })) },
         { provide: JOB_FUNDING, useValue: new BillingRpcFunding(new BillingRpcClient(nc)) },

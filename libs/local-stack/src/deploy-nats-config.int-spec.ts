@@ -237,6 +237,11 @@ describe('deploy/nats/nats.conf on nats-server', () => {
       expect(await requestOutcome(billing, `$JS.API.CONSUMER.MSG.NEXT.${STREAMS.work}.${CONSUMERS.renderWorker}`)).toBe('refused');
       expect(await requestOutcome(worker, `$JS.API.STREAM.DELETE.${STREAMS.work}`)).toBe('refused');
       expect(await requestOutcome(gateway, '$JS.API.INFO')).toBe('refused');
+      // The gateway reads one job's updates by sequence, and no other stream.
+      expect(await requestOutcome(gateway, `$JS.API.STREAM.MSG.GET.${STREAMS.jobUpdates}`)).toBe('answered');
+      expect(await requestOutcome(gateway, `$JS.API.STREAM.MSG.GET.${STREAMS.jobEvents}`)).toBe('refused');
+      expect(await subscribeOutcome(gateway, subjects.jobUpdate('b1c7c7b0-0000-4000-8000-000000000000'))).toBe('subscribed');
+      expect(await subscribeOutcome(gateway, subjects.jobEventAll())).toBe('refused');
     });
 
     it('carries work, reports and events between the services that own them', async () => {

@@ -18,3 +18,4 @@ export * from './rpc/rpc-error';
 export * from './rpc/serve-rpc';
 export * from './jetstream/keep-errors.filter';
 export * from './nats-url';
+export * from './jetstream/api-errors';

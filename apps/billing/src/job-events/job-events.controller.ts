@@ -18,6 +18,12 @@ export class JobEventsController {
     await this.billing.onCreated(event);
   }
 
+  // The hold was placed at created and is settled at the end: a start changes nothing in billing.
+  @EventPattern(subjects.jobEvent('started'))
+  started(): void {
+    return;
+  }
+
   @EventPattern(subjects.jobEvent('completed'))
   async completed(@Payload() event: JobEventPayloads['completed']): Promise<void> {
     await this.billing.onCompleted(event);

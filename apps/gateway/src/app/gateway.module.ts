@@ -20,6 +20,9 @@ import { DeleteJobService } from '../jobs/delete-job.service';
 import { CleanAudioVideoController } from '../jobs/clean-audio-video.controller';
 import { CreateJobService } from '../jobs/create-job.service';
 import { JobPresenter } from '../jobs/job-presenter.service';
+import { FollowJobService } from '../jobs/follow-job.service';
+import { JobFollowResponder } from '../jobs/job-follow-responder';
+import { JOB_UPDATES_PORT } from '../jobs/job-updates-port';
 import { JOBS_PORT } from '../jobs/jobs-port';
 import { JobsListController } from '../jobs/jobs-list.controller';
 import { MEDIA_PROBE_PORT } from '../jobs/media-probe-port';
@@ -64,6 +67,7 @@ export class GatewayModule {
         { provide: GATEWAY_CONFIG, useValue: deps.config },
         { provide: ObjectStorage, useValue: deps.storage },
         { provide: JOBS_PORT, useValue: deps.messaging.jobs },
+        { provide: JOB_UPDATES_PORT, useValue: deps.messaging.jobUpdates },
         { provide: BILLING_PORT, useValue: deps.messaging.billing },
         { provide: MEDIA_PROBE_PORT, useValue: deps.messaging.mediaProbe },
         { provide: ProbedDurations, useValue: new ProbedDurations(deps.config.ESTIMATE_DURATION_TTL_SECONDS * 1000) },
@@ -82,6 +86,8 @@ export class GatewayModule {
         QuoteJobService,
         CreateJobService,
         ReadJobsService,
+        FollowJobService,
+        JobFollowResponder,
         CancelJobService,
         DeleteJobService,
         ReadBillingService,

@@ -1,17 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CreateVideoBackgroundRemovalDto, type JobObject } from '@vj/contracts';
 import { AccountId } from '../auth/account-id.decorator';
 import { Caller } from '../auth/caller.decorator';
 import type { Principal } from '../identity/principal';
+import type { ServerResponse } from 'node:http';
 import { ApiBody, ApiRequestErrors } from '../http/openapi-responses';
 import { CancelJobService } from './cancel-job.service';
 import { DeleteJobService } from './delete-job.service';
+import { ApiCreateWait, ApiJobEventStream, ApiReadWait } from './follow-openapi';
+import { JobFollowResponder } from './job-follow-responder';
 import { CreateJobService } from './create-job.service';
 import { Idempotency, type IdempotencyInput } from './idempotency.decorators';
 import { JobIdPipe } from './job-id.pipe';
 import { backgroundRemovalOptions } from './job-options';
-import { ReadJobsService } from './read-jobs.service';
 
 const TYPE = 'video-background-removal';
 
@@ -22,29 +24,50 @@ const TYPE = 'video-background-removal';
 export class VideoBackgroundRemovalController {
   constructor(
     private readonly createJob: CreateJobService,
-    private readonly readJobs: ReadJobsService,
     private readonly cancelJob: CancelJobService,
     private readonly deleteJob: DeleteJobService,
+    private readonly follow: JobFollowResponder,
   ) {}
 
   @Post()
   @HttpCode(202)
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'same key + same body replays the first answer; another body is 409' })
   @ApiBody(202, 'VideoBackgroundRemovalJob', 'job accepted')
+  @ApiCreateWait('VideoBackgroundRemovalJob')
   @ApiRequestErrors(400, 409, 413, 422)
-  create(
+  async create(
     @Caller() caller: Principal,
     @Body() body: CreateVideoBackgroundRemovalDto,
     @Idempotency('video-background-removal') idempotency: IdempotencyInput,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) res: ServerResponse,
   ): Promise<JobObject> {
-    return this.createJob.execute({ accountId: caller.accountId, limits: caller.limits, jobType: TYPE, videoUrl: body.video_url, options: backgroundRemovalOptions(body), idempotency });
+    const created = await this.createJob.execute({ accountId: caller.accountId, limits: caller.limits, jobType: TYPE, videoUrl: body.video_url, options: backgroundRemovalOptions(body), idempotency });
+    return this.follow.afterCreate(caller.accountId, TYPE, created, prefer, res);
   }
 
   @Get(':job_id')
-  @ApiBody(200, 'VideoBackgroundRemovalJob', 'the job')
+  @ApiReadWait('VideoBackgroundRemovalJob')
   @ApiRequestErrors(404)
-  get(@AccountId() accountId: string, @Param('job_id', JobIdPipe) jobId: string): Promise<JobObject> {
-    return this.readJobs.get(accountId, TYPE, jobId);
+  get(
+    @AccountId() accountId: string,
+    @Param('job_id', JobIdPipe) jobId: string,
+    @Headers('prefer') prefer: string | undefined,
+    @Res({ passthrough: true }) res: ServerResponse,
+  ): Promise<JobObject> {
+    return this.follow.read(accountId, TYPE, jobId, prefer, res);
+  }
+
+  @Get(':job_id/events')
+  @ApiJobEventStream()
+  @ApiRequestErrors(404)
+  events(
+    @AccountId() accountId: string,
+    @Param('job_id', JobIdPipe) jobId: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() res: ServerResponse,
+  ): Promise<void> {
+    return this.follow.stream(accountId, TYPE, jobId, lastEventId, res);
   }
 
   @Post(':job_id/cancel')

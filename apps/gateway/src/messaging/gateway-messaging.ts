@@ -2,8 +2,10 @@ import { BillingRpcClient, connectNats, JobsRpcClient, MediaRpcClient } from '@v
 import type { BillingPort } from '../billing/billing-port';
 import type { GatewayConfig } from '../gateway.env';
 import type { ServiceHealthPort } from '../health/service-health.port';
+import type { JobUpdatesPort } from '../jobs/job-updates-port';
 import type { JobsPort } from '../jobs/jobs-port';
 import type { MediaProbePort } from '../jobs/media-probe-port';
+import { NatsJobUpdatesAdapter } from './nats-job-updates.adapter';
 import { NatsServiceHealth } from './nats-service-health';
 import { RpcBillingAdapter } from './rpc-billing.adapter';
 import { RpcJobsAdapter } from './rpc-jobs.adapter';
@@ -12,6 +14,7 @@ import { RpcMediaProbeAdapter } from './rpc-media-probe.adapter';
 // Everything the gateway reaches over NATS; tests pass fakes for the ports instead.
 export interface GatewayMessaging {
   jobs: JobsPort;
+  jobUpdates: JobUpdatesPort;
   billing: BillingPort;
   mediaProbe: MediaProbePort;
   serviceHealth: ServiceHealthPort;
@@ -22,6 +25,7 @@ export async function connectGatewayMessaging(config: GatewayConfig): Promise<Ga
   const nc = await connectNats({ url: config.NATS_URL, name: 'gateway' });
   return {
     jobs: new RpcJobsAdapter(new JobsRpcClient(nc, config.RPC_TIMEOUT_MS), config.RPC_TIMEOUT_MS),
+    jobUpdates: new NatsJobUpdatesAdapter(nc),
     billing: new RpcBillingAdapter(new BillingRpcClient(nc, config.RPC_TIMEOUT_MS)),
     mediaProbe: new RpcMediaProbeAdapter(new MediaRpcClient(nc), config.ESTIMATE_PROBE_TIMEOUT_MS),
     serviceHealth: new NatsServiceHealth(nc),

@@ -254,7 +254,13 @@ describe('jobs service over NATS and PostgreSQL', () => {
     expect(completed).toMatchObject({ status: 'COMPLETED', result, error: null });
     const { rows } = await db.query('SELECT attempts, media_duration_seconds FROM jobs.job WHERE job_id = $1', [job.job_id]);
     expect(rows[0]).toEqual({ attempts: 1, media_duration_seconds: 42.5 });
-    expect(await eventsOf(job.job_id)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('completed')]);
+    expect(await eventsOf(job.job_id)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('started'), subjects.jobEvent('completed')]);
+    // The job's own update subject follows it too, for the gateway's SSE stream.
+    const updates = await messagesOf(STREAMS.jobUpdates, job.job_id);
+    expect(updates.map((m) => [m.subject, m.payload.event, m.payload.status])).toEqual([
+      [subjects.jobUpdate(job.job_id), 'started', 'PROCESSING'],
+      [subjects.jobUpdate(job.job_id), 'completed', 'COMPLETED'],
+    ]);
   });
 
   it('lists an account newest first, page by page, with type and status filters', async () => {

@@ -1,4 +1,4 @@
-import { subjects, type JobEventKind, type JobEventPayloads, type JobWorkRequestedV1 } from '@vj/contracts';
+import { subjects, type JobEventKind, type JobEventPayloads, type JobStateUpdateV1, type JobWorkRequestedV1 } from '@vj/contracts';
 import { randomUUID } from 'node:crypto';
 import type { JobEntity } from '../database/job.entity';
 import { jobEstimate } from './job-estimate';
@@ -28,11 +28,27 @@ export function jobEventMessage(kind: JobEventKind, job: JobEntity): OutboxDraft
       const estimate = jobEstimate(job);
       return { ...base, options: job.options, ...(estimate && { estimate }) };
     },
+    started: () => ({ ...base, attempt: job.attempts }),
     completed: () => ({ ...base, result: required(job.result, 'result'), media_duration_seconds: job.media_duration_seconds ?? 0 }),
     failed: () => ({ ...base, error: required(job.error, 'error') }),
     cancelled: () => base,
   };
   return { subject: subjects.jobEvent(kind), msgId: `${job.job_id}.${kind}`, payload: payloads[kind]() };
+}
+
+// Every event but created also lands on the job's own update subject, for whoever follows the job.
+export function jobUpdateMessage(event: Exclude<JobEventKind, 'created'>, job: JobEntity): OutboxDraft {
+  const payload: JobStateUpdateV1 = {
+    version: 1,
+    job_id: job.job_id,
+    account_id: job.account_id,
+    job_type: job.job_type,
+    kind: 'state',
+    event,
+    status: job.status,
+    occurred_at: job.updated_at.toISOString(),
+  };
+  return { subject: subjects.jobUpdate(job.job_id), msgId: `${job.job_id}.${event}.update`, payload };
 }
 
 function required<T>(value: T | null, field: string): T {

@@ -46,10 +46,18 @@ describe('job state machine', () => {
     expect(transition(processing, { kind: 'cancel' })).toMatchObject({ outcome: 'applied', change: { status: 'CANCELLED' }, event: 'cancelled' });
   });
 
-  it('records a new attempt on a started report without an event', () => {
+  it('records the first attempt on a started report with a started event', () => {
     expect(transition(processing, { kind: 'start', attempt: 1 })).toEqual({
       outcome: 'applied',
       change: { status: 'PROCESSING', attempts: 1, finished: false },
+      event: 'started',
+    });
+  });
+
+  it('records a retry\'s attempt without an event: a job starts once', () => {
+    expect(transition({ ...processing, attempts: 1 }, { kind: 'start', attempt: 2 })).toEqual({
+      outcome: 'applied',
+      change: { status: 'PROCESSING', attempts: 2, finished: false },
       event: null,
     });
   });

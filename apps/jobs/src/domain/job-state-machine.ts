@@ -69,7 +69,8 @@ export function transition(state: JobState, command: JobCommand): Transition {
       return {
         outcome: 'applied',
         change: { status: 'PROCESSING', attempts: command.attempt, ...(command.deadlineAt && { deadline_at: command.deadlineAt }), finished: false },
-        event: null,
+        // A job starts once: a retry's start is not news to a client.
+        event: state.attempts === 0 ? 'started' : null,
       };
     case 'succeed':
       return {

@@ -129,7 +129,25 @@ describe('JobsService', () => {
     const written = store.outbox.length;
     await expect(service.cancel({ version: 1, account_id: ACCOUNT, job_id: job.job_id })).rejects.toMatchObject({ code: 'conflict' });
     expect(store.outbox.length).toBe(written);
-    expect(store.outbox[written - 1].subject).toBe(subjects.jobEvent('cancelled'));
+    expect(store.outbox.slice(-2).map((m) => [m.subject, m.msgId])).toEqual([
+      [subjects.jobEvent('cancelled'), `${job.job_id}.cancelled`],
+      [subjects.jobUpdate(job.job_id), `${job.job_id}.cancelled.update`],
+    ]);
+  });
+
+  it('announces the first start with a started event and update, and no retry\'s start', async () => {
+    const { job } = await service.create(request());
+    await service.applyCommand(job.job_id, { kind: 'fund' });
+    await service.applyCommand(job.job_id, { kind: 'start', attempt: 1 });
+    await service.applyCommand(job.job_id, { kind: 'start', attempt: 2 });
+    expect(store.outbox.map((m) => m.subject)).toEqual([
+      subjects.jobEvent('created'),
+      subjects.work('clean-audio-video'),
+      subjects.jobEvent('started'),
+      subjects.jobUpdate(job.job_id),
+    ]);
+    expect(store.outbox[2].payload).toMatchObject({ job_id: job.job_id, attempt: 1 });
+    expect(store.outbox[3].payload).toMatchObject({ version: 1, job_id: job.job_id, kind: 'state', event: 'started', status: 'PROCESSING' });
   });
 
   it('ignores a report for an unknown job or a final one without writing an event', async () => {
@@ -156,7 +174,7 @@ describe('JobsService', () => {
     now = new Date(now.getTime() + 3600_000 + 61_000);
     expect(await service.failJobsPastDeadline(60_000)).toBe(1);
     expect(await service.applyCommand(job.job_id, { kind: 'fund' })).toBe('ignored');
-    expect(store.outbox.map((m) => m.subject)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('failed')]);
+    expect(store.outbox.map((m) => m.subject)).toEqual([subjects.jobEvent('created'), subjects.jobEvent('failed'), subjects.jobUpdate(job.job_id)]);
   });
 
   it("takes the worker's deadline from a started report, so a job that queued past its create deadline is not swept", async () => {

@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { JobEntity } from '../database/job.entity';
 import { queueDeadline } from '../domain/job-deadline';
 import { estimateColumns } from '../domain/job-estimate';
-import { jobEventMessage, workMessage } from '../domain/job-messages';
+import { jobEventMessage, jobUpdateMessage, workMessage } from '../domain/job-messages';
 import { toJobRecord } from '../domain/job-record';
 import { transition, type JobChange, type JobCommand, type Transition } from '../domain/job-state-machine';
 import { decodeCursor, encodeCursor } from '../domain/list-cursor';
@@ -240,9 +240,15 @@ export class JobsService {
   }
 }
 
-// What an applied transition publishes with the job: its work once funded, then its event if any.
+// What an applied transition publishes with the job: its work once funded, then its event and the
+// job's update if any.
 function messagesOf(next: Extract<Transition, { outcome: 'applied' }>, job: JobEntity): OutboxDraft[] {
-  return [...(next.change.funded ? [workMessage(job)] : []), ...(next.event ? [jobEventMessage(next.event, job)] : [])];
+  const event = next.event;
+  return [
+    ...(next.change.funded ? [workMessage(job)] : []),
+    ...(event ? [jobEventMessage(event, job)] : []),
+    ...(event && event !== 'created' ? [jobUpdateMessage(event, job)] : []),
+  ];
 }
 
 // Another account's job, or a job of the other type when the caller names one, does not exist for the caller.

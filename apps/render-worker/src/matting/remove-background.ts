@@ -37,6 +37,8 @@ export interface RemoveBackgroundRequest {
   // Sees every frame's alpha as the encoder gets it (tests compare it with the delivered file): at
   // the model's size, or with refinement the frame's.
   onMatte?: (frameIndex: number, alpha: Uint8Array) => void;
+  // The share of the expected frames matted so far, 0 to 1.
+  onProgress?: (fraction: number) => void;
 }
 
 // Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
@@ -130,7 +132,7 @@ class BackgroundRemoval {
       smoothing: DEFAULT_SMOOTHING,
       depth: this.request.depth ?? PIPELINE_DEPTH,
     });
-    const frames = await this.stream(matter, plan);
+    const frames = await this.stream(matter, plan, probe.durationSeconds ?? 0);
     const durationSeconds = frames / plan.fps;
     this.checkLength(durationSeconds);
     return { files: this.files, durationSeconds, frames, width, height };
@@ -142,14 +144,16 @@ class BackgroundRemoval {
   }
 
   // decoder | segment, smooth, refine here | encoder, streamed (frame-pipeline.ts).
-  private async stream(matter: FrameMatter, plan: MattingPlan): Promise<number> {
+  private async stream(matter: FrameMatter, plan: MattingPlan, probedSeconds: number): Promise<number> {
     const { request } = this;
     let index = 0;
+    const expectedFrames = Math.max(1, plan.fps * Math.min(probedSeconds, request.maxSeconds));
     const stage: FrameStage<PendingMatte> = {
       start: (small, fullLuma) => matter.start(small, fullLuma),
       finish: async (pending) => {
         const alpha = await matter.finish(pending);
         request.onMatte?.(index++, alpha);
+        request.onProgress?.(index / expectedFrames);
         return alpha;
       },
     };

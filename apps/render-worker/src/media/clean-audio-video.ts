@@ -45,6 +45,8 @@ export interface CleanAudioVideoRequest {
   // Runs the denoiser script.
   nodePath?: string;
   runner?: CommandRunner;
+  // How much of the work is done, 0 to 1: denoising is most of it, the loudness passes the rest.
+  onProgress?: (fraction: number) => void;
 }
 
 export interface CleanedVideo {
@@ -57,6 +59,10 @@ export interface CleanedVideo {
 }
 
 export const DEFAULT_MAX_AUDIO_SECONDS = 1800;
+// Denoising's share of the job's work (the loudness passes and the mux are the rest), and how often
+// its progress is read from the bytes it has written.
+const DENOISE_SHARE = 0.8;
+const PROGRESS_TICK_MS = 500;
 // Encodes tried before the delivered loudness is accepted as it is (see loudness.ts).
 const LOUDNESS_ATTEMPTS = 3;
 // Hard bound on all encodes, the peak-only corrections after the loudness attempts included: a
@@ -102,13 +108,15 @@ class CleanAudioJob {
     const probe = await openJobInput(this.runner, request, this.deadline);
     const format = outputFormatFor(probe);
     this.checkAudioLength(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
-    const audioSeconds = await this.denoise();
+    const audioSeconds = await this.denoise(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
+    request.onProgress?.(DENOISE_SHARE);
     // "false keeps the input loudness" (api-v1.md): then the input's own loudness is the target,
     // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound).
     const targetLufs = request.options.normalize_loudness
       ? request.options.target_lufs
       : (await this.measure(userFileInput(request.inputPath), true)).integratedLufs;
     const measured = await this.measure(rawAudioInput(this.rawPath));
+    request.onProgress?.(DENOISE_SHARE + (1 - DENOISE_SHARE) / 2);
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
     const measuredLufs = await this.encode(
       {
@@ -163,11 +171,15 @@ class CleanAudioJob {
   }
 
   // ffmpeg decode | rnnoise-filter > raw file, streamed. Returns the audio's length in seconds.
-  private async denoise(): Promise<number> {
+  private async denoise(probedSeconds: number): Promise<number> {
     const { request } = this;
     const decode = { file: this.ffmpegPath, args: decodeAudioArgs(request.inputPath, this.maxAudioSeconds) };
     const denoiser = denoiseCommand(request.nodePath ?? process.execPath, request.options.strength);
     const raw = createWriteStream(this.rawPath);
+    // The denoised samples written so far, against the probed length.
+    const expectedBytes = Math.max(1, Math.min(probedSeconds, this.maxAudioSeconds) * PCM_BYTES_PER_SECOND);
+    const onProgress = request.onProgress;
+    const ticker = onProgress && setInterval(() => onProgress(DENOISE_SHARE * Math.min(1, raw.bytesWritten / expectedBytes)), PROGRESS_TICK_MS);
     try {
       const [decoded] = await this.runner.pipe([decode, denoiser], {
         timeoutMs: this.deadline.remainingMs(),
@@ -188,6 +200,7 @@ class CleanAudioJob {
       }
       throw error;
     } finally {
+      clearInterval(ticker);
       raw.destroy(); // closes the file when the pipe failed before writing to it
     }
     const seconds = (await stat(this.rawPath)).size / PCM_BYTES_PER_SECOND;

@@ -68,6 +68,8 @@ export interface ProcessorRun<T extends JobType> {
   inputPath: string;
   workDir: string;
   signal: AbortSignal;
+  // How much of the processing is done, 0 to 1, as the processor learns it.
+  onProgress?: (fraction: number) => void;
 }
 
 // One per job type: the media work itself.
@@ -97,5 +99,7 @@ export interface WorkerSettings {
   // make the deadline a started report announces.
   transloadTimeoutMs: number;
   uploadMarginMs: number;
+  // Progress updates within a stage come at most this often.
+  progressIntervalMs: number;
 }
 export const WORKER_SETTINGS = Symbol('WorkerSettings');

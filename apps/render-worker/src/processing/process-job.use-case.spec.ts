@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { JobReportKind, JobStatus, JobWorkRequestedV1, ReportPayloads } from '@vj/contracts';
+import type { JobProgressUpdateV1, JobReportKind, JobStatus, JobWorkRequestedV1, ReportPayloads } from '@vj/contracts';
 import { HandBack, MaxProcessingTimeExceeded, RpcError } from '@vj/messaging';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,7 +65,8 @@ function setup(overrides: {
     'video-background-removal': { timeLimitMs: 5_000, maxSeconds: 60, refusal, run: async () => Promise.reject(new Error('not used')) },
   };
   const covered: number[] = [];
-  const settings = { workerId: 'worker-a', maxFailedAttempts: 3, workDir: root, transloadTimeoutMs: 300_000, uploadMarginMs: 600_000 };
+  const settings = { workerId: 'worker-a', maxFailedAttempts: 3, workDir: root, transloadTimeoutMs: 300_000, uploadMarginMs: 600_000, progressIntervalMs: 1000 };
+  const progress: JobProgressUpdateV1[] = [];
   const useCase = new ProcessJobUseCase(
     {
       currentJob: async () => {
@@ -122,10 +123,15 @@ function setup(overrides: {
     }),
     settings,
     registry,
+    {
+      publish: async (update) => {
+        progress.push(update);
+      },
+    },
   );
   const kinds = () => published.map((p) => p.kind);
   const leftovers = () => readdirSync(root);
-  return { useCase, published, uploads, removed, registry, kinds, leftovers, covered, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return { useCase, published, progress, uploads, removed, registry, kinds, leftovers, covered, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 // Resolves once the processor is running, so a test can cancel mid-run.
@@ -169,6 +175,27 @@ describe('ProcessJobUseCase', () => {
         },
       },
     ]);
+  });
+
+  it('reports each stage as it begins, the processor\'s own progress within its span, and 1 before the success', async () => {
+    env = setup({
+      run: async ({ workDir, onProgress }) => {
+        onProgress?.(0.5);
+        const path = join(workDir, 'out.mp4');
+        writeFileSync(path, 'clean');
+        return { files: [{ path, fileName: 'out.mp4', contentType: 'video/mp4' }], durationSeconds: 12.5 };
+      },
+    });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('succeeded');
+    // 0.5 of processing comes within a second of the stage's start: left out, the next stage says more.
+    expect(env.progress.map((u) => [u.stage, u.progress])).toEqual([
+      ['fetching', 0],
+      ['probing', 0.1],
+      ['processing', 0.15],
+      ['uploading', 0.95],
+      ['uploading', 1],
+    ]);
+    expect(env.progress[0]).toMatchObject({ version: 1, kind: 'progress', job_id: JOB.job_id, account_id: 'acct-1', job_type: 'clean-audio-video', attempt: 1 });
   });
 
   it('charges for the duration measured in the fetched input, once billing holds its price, not for what the processor says', async () => {

@@ -19,6 +19,7 @@ import {
   type ProcessorOutput,
   type WorkerSettings,
 } from './ports';
+import { PROGRESS_SINK, ProgressReporter, type ProgressSink } from './progress-reporter';
 import { ResultUploader } from './result-uploader';
 import { storedResult } from './stored-result';
 import { withTimeLimit } from './with-time-limit';
@@ -62,6 +63,7 @@ export class ProcessJobUseCase {
     private readonly uploader: ResultUploader,
     @Inject(WORKER_SETTINGS) private readonly settings: WorkerSettings,
     private readonly cancellations: CancellationRegistry,
+    @Inject(PROGRESS_SINK) private readonly progressSink: ProgressSink,
   ) {}
 
   async execute(job: JobWorkRequestedV1, delivery: Delivery): Promise<JobOutcome> {
@@ -88,16 +90,19 @@ export class ProcessJobUseCase {
     signal.throwIfAborted();
     const processor = this.processors[job.job_type] as JobTypeProcessor;
     await this.reports.started(job, attempt.number, this.deadline(processor));
+    const progress = new ProgressReporter(job, attempt.number, this.progressSink, { intervalMs: this.settings.progressIntervalMs });
     const workDir = await mkdtemp(join(this.settings.workDir, `job-${job.job_id}-`));
     try {
-      const output = await this.produce(job, processor, workDir, signal);
+      const output = await this.produce(job, processor, workDir, signal, progress);
       if (!(await this.stillProcessing(job))) return 'stopped';
+      progress.stage('uploading');
       const stored = await this.uploader.upload(job, attempt.number, output.files, signal);
       // A cancel that came during the upload: nothing of it stays, and no success is reported.
       if (signal.aborted) {
         await this.uploader.remove(job, stored.map((file) => file.object_key));
         signal.throwIfAborted();
       }
+      await progress.done();
       await this.reports.succeeded(job, attempt.number, storedResult(job.job_type, stored), output.durationSeconds);
       return 'succeeded';
     } finally {
@@ -128,12 +133,15 @@ export class ProcessJobUseCase {
   }
 
   // The duration charged is the one measured and paid for before processing: what was processed.
-  private async produce(job: JobWorkRequestedV1, processor: JobTypeProcessor, workDir: string, signal: AbortSignal): Promise<ProcessorOutput> {
+  private async produce(job: JobWorkRequestedV1, processor: JobTypeProcessor, workDir: string, signal: AbortSignal, progress: ProgressReporter): Promise<ProcessorOutput> {
     processor.check?.(job);
+    progress.stage('fetching');
     const input = await this.inputs.fetch(job, join(workDir, 'input'), signal);
     return withTimeLimit(processor.timeLimitMs, signal, async (limited) => {
+      progress.stage('probing');
       const durationSeconds = await this.inputs.payFor(job, processor, input, limited);
-      const output = await processor.run({ job, inputPath: input.path, workDir, signal: limited });
+      progress.stage('processing');
+      const output = await processor.run({ job, inputPath: input.path, workDir, signal: limited, onProgress: (fraction) => progress.within(fraction) });
       return { files: output.files, durationSeconds };
     });
   }

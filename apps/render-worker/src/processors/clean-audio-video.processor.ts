@@ -31,7 +31,7 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
     ]);
   }
 
-  async run({ job, inputPath, workDir, signal }: ProcessorRun<'clean-audio-video'>): Promise<ProcessorOutput> {
+  async run({ job, inputPath, workDir, signal, onProgress }: ProcessorRun<'clean-audio-video'>): Promise<ProcessorOutput> {
     const cleaned = await this.clean({
       inputPath,
       workDir,
@@ -40,6 +40,7 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
       maxAudioSeconds: this.settings.maxAudioSeconds,
       timeoutMs: this.settings.timeLimitMs,
       signal,
+      onProgress,
       ffmpegPath: this.settings.ffmpegPath,
       ffprobePath: this.settings.ffprobePath,
     });

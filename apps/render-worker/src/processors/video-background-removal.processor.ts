@@ -51,7 +51,7 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     this.models.segmentersFor(optionsOf(job).subject_is_person);
   }
 
-  async run({ job, inputPath, workDir, signal }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
+  async run({ job, inputPath, workDir, signal, onProgress }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
     const options = optionsOf(job);
     const matted = await this.remove({
       inputPath,
@@ -61,6 +61,7 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
       maxSeconds: this.settings.maxSeconds,
       timeoutMs: this.settings.timeLimitMs,
       signal,
+      onProgress,
       ffmpegPath: this.settings.ffmpegPath,
       ffprobePath: this.settings.ffprobePath,
     });

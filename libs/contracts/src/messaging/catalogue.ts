@@ -35,6 +35,7 @@ import type {
   JobFailedEventV1,
   JobFailedReportV1,
   JobRetryingReportV1,
+  JobStartedEventV1,
   JobStartedReportV1,
   JobSucceededReportV1,
   JobWorkRequestedV1,
@@ -59,6 +60,7 @@ export interface ReportPayloads extends Record<JobReportKind, unknown> {
 
 export interface JobEventPayloads extends Record<JobEventKind, unknown> {
   created: JobCreatedEventV1;
+  started: JobStartedEventV1;
   completed: JobCompletedEventV1;
   failed: JobFailedEventV1;
   cancelled: JobCancelledEventV1;

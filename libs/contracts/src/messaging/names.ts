@@ -14,6 +14,9 @@ export const STREAMS = {
   billingEvents: 'VJ_BILLING_EVENTS',
   // Every consumer's dead letters, kept for an operator to list and replay (CLI `dead-letters`).
   deadLetters: 'VJ_DEAD_LETTERS',
+  // One subject per job: its state changes (jobs service, outbox) and progress (render workers), read
+  // back in order by whoever follows one job (the gateway's SSE stream and Prefer: wait).
+  jobUpdates: 'VJ_JOB_UPDATES',
 } as const;
 export type StreamName = (typeof STREAMS)[keyof typeof STREAMS];
 
@@ -25,12 +28,17 @@ export const CONSUMERS = {
 } as const;
 export type ConsumerName = (typeof CONSUMERS)[keyof typeof CONSUMERS];
 
-export const JOB_EVENT_KINDS = ['created', 'completed', 'failed', 'cancelled'] as const;
+// started: the first attempt began (a retry is not a new start).
+export const JOB_EVENT_KINDS = ['created', 'started', 'completed', 'failed', 'cancelled'] as const;
 export type JobEventKind = (typeof JOB_EVENT_KINDS)[number];
 
 // retrying: an attempt failed for a reason of ours and the work goes back to the queue.
 export const JOB_REPORT_KINDS = ['started', 'retrying', 'succeeded', 'failed'] as const;
 export type JobReportKind = (typeof JOB_REPORT_KINDS)[number];
+
+// Where a job's work is, in the order a worker goes through them.
+export const PROGRESS_STAGES = ['fetching', 'probing', 'processing', 'uploading'] as const;
+export type ProgressStage = (typeof PROGRESS_STAGES)[number];
 
 export const BILLING_EVENT_KINDS = ['hold_placed', 'hold_rejected', 'charge_captured', 'hold_released'] as const;
 export type BillingEventKind = (typeof BILLING_EVENT_KINDS)[number];
@@ -57,6 +65,9 @@ export const subjects = {
   reportAll: () => 'vj.reports.job.v1.>',
   jobEvent: (kind: JobEventKind) => `vj.events.job.v1.${kind}`,
   jobEventAll: () => 'vj.events.job.v1.>',
+  // One subject per job, so one job's updates are read in order without a consumer.
+  jobUpdate: (jobId: string) => `vj.updates.job.v1.${jobId}`,
+  jobUpdateAll: () => 'vj.updates.job.v1.*',
   billingEvent: (kind: BillingEventKind) => `vj.events.billing.v1.${kind}`,
   billingEventAll: () => 'vj.events.billing.v1.>',
   // Core NATS request/reply, served by the jobs service.
@@ -80,6 +91,7 @@ export const STREAM_SUBJECTS: Record<StreamName, string[]> = {
   [STREAMS.jobEvents]: [subjects.jobEventAll()],
   [STREAMS.billingEvents]: [subjects.billingEventAll()],
   [STREAMS.deadLetters]: [subjects.deadLetterAll()],
+  [STREAMS.jobUpdates]: [subjects.jobUpdateAll()],
 };
 
 // Core NATS queue groups: one member of each group handles a message, so several instances can run.

@@ -6,6 +6,7 @@ import type { JobStatus } from '../job/job-status';
 import type { JobType } from '../job/job-type';
 import type { StoredResultV1 } from '../job/stored-result';
 import type { CreditEstimateV1 } from './billing-payloads';
+import type { JobEventKind, ProgressStage } from './names';
 
 // Every message that crosses a process boundary, one versioned type each. Additive changes keep the
 // version; anything else is a new ...V2 type on a new subject.
@@ -74,6 +75,33 @@ export interface JobFailedEventV1 extends JobEventBaseV1 {
 }
 
 export type JobCancelledEventV1 = JobEventBaseV1;
+
+// The first attempt began on a worker.
+export interface JobStartedEventV1 extends JobEventBaseV1 {
+  attempt: number;
+}
+
+// vj.updates.job.v1.<job_id>: one job's updates, in the order they happened. A state update follows
+// every job event but created (jobs service, outbox); progress comes from the worker running the job.
+interface JobUpdateBaseV1 extends JobMessageBaseV1 {
+  occurred_at: string;
+}
+
+export interface JobStateUpdateV1 extends JobUpdateBaseV1 {
+  kind: 'state';
+  event: Exclude<JobEventKind, 'created'>;
+  status: JobStatus;
+}
+
+// progress: the whole job's fraction done, 0 to 1, across its stages; a retry starts again from 0.
+export interface JobProgressUpdateV1 extends JobUpdateBaseV1 {
+  kind: 'progress';
+  stage: ProgressStage;
+  progress: number;
+  attempt: number;
+}
+
+export type JobUpdateV1 = JobStateUpdateV1 | JobProgressUpdateV1;
 
 // Core NATS request/reply with the jobs service (vj.rpc.jobs.v1.*).
 export type RpcReply<T> = { ok: true; data: T } | { ok: false; error: { code: RpcErrorCode; message: string } };

@@ -86,6 +86,8 @@ export interface ServiceMessaging {
   deadLetterWatches: readonly ConsumerRef[];
   // Plain core subscriptions (not RPC, not health).
   subscribes: readonly string[];
+  // Streams read message by message (no consumer): the gateway follows one job's updates.
+  readsStreams?: readonly StreamName[];
   servesHealth?: ServiceName;
   pingsHealth: readonly ServiceName[];
   // Lists, replays (a publish into streamPublishes) and deletes the kept dead letters: the operator.
@@ -95,11 +97,21 @@ export interface ServiceMessaging {
 const ALL_STREAMS = Object.keys(STREAM_SUBJECTS) as StreamName[];
 
 export const SERVICE_MESSAGING: Record<NatsUser, ServiceMessaging> = {
-  gateway: { ensuresStreams: [], streamPublishes: [], consumers: [], deadLetterWatches: [], subscribes: [], pingsHealth: SERVICES },
+  // Follows one job at a time for SSE and Prefer: wait: woken by the job's update subject, reading the
+  // stored updates in order.
+  gateway: {
+    ensuresStreams: [],
+    streamPublishes: [],
+    consumers: [],
+    deadLetterWatches: [],
+    subscribes: [subjects.jobUpdateAll()],
+    readsStreams: [STREAMS.jobUpdates],
+    pingsHealth: SERVICES,
+  },
   jobs: {
     ensuresStreams: ALL_STREAMS,
-    // The outbox relay: work for the render workers and the job lifecycle events.
-    streamPublishes: [...JOB_TYPES.map((type) => subjects.work(type)), ...JOB_EVENT_KINDS.map((kind) => subjects.jobEvent(kind))],
+    // The outbox relay: work for the render workers, the job lifecycle events and each job's state updates.
+    streamPublishes: [...JOB_TYPES.map((type) => subjects.work(type)), ...JOB_EVENT_KINDS.map((kind) => subjects.jobEvent(kind)), subjects.jobUpdateAll()],
     consumers: [
       { stream: STREAMS.reports, durable: CONSUMERS.jobsReports, advisoryDeadLetters: true },
       { stream: STREAMS.billingEvents, durable: CONSUMERS.jobsBillingEvents, advisoryDeadLetters: true },
@@ -112,7 +124,8 @@ export const SERVICE_MESSAGING: Record<NatsUser, ServiceMessaging> = {
   },
   'render-worker': {
     ensuresStreams: ALL_STREAMS,
-    streamPublishes: JOB_REPORT_KINDS.map((kind) => subjects.report(kind)),
+    // Reports to the jobs service, and the progress of the jobs it runs.
+    streamPublishes: [...JOB_REPORT_KINDS.map((kind) => subjects.report(kind)), subjects.jobUpdateAll()],
     consumers: [{ stream: STREAMS.work, durable: CONSUMERS.renderWorker, advisoryDeadLetters: false }],
     deadLetterWatches: [],
     // The cancel listener: every worker hears the events that end a job it may be running.
@@ -216,6 +229,8 @@ function jetStreamSubjects(messaging: ServiceMessaging): { publish: string[]; su
   for (const stream of messaging.ensuresStreams) {
     publish.push(jetStreamApi.streamInfo(stream), jetStreamApi.streamCreate(stream), jetStreamApi.streamUpdate(stream));
   }
+  // A reader skips the account check (jetstreamManager({ checkAPI: false })): it may only get messages.
+  for (const stream of messaging.readsStreams ?? []) publish.push(jetStreamApi.streamMessageGet(stream));
   for (const consumer of messaging.consumers) {
     const { stream, durable } = consumer;
     publish.push(

@@ -25,6 +25,15 @@ export const STREAM_SETTINGS: Record<StreamName, StreamSettings> = {
     max_age: SEVEN_DAYS,
     duplicate_window: DUPLICATE_WINDOW,
   },
+  // A day of each job's updates, for a client that follows it or comes back; a job that runs long keeps
+  // its latest 1,000 (progress is at most one a second and one a percent).
+  [STREAMS.jobUpdates]: {
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: nanos(24 * 3600_000),
+    max_msgs_per_subject: 1000,
+    duplicate_window: DUPLICATE_WINDOW,
+  },
   // Kept a month for an operator; replayed or deleted one by one.
   [STREAMS.deadLetters]: {
     retention: RetentionPolicy.Limits,

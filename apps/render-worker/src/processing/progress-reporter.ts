@@ -1,0 +1,86 @@
+import { Logger } from '@nestjs/common';
+import type { JobProgressUpdateV1, JobWorkRequestedV1, ProgressStage } from '@vj/contracts';
+
+// Where a job's update subject gets its progress; a lost update is harmless (the next one replaces it).
+export interface ProgressSink {
+  publish(update: JobProgressUpdateV1): Promise<void>;
+}
+export const PROGRESS_SINK = Symbol('ProgressSink');
+
+// Each stage's share of the whole job's fraction done: the media work is most of any job.
+const STAGE_SPANS: Record<ProgressStage, readonly [number, number]> = {
+  fetching: [0, 0.1],
+  probing: [0.1, 0.15],
+  processing: [0.15, 0.95],
+  uploading: [0.95, 1],
+};
+// Smaller moves are not worth an update.
+const MIN_STEP = 0.01;
+
+export interface ProgressSettings {
+  // Within a stage, at most one update this often (a stage change and the end are reported at once).
+  intervalMs: number;
+  now?: () => number;
+}
+
+// One attempt's progress, published in order (each waits for the one before) and never failing the
+// job: a sink that cannot publish is logged and the work goes on.
+export class ProgressReporter {
+  private readonly logger = new Logger(ProgressReporter.name);
+  private readonly now: () => number;
+  private current: ProgressStage = 'fetching';
+  private lastProgress = -1;
+  private lastAt = Number.NEGATIVE_INFINITY;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly job: Pick<JobWorkRequestedV1, 'job_id' | 'account_id' | 'job_type'>,
+    private readonly attempt: number,
+    private readonly sink: ProgressSink,
+    private readonly settings: ProgressSettings,
+  ) {
+    this.now = settings.now ?? Date.now;
+  }
+
+  // A new stage begins: reported at once, at the start of its span.
+  stage(stage: ProgressStage): void {
+    this.current = stage;
+    this.publish(STAGE_SPANS[stage][0]);
+  }
+
+  // The current stage is this fraction (0 to 1) done.
+  within(fraction: number): void {
+    const [from, to] = STAGE_SPANS[this.current];
+    const progress = from + (to - from) * Math.min(Math.max(fraction, 0), 1);
+    if (progress - this.lastProgress < MIN_STEP || this.now() - this.lastAt < this.settings.intervalMs) return;
+    this.publish(progress);
+  }
+
+  // The attempt's work is all done: 1, published before the success is reported, so whoever follows
+  // the job sees it before the job completes.
+  async done(): Promise<void> {
+    this.current = 'uploading';
+    this.publish(1);
+    await this.chain;
+  }
+
+  private publish(progress: number): void {
+    const rounded = Math.round(progress * 1000) / 1000;
+    this.lastProgress = rounded;
+    this.lastAt = this.now();
+    const update: JobProgressUpdateV1 = {
+      version: 1,
+      job_id: this.job.job_id,
+      account_id: this.job.account_id,
+      job_type: this.job.job_type,
+      kind: 'progress',
+      stage: this.current,
+      progress: rounded,
+      attempt: this.attempt,
+      occurred_at: new Date().toISOString(),
+    };
+    this.chain = this.chain.then(() =>
+      this.sink.publish(update).catch((error: unknown) => this.logger.warn(`job ${this.job.job_id}: progress not published: ${String(error)}`)),
+    );
+  }
+}

@@ -12,7 +12,7 @@ echo "typecheck" >&2
 npx tsc -p tsconfig.json
 echo "lint" >&2
 npx nx show projects >/dev/null
-npx eslint --max-warnings 0 apps libs scripts test bench
+npx eslint --max-warnings 0 apps libs examples scripts test bench
 
 mkdir -p reports
 status=0

@@ -7,6 +7,7 @@ import { useE2eStack } from '../support/e2e-stack';
 import { waitForFinalJob } from '../support/job-polling';
 import { generateVideo, loudness, probeStreams, videoPacketHashes } from '../support/media-tools';
 import { openSse, type SseMessage } from '../../apps/gateway/test/sse-client';
+import { startJobCounts } from '../../examples/job-counts/src/job-counts';
 
 const JOB_SCHEMA = 'CleanAudioVideoJob' as const;
 
@@ -165,5 +166,38 @@ describe('clean-audio-video through the REST API, all four services', () => {
     expect(list.status).toBe(200);
     expect(list.body.data.length).toBeGreaterThanOrEqual(5);
     expect(list.body.data.every((row) => row.type === 'clean-audio-video')).toBe(true);
+  });
+
+  // Issue 11: the example internal consumer (examples/job-counts, libs/job-events) against the real
+  // event log, as its own NATS user; after the jobs above (completed and failed) and one cancelled at
+  // once (or failed, when the worker was quicker), its table is the API's.
+  it('keeps an account job-count table from the job events that matches GET /v1/jobs', async () => {
+    const cancelled = await e2e.api.request<CleanAudioVideoJob>('POST', '/v1/clean-audio-video', JOB_SCHEMA, { video_url: `${e2e.files.baseUrl}/missing.mp4` });
+    await e2e.api.request('POST', `/v1/clean-audio-video/${cancelled.body.job_id}/cancel`, JOB_SCHEMA).catch(() => undefined);
+    const counts = await startJobCounts({ natsUrl: e2e.stack.infra.natsUrl('job-counts'), databaseUrl: e2e.stack.infra.env.DATABASE_URL });
+    try {
+      const byStatus = async () => {
+        const rows: { job: { status: string } }[] = [];
+        let cursor = '';
+        do {
+          const page = await e2e.api.request<{ data: { job: { status: string } }[]; next_cursor: string | null }>('GET', `/v1/jobs?limit=100${cursor && `&cursor=${cursor}`}`, 'JobList');
+          rows.push(...page.body.data);
+          cursor = page.body.next_cursor ?? '';
+        } while (cursor);
+        const of = (status: string) => rows.filter((row) => row.job.status === status).length;
+        return { created: rows.length, completed: of('COMPLETED'), failed: of('FAILED'), cancelled: of('CANCELLED'), processing: of('PROCESSING') };
+      };
+      let api = await byStatus();
+      let table = await counts.counts(e2e.stack.accountId);
+      await waitFor('the table to catch up with the API', async () => {
+        [api, table] = [await byStatus(), await counts.counts(e2e.stack.accountId)];
+        return api.processing === 0 && table.created === api.created && table.completed === api.completed && table.failed === api.failed && table.cancelled === api.cancelled;
+      }, 60_000, 250);
+      expect(table).toMatchObject({ created: api.created, completed: api.completed, failed: api.failed, cancelled: api.cancelled });
+      expect(api.failed).toBeGreaterThanOrEqual(2);
+      expect(table.started).toBeGreaterThanOrEqual(api.completed);
+    } finally {
+      await counts.stop();
+    }
   });
 });

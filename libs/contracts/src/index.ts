@@ -21,3 +21,4 @@ export * from './schemas/api-responses.schema';
 export * from './schemas/billing-responses.schema';
 export * from './schemas/job-object.schema';
 export * from './schemas/schema-validator';
+export * from './messaging/asyncapi';

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { ALL_SCHEMAS } from '@vj/contracts';
+import { ALL_SCHEMAS, loadAsyncApiDocument } from '@vj/contracts';
 
 // The contracts' schemas use bare $ref ids (Ajv); OpenAPI wants component paths.
 function toComponent(node: unknown): unknown {
@@ -18,7 +18,7 @@ export function contractSchemaComponents(): Record<string, unknown> {
   return Object.fromEntries(ALL_SCHEMAS.map((schema) => [schema.$id, toComponent(schema)]));
 }
 
-// Swagger UI at /docs, the document at /docs-json. OpenAPI 3.1 because the contracts' schemas use
+// Swagger UI at /docs, the document at /docs-json, the AsyncAPI document of the events at /docs/events. OpenAPI 3.1 because the contracts' schemas use
 // JSON Schema features 3.0 lacks (type arrays, if/then).
 export function setupOpenApi(app: INestApplication): OpenAPIObject {
   const options = new DocumentBuilder()
@@ -34,6 +34,10 @@ export function setupOpenApi(app: INestApplication): OpenAPIObject {
     schemas: { ...document.components?.schemas, ...(contractSchemaComponents() as NonNullable<OpenAPIObject['components']>['schemas']) },
   };
   documentRateLimits(document);
+  // The event contract for internal consumers (AsyncAPI 3, decision 0031), beside the API's; before
+  // Swagger UI's routes under /docs.
+  const http = app.getHttpAdapter();
+  http.get('/docs/events', (_req: unknown, res: unknown) => http.reply(res, loadAsyncApiDocument(), 200));
   SwaggerModule.setup('docs', app, document);
   return document;
 }

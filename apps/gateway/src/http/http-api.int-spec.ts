@@ -221,6 +221,26 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
       }
     });
 
+    it('documents the event stream, Prefer: wait and Preference-Applied, and Last-Event-ID', async () => {
+      const { paths } = (await request(gw.server).get('/docs-json')).body;
+      for (const type of ['clean-audio-video', 'video-background-removal']) {
+        const events = paths[`/v1/${type}/{job_id}/events`].get;
+        expect(Object.keys(events.responses['200'].content)).toEqual(['text/event-stream']);
+        expect(events.responses['204']).toBeDefined();
+        expect(events.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['job_id', 'Last-Event-ID']));
+        for (const operation of [paths[`/v1/${type}`].post, paths[`/v1/${type}/{job_id}`].get]) {
+          expect(operation.parameters.map((p: { name: string }) => p.name)).toContain('Prefer');
+          expect(operation.responses['200'].headers).toHaveProperty('Preference-Applied');
+        }
+      }
+    });
+
+    it('serves the AsyncAPI document of the internal events at /docs/events, without a key', async () => {
+      const res = await request(gw.server).get('/docs/events');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ asyncapi: '3.0.0', channels: expect.objectContaining({ 'job-events.started': expect.any(Object) }) });
+    });
+
     it('serves Swagger UI at /docs', async () => {
       const res = await request(gw.server).get('/docs').redirects(1);
       expect(res.status).toBe(200);

@@ -25,6 +25,8 @@ export const CONSUMERS = {
   jobsReports: 'jobs-reports',
   billingJobEvents: 'billing-job-events',
   jobsBillingEvents: 'jobs-billing-events',
+  // examples/job-counts: the example internal consumer of job events (libs/job-events).
+  jobCounts: 'job-counts',
 } as const;
 export type ConsumerName = (typeof CONSUMERS)[keyof typeof CONSUMERS];
 

@@ -21,8 +21,9 @@ import {
 // new RPC method, event kind, job type, stream or consumer reaches the server configuration
 // (deploy/nats/nats.conf, rendered by scripts/render-nats-config.ts) without anyone listing subjects.
 
-// One user per service, and one for the operator CLI (apps/gateway/src/cli).
-export const NATS_USERS = ['gateway', 'jobs', 'render-worker', 'billing', 'operator'] as const;
+// One user per service, one for the operator CLI (apps/gateway/src/cli), and one per internal consumer
+// of the event streams (job-counts: examples/job-counts).
+export const NATS_USERS = ['gateway', 'jobs', 'render-worker', 'billing', 'operator', 'job-counts'] as const;
 export type NatsUser = (typeof NATS_USERS)[number];
 
 // The environment variable holding a user's password in a deployment: NATS_GATEWAY_PASSWORD,
@@ -140,6 +141,15 @@ export const SERVICE_MESSAGING: Record<NatsUser, ServiceMessaging> = {
     deadLetterWatches: [],
     subscribes: [],
     servesHealth: 'billing',
+    pingsHealth: [],
+  },
+  // An internal service reading the job event log with its own durable consumer (libs/job-events).
+  'job-counts': {
+    ensuresStreams: [],
+    streamPublishes: [],
+    consumers: [{ stream: STREAMS.jobEvents, durable: CONSUMERS.jobCounts, advisoryDeadLetters: false }],
+    deadLetterWatches: [],
+    subscribes: [],
     pingsHealth: [],
   },
   // The CLI checks that a service answers before a command that needs it (billing, for credits), and

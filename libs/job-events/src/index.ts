@@ -1,0 +1,2 @@
+export * from './event-deduplicator';
+export * from './job-events-consumer';

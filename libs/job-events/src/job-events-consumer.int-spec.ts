@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { CONSUMERS, STREAMS, subjects, type JobEventKind } from '@vj/contracts';
+import { startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
+import { encodeJson, ensureStreams } from '@vj/messaging';
+import { connect, type NatsConnection } from 'nats';
+import { JobEventsConsumer, type JobEvent } from './job-events-consumer';
+
+// The consumer library against a real nats-server: order, dedupe by event id, retries, and what it skips.
+describe('JobEventsConsumer', () => {
+  let nats: LocalNatsServer;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    nc = await connect({ servers: nats.url });
+    await ensureStreams(nc);
+  });
+
+  afterAll(async () => {
+    await nc?.drain();
+    await nats?.stop();
+  });
+
+  const event = (kind: JobEventKind, jobId: string, eventId = randomUUID()) => ({
+    version: 1,
+    job_id: jobId,
+    account_id: 'acct',
+    job_type: 'clean-audio-video',
+    event_id: eventId,
+    occurred_at: new Date().toISOString(),
+    ...(kind === 'created' && { options: {} }),
+    ...(kind === 'failed' && { error: { code: 'invalid_file', message: 'x', details: null } }),
+  });
+  const publish = (subject: string, payload: unknown) => nc.jetstream().publish(subject, typeof payload === 'string' ? new TextEncoder().encode(payload) : encodeJson(payload), { msgID: randomUUID() });
+
+  it('hands each event once, in stream order, retries a failing handler, and skips what it cannot read or does not know', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const repeated = event('created', b);
+    await publish(subjects.jobEvent('created'), event('created', a));
+    await publish(subjects.jobEvent('created'), repeated);
+    // The same event again under another message id: past the stream's dedup, caught by event_id.
+    await publish(subjects.jobEvent('created'), repeated);
+    await publish('vj.events.job.v1.resumed', event('created', a));
+    await publish(subjects.jobEvent('cancelled'), 'not json');
+    await publish(subjects.jobEvent('failed'), event('failed', a));
+    await publish(subjects.jobEvent('cancelled'), event('cancelled', b));
+
+    const handled: string[] = [];
+    let failedOnce = false;
+    const consumer = new JobEventsConsumer(nc, {
+      durable: CONSUMERS.jobCounts,
+      backoffMs: [100],
+      handle: async (e: JobEvent, context) => {
+        if (e.kind === 'failed' && !failedOnce) {
+          failedOnce = true;
+          throw new Error('database away');
+        }
+        handled.push(`${e.kind}:${e.payload.job_id === a ? 'a' : 'b'}:${context.deliveries}`);
+      },
+    });
+    await consumer.start();
+    try {
+      await waitFor('every event handled', async () => handled.length >= 4, 15_000, 50);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(handled).toEqual(['created:a:1', 'created:b:1', 'failed:a:2', 'cancelled:b:1']);
+      const info = await (await nc.jetstreamManager()).consumers.info(STREAMS.jobEvents, CONSUMERS.jobCounts);
+      expect(info.num_pending + info.num_ack_pending).toBe(0);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('handles only the kinds asked for, and resumes after the last acknowledged event', async () => {
+    const jobId = randomUUID();
+    const handled: JobEventKind[] = [];
+    const options = { durable: CONSUMERS.jobCounts, kinds: ['completed'] as const, handle: async (e: JobEvent) => void handled.push(e.kind) };
+    const first = new JobEventsConsumer(nc, options);
+    await first.start();
+    await publish(subjects.jobEvent('created'), event('created', jobId));
+    await publish(subjects.jobEvent('completed'), { ...event('completed', jobId), result: {}, media_duration_seconds: 1 });
+    await waitFor('completed handled', async () => handled.length === 1, 10_000, 50);
+    await first.stop();
+    await publish(subjects.jobEvent('completed'), { ...event('completed', randomUUID()), result: {}, media_duration_seconds: 1 });
+    const second = new JobEventsConsumer(nc, options);
+    await second.start();
+    try {
+      await waitFor('the next one handled', async () => handled.length === 2, 10_000, 50);
+      expect(handled).toEqual(['completed', 'completed']);
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,136 @@
+import { JOB_EVENT_KINDS, STREAMS, subjects, type ConsumerName, type JobEventKind, type JobEventPayloads } from '@vj/contracts';
+import { decodeJson, ensureConsumer, type ConsumerSpec } from '@vj/messaging';
+import type { Consumer, JsMsg, NatsConnection } from 'nats';
+import { InMemoryDeduplicator, type EventDeduplicator } from './event-deduplicator';
+
+// One job event as a handler gets it: its kind and its payload (JobEventPayloads in libs/contracts).
+export type JobEvent = { [K in JobEventKind]: { kind: K; payload: JobEventPayloads[K] } }[JobEventKind];
+
+export interface JobEventContext {
+  // The event's id (its event_id): a handler that writes to its own store records it in the same
+  // transaction, for effects exactly once across restarts.
+  eventId: string;
+  // The event's place in VJ_JOB_EVENTS, and the attempt at handling it (1 the first time).
+  streamSeq: number;
+  deliveries: number;
+}
+
+export interface JobEventsConsumerOptions {
+  // The consumer's durable name, declared in CONSUMERS (libs/contracts) with its NATS user.
+  durable: ConsumerName;
+  // The kinds handled; the others are acknowledged unseen. All by default.
+  kinds?: readonly JobEventKind[];
+  handle(event: JobEvent, context: JobEventContext): Promise<void>;
+  // Skips an event id already handled; by default the last 100,000 ids of this process.
+  deduplicator?: EventDeduplicator;
+  // A handler that throws runs again after these delays (the last repeats), holding the events behind
+  // it, at most maxDeliver times in all; then the event is terminated and logged, and stays in the stream.
+  backoffMs?: readonly number[];
+  maxDeliver?: number;
+  ackWaitMs?: number;
+  log?: (line: string) => void;
+}
+
+const DEFAULT_BACKOFF_MS = [1_000, 5_000, 30_000];
+const PULL_EXPIRES_MS = 5_000;
+
+// A typed, durable, explicitly acknowledged reader of the job event log for internal services. Events
+// are handled one at a time, in stream order (a failing handler is retried in place); each is
+// deduplicated by its event_id before the handler runs, and acknowledged only after it returns. A payload that is not JSON is terminated (never
+// retried); a kind this version does not know is acknowledged and skipped, so new kinds never block it.
+export class JobEventsConsumer {
+  private stopping = false;
+  private loop?: Promise<void>;
+  private readonly kinds: ReadonlySet<string>;
+  private readonly deduplicator: EventDeduplicator;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly options: JobEventsConsumerOptions,
+  ) {
+    this.kinds = new Set(options.kinds ?? JOB_EVENT_KINDS);
+    this.deduplicator = options.deduplicator ?? new InMemoryDeduplicator();
+  }
+
+  get spec(): ConsumerSpec {
+    return {
+      stream: STREAMS.jobEvents,
+      durable: this.options.durable,
+      filterSubject: subjects.jobEventAll(),
+      subjects: JOB_EVENT_KINDS.map((kind) => subjects.jobEvent(kind)),
+      ackWaitMs: this.options.ackWaitMs ?? 30_000,
+      maxDeliver: this.options.maxDeliver ?? 10,
+      concurrency: 1,
+      backoffMs: [...(this.options.backoffMs ?? DEFAULT_BACKOFF_MS)],
+      maxProcessingMs: this.options.ackWaitMs ?? 30_000,
+    };
+  }
+
+  // Creates the durable consumer when missing (from the oldest event kept), then starts reading.
+  async start(): Promise<void> {
+    await ensureConsumer(await this.nc.jetstreamManager(), this.spec);
+    const consumer = await this.nc.jetstream().consumers.get(STREAMS.jobEvents, this.options.durable);
+    this.loop = this.pull(consumer);
+  }
+
+  // Stops pulling and waits for the event in hand; what was not acknowledged comes again next start.
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.loop;
+  }
+
+  private async pull(consumer: Consumer): Promise<void> {
+    while (!this.stopping) {
+      try {
+        const batch = await consumer.fetch({ max_messages: 10, expires: PULL_EXPIRES_MS });
+        for await (const msg of batch) {
+          if (this.stopping) msg.nak();
+          else await this.settle(msg);
+        }
+      } catch (error) {
+        if (this.stopping) break;
+        this.options.log?.(`pull from ${this.options.durable} failed, retrying: ${String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+  }
+
+  // Waits, telling JetStream the message is still in hand so it is not delivered elsewhere meanwhile.
+  private async pause(msg: JsMsg, ms: number): Promise<void> {
+    const step = Math.max(1, Math.min(ms, this.spec.ackWaitMs / 2));
+    for (let waited = 0; waited < ms && !this.stopping; waited += step) {
+      msg.working();
+      await new Promise((resolve) => setTimeout(resolve, Math.min(step, ms - waited)));
+    }
+  }
+
+  private async settle(msg: JsMsg): Promise<void> {
+    const kind = msg.subject.slice(subjects.jobEvent('' as JobEventKind).length) as JobEventKind;
+    if (!this.kinds.has(kind)) return msg.ack();
+    let payload: { event_id?: unknown };
+    try {
+      payload = decodeJson(msg.data);
+    } catch {
+      this.options.log?.(`${msg.subject} #${msg.seq} is not JSON: terminated`);
+      return msg.term();
+    }
+    const eventId = typeof payload.event_id === 'string' ? payload.event_id : `${msg.headers?.get('Nats-Msg-Id') ?? msg.seq}`;
+    const event = { kind, payload } as JobEvent;
+    const { maxDeliver, backoffMs } = this.spec;
+    // Retried in place, so the events behind it wait and stream order holds.
+    for (let attempt = msg.info.redeliveryCount; ; attempt++) {
+      try {
+        await this.deduplicator.once(eventId, () => this.options.handle(event, { eventId, streamSeq: msg.seq, deliveries: attempt }));
+        return msg.ack();
+      } catch (error) {
+        if (attempt >= maxDeliver || this.stopping) {
+          this.options.log?.(`${msg.subject} #${msg.seq} failed ${attempt} times, left in the stream: ${String(error)}`);
+          return this.stopping ? msg.nak() : msg.term();
+        }
+        const delay = backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 1_000;
+        this.options.log?.(`${msg.subject} #${msg.seq} attempt ${attempt} failed, again in ${delay} ms: ${String(error)}`);
+        await this.pause(msg, delay);
+      }
+    }
+  }
+}

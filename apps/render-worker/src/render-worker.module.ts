@@ -4,7 +4,7 @@ import type { ObjectStorage } from '@vj/storage';
 import type { NatsConnection } from 'nats';
 import { hostname } from 'node:os';
 import { DurationProbe } from './estimate/duration-probe';
-import { AllowList } from './input/allow-list';
+import { AllowList } from '@vj/egress';
 import { JobInputSource } from './input/job-input-source';
 import type { MattingModelRegistry } from './matting/model-registry';
 import { ProcessRunner } from './media';

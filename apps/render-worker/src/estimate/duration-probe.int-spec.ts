@@ -8,8 +8,7 @@ import { startNatsServer, startS3Server, type LocalNatsServer, type LocalS3Serve
 import { MediaRpcClient, serveMediaRpc, type RpcService } from '@vj/messaging';
 import { ObjectStorage } from '@vj/storage';
 import { connect, type NatsConnection } from 'nats';
-import { AllowList } from '../input/allow-list';
-import { resolveWithSystemDns, type ResolveHost } from '../input/resolve-host';
+import { AllowList, resolveWithSystemDns, type ResolveHost } from '@vj/egress';
 import { startLocalHttpServer, type LocalHttpServer } from '../input/testing/local-http-server';
 import { ProcessRunner } from '../media';
 import { durationOf, FFPROBE_PATH, makeTestVideo } from '../media/testing/media-tools';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { ProbeInputRequestV1 } from '@vj/contracts';
-import { AllowList } from '../input/allow-list';
+import { AllowList } from '@vj/egress';
 import { ProcessFailedError, type CommandRunner } from '../media';
 import { DurationProbe, type DurationProbeSettings } from './duration-probe';
 import { decoderMaxPixels, MAX_DECODED_PICTURE } from '../media/input-fence';

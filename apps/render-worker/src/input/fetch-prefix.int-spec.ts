@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AllowList } from './allow-list';
+import { AllowList } from '@vj/egress';
 import { fetchPrefix, type PrefixOptions } from './fetch-prefix';
 import { startLocalHttpServer, type LocalHttpServer } from './testing/local-http-server';
 import { TransloadError } from './transload-error';

@@ -1,8 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { AllowList } from './allow-list';
+import { AllowList, resolveWithSystemDns, type ResolveHost } from '@vj/egress';
 import { guardedGet } from './guarded-get';
-import { resolveWithSystemDns, type ResolveHost } from './resolve-host';
 import { TransloadError } from './transload-error';
 
 export interface PrefixOptions {

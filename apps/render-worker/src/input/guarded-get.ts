@@ -1,9 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { pinnedLookup } from './pinned-lookup';
-import type { ResolvedAddress } from './resolve-host';
+import { DestinationRefused, pinnedLookup, vetDestination, type DestinationPolicy, type ResolvedAddress } from '@vj/egress';
 import { TransloadError } from './transload-error';
-import { vetDestination, type DestinationPolicy } from './vet-destination';
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -19,7 +17,7 @@ export async function guardedGet(
 ): Promise<IncomingMessage> {
   let url = parseUrl(rawUrl);
   for (let redirects = 0; ; redirects++) {
-    const target = await untilAborted(vetDestination(url, policy), signal);
+    const target = await untilAborted(vetTransload(url, policy), signal);
     const response = await request(url, target, signal, headers);
     const status = response.statusCode ?? 0;
     if (status >= 200 && status < 300) return response;
@@ -29,6 +27,16 @@ export async function guardedGet(
     const location = response.headers.location;
     if (!location) throw new TransloadError('redirect', `${url.host} answered HTTP ${status} without a Location header`);
     url = parseUrl(location, url);
+  }
+}
+
+// The guard's refusal is the job's transload_failed, with the rule that refused it.
+async function vetTransload(url: URL, policy: DestinationPolicy): Promise<ResolvedAddress> {
+  try {
+    return await vetDestination(url, policy);
+  } catch (error) {
+    if (error instanceof DestinationRefused) throw new TransloadError(error.rule, error.message);
+    throw error;
   }
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobInputV1, JobWorkRequestedV1 } from '@vj/contracts';
 import { JobFailure } from '../errors/job-failure';
-import { AllowList } from './allow-list';
+import { AllowList } from '@vj/egress';
 import { JobInputSource } from './job-input-source';
 import { TransloadError } from './transload-error';
 

@@ -2,7 +2,7 @@ import { uploadObjectKey, type JobWorkRequestedV1 } from '@vj/contracts';
 import type { ObjectStorage } from '@vj/storage';
 import { JobFailure } from '../errors/job-failure';
 import type { InputSource } from '../processing/ports';
-import type { AllowList } from './allow-list';
+import type { AllowList } from '@vj/egress';
 import { fetchUpload } from './fetch-upload';
 import type { FetchedInput } from './fetched-input';
 import { transload } from './transload';

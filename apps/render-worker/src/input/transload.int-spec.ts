@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AllowList } from './allow-list';
+import { AllowList } from '@vj/egress';
 import { transload, type TransloadOptions } from './transload';
 import { startLocalHttpServer, type LocalHttpServer } from './testing/local-http-server';
 import { TransloadError } from './transload-error';

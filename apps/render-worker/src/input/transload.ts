@@ -4,10 +4,9 @@ import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AllowList } from './allow-list';
+import { AllowList, resolveWithSystemDns, type ResolveHost } from '@vj/egress';
 import type { FetchedInput } from './fetched-input';
 import { guardedGet } from './guarded-get';
-import { resolveWithSystemDns, type ResolveHost } from './resolve-host';
 import { TransloadError } from './transload-error';
 
 export interface TransloadOptions {

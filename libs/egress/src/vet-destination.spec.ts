@@ -1,6 +1,6 @@
 import { AllowList } from './allow-list';
 import type { ResolveHost } from './resolve-host';
-import { TransloadError } from './transload-error';
+import { DestinationRefused } from './destination-refused';
 import { vetDestination } from './vet-destination';
 
 const dns = (table: Record<string, string[]>): ResolveHost => async (host) => {
@@ -9,10 +9,10 @@ const dns = (table: Record<string, string[]>): ResolveHost => async (host) => {
   return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 };
 
-async function refusal(url: string, table: Record<string, string[]> = {}, allow = ''): Promise<TransloadError> {
+async function refusal(url: string, table: Record<string, string[]> = {}, allow = ''): Promise<DestinationRefused> {
   const error = await vetDestination(new URL(url), { allowList: AllowList.parse(allow), resolve: dns(table) }).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(TransloadError);
-  return error as TransloadError;
+  expect(error).toBeInstanceOf(DestinationRefused);
+  return error as DestinationRefused;
 }
 
 describe('vetDestination', () => {
@@ -32,7 +32,6 @@ describe('vetDestination', () => {
   it('refuses a name with any private address among its records', async () => {
     const error = await refusal('http://mixed.example.com/', { 'mixed.example.com': ['93.184.216.34', '10.0.0.7'] });
     expect(error.rule).toBe('blocked_address');
-    expect(error.details?.[0]).toEqual(expect.objectContaining({ type: 'blocked_address', field: 'video_url' }));
     expect(error.message).toContain('10.0.0.7');
   });
 

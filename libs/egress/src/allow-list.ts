@@ -1,8 +1,8 @@
 import ipaddr from 'ipaddr.js';
 import { normalizeHostName } from './address-policy';
 
-// TRANSLOAD_ALLOW_HOSTS: operator-approved exceptions to the SSRF guard (hosts, IPs or CIDRs),
-// e.g. an internal media bucket, or 127.0.0.1 in tests.
+// TRANSLOAD_ALLOW_HOSTS, WEBHOOK_ALLOW_HOSTS: operator-approved exceptions to the SSRF guard (hosts,
+// IPs or CIDRs), e.g. an internal media bucket, or 127.0.0.1 in tests.
 export class AllowList {
   private constructor(
     private readonly hosts: ReadonlySet<string>,

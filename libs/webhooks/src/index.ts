@@ -1,0 +1,3 @@
+export * from './retry-schedule';
+export * from './webhook-sender';
+export * from './webhook-signature';

@@ -1,5 +1,5 @@
 import { JOB_EVENT_KINDS, STREAMS, subjects, type ConsumerName, type JobEventKind, type JobEventPayloads } from '@vj/contracts';
-import { decodeJson, ensureConsumer, type ConsumerSpec } from '@vj/messaging';
+import { decodeJson, ensureConsumer, keepAlive, type ConsumerSpec } from '@vj/messaging';
 import type { Consumer, JsMsg, NatsConnection } from 'nats';
 import { InMemoryDeduplicator, type EventDeduplicator } from './event-deduplicator';
 
@@ -33,6 +33,9 @@ export interface JobEventsConsumerOptions {
 
 const DEFAULT_BACKOFF_MS = [1_000, 5_000, 30_000];
 const PULL_EXPIRES_MS = 5_000;
+const PAUSE_STEP_MS = 1_000;
+// An event in hand for a day is a hung handler: JetStream may then give it to another instance.
+const KEEP_ALIVE_LIMIT_MS = 24 * 3_600_000;
 
 // A typed, durable, explicitly acknowledged reader of the job event log for internal services. Events
 // are handled one at a time, in stream order (a failing handler is retried in place); each is
@@ -61,6 +64,8 @@ export class JobEventsConsumer {
       ackWaitMs: this.options.ackWaitMs ?? 30_000,
       maxDeliver: this.options.maxDeliver ?? 10,
       concurrency: 1,
+      // One event out at a time across every instance of the service: stream order holds.
+      maxAckPending: 1,
       backoffMs: [...(this.options.backoffMs ?? DEFAULT_BACKOFF_MS)],
       maxProcessingMs: this.options.ackWaitMs ?? 30_000,
     };
@@ -82,7 +87,7 @@ export class JobEventsConsumer {
   private async pull(consumer: Consumer): Promise<void> {
     while (!this.stopping) {
       try {
-        const batch = await consumer.fetch({ max_messages: 10, expires: PULL_EXPIRES_MS });
+        const batch = await consumer.fetch({ max_messages: 1, expires: PULL_EXPIRES_MS });
         for await (const msg of batch) {
           if (this.stopping) msg.nak();
           else await this.settle(msg);
@@ -95,12 +100,10 @@ export class JobEventsConsumer {
     }
   }
 
-  // Waits, telling JetStream the message is still in hand so it is not delivered elsewhere meanwhile.
-  private async pause(msg: JsMsg, ms: number): Promise<void> {
-    const step = Math.max(1, Math.min(ms, this.spec.ackWaitMs / 2));
-    for (let waited = 0; waited < ms && !this.stopping; waited += step) {
-      msg.working();
-      await new Promise((resolve) => setTimeout(resolve, Math.min(step, ms - waited)));
+  // Waits in steps of a second at most, so a stop is not held up.
+  private async pause(ms: number): Promise<void> {
+    for (let waited = 0; waited < ms && !this.stopping; waited += PAUSE_STEP_MS) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(PAUSE_STEP_MS, ms - waited)));
     }
   }
 
@@ -114,23 +117,31 @@ export class JobEventsConsumer {
       this.options.log?.(`${msg.subject} #${msg.seq} is not JSON: terminated`);
       return msg.term();
     }
-    const eventId = typeof payload.event_id === 'string' ? payload.event_id : `${msg.headers?.get('Nats-Msg-Id') ?? msg.seq}`;
+    const eventId = typeof payload.event_id === 'string' ? payload.event_id : msg.headers?.get('Nats-Msg-Id') || String(msg.seq);
     const event = { kind, payload } as JobEvent;
-    const { maxDeliver, backoffMs } = this.spec;
-    // Retried in place, so the events behind it wait and stream order holds.
-    for (let attempt = msg.info.redeliveryCount; ; attempt++) {
-      try {
-        await this.deduplicator.once(eventId, () => this.options.handle(event, { eventId, streamSeq: msg.seq, deliveries: attempt }));
-        return msg.ack();
-      } catch (error) {
-        if (attempt >= maxDeliver || this.stopping) {
-          this.options.log?.(`${msg.subject} #${msg.seq} failed ${attempt} times, left in the stream: ${String(error)}`);
-          return this.stopping ? msg.nak() : msg.term();
+    const { maxDeliver, backoffMs, ackWaitMs } = this.spec;
+    // working() while the event is in hand, retries included, so it is not delivered elsewhere meanwhile.
+    const alive = keepAlive(msg, ackWaitMs, KEEP_ALIVE_LIMIT_MS);
+    try {
+      // Retried in place, so the events behind it wait and stream order holds.
+      for (let attempt = msg.info.redeliveryCount; ; attempt++) {
+        try {
+          await this.deduplicator.once(eventId, () => this.options.handle(event, { eventId, streamSeq: msg.seq, deliveries: attempt }));
+          return msg.ack();
+        } catch (error) {
+          if (attempt >= maxDeliver) {
+            this.options.log?.(`${msg.subject} #${msg.seq} failed ${attempt} times, left in the stream: ${String(error)}`);
+            return msg.term();
+          }
+          const delay = backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 1_000;
+          this.options.log?.(`${msg.subject} #${msg.seq} attempt ${attempt} failed, again in ${delay} ms: ${String(error)}`);
+          await this.pause(delay);
+          // Stopping: the event comes again at the next start, to this or another instance.
+          if (this.stopping) return msg.nak();
         }
-        const delay = backoffMs[Math.min(attempt - 1, backoffMs.length - 1)] ?? 1_000;
-        this.options.log?.(`${msg.subject} #${msg.seq} attempt ${attempt} failed, again in ${delay} ms: ${String(error)}`);
-        await this.pause(msg, delay);
       }
+    } finally {
+      alive.stop();
     }
   }
 }

@@ -1,6 +1,6 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { pinnedLookup, vetDestination, type DestinationPolicy } from '@vj/egress';
+import { DestinationRefused, pinnedLookup, vetDestination, type DestinationPolicy } from '@vj/egress';
 import type { SignedHeaders } from './webhook-signature';
 
 export interface WebhookRequest {
@@ -42,15 +42,35 @@ export async function sendWebhook(request: WebhookRequest, policy: DestinationPo
     return failed('the endpoint URL is not valid');
   }
   const signal = AbortSignal.timeout(limits.timeoutMs);
+  let response: IncomingMessage;
   try {
-    const target = await vetDestination(url, policy);
-    const response = await post(url, pinnedLookup(target), request, signal);
-    const body = await readCapped(response, limits.maxResponseBytes);
-    const retryAfter = response.headers['retry-after'];
-    return { status: response.statusCode ?? null, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, error: null, responseBody: body.slice(0, KEPT_BODY_CHARS), durationMs: Date.now() - started };
+    const target = await untilAborted(vetDestination(url, policy), signal);
+    response = await post(url, pinnedLookup(target), request, signal);
   } catch (error) {
+    // The guard's rule only: the addresses a name resolves to inside our network are not the account's to see.
+    if (error instanceof DestinationRefused) return failed(`refused by the SSRF guard (${error.rule})`);
     return failed(signal.aborted ? `no answer within ${limits.timeoutMs} ms` : error instanceof Error ? error.message : String(error));
   }
+  // The status is the receiver's answer: a body that stalls or overflows changes nothing about it.
+  const body = await readCapped(response, limits.maxResponseBytes);
+  const retryAfter = response.headers['retry-after'];
+  return {
+    status: response.statusCode ?? null,
+    retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+    error: null,
+    responseBody: body.slice(0, KEPT_BODY_CHARS),
+    durationMs: Date.now() - started,
+  };
+}
+
+// DNS is not bound by the request's signal: a slow name server must not hold an attempt past its limit.
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function post(url: URL, lookup: ReturnType<typeof pinnedLookup>, request: WebhookRequest, signal: AbortSignal): Promise<IncomingMessage> {
@@ -73,20 +93,23 @@ function post(url: URL, lookup: ReturnType<typeof pinnedLookup>, request: Webhoo
   });
 }
 
+// What the receiver sent, up to maxBytes; never rejects: a stalled or broken body ends what was read.
 function readCapped(response: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const done = () => resolve(Buffer.concat(chunks).toString('utf8'));
     response.on('data', (chunk: Buffer) => {
       const room = maxBytes - size;
       if (room > 0) chunks.push(chunk.subarray(0, room));
       size += chunk.length;
       if (size >= maxBytes) {
         response.destroy();
-        resolve(Buffer.concat(chunks).toString('utf8'));
+        done();
       }
     });
-    response.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.once('error', (error) => (size >= maxBytes ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(error)));
+    response.once('end', done);
+    response.once('close', done);
+    response.on('error', done);
   });
 }

@@ -140,8 +140,19 @@ describe('following a job', () => {
       const jobId = await newJob();
       gw.jobs.fail(jobId, { code: 'invalid_file', message: 'no audio', details: null });
       const events = await (await sse(jobId)).events;
-      expect(events.map((e) => e.event)).toEqual(['job.failed']);
+      expect(events.map((e) => [e.event, e.id])).toEqual([['job.failed', 'end']]);
       expect(JSON.parse(events[0].data)).toMatchObject({ status: 'FAILED', error: { code: 'invalid_file' } });
+      expect((await sse(jobId, { 'Last-Event-ID': 'end' })).status).toBe(204);
+    });
+
+    it('passes over progress stored after the end, and stops a client that resumes after it', async () => {
+      const jobId = await newJob();
+      gw.jobs.fail(jobId, { code: 'invalid_file', message: 'no audio', details: null });
+      const finalSeq = gw.jobUpdates.publish(state(jobId, 'failed', 'FAILED'));
+      const late = gw.jobUpdates.publish(progress(jobId, 'processing', 0.7));
+      const resumed = await (await sse(jobId, { 'Last-Event-ID': String(finalSeq) })).events;
+      expect(resumed.map((e) => [e.event, e.id])).toEqual([['job.failed', String(late)]]);
+      expect((await sse(jobId, { 'Last-Event-ID': String(late) })).status).toBe(204);
     });
 
     it("is a JSON 404 for another account's job, and 429 past the account's open followers", async () => {
@@ -153,9 +164,15 @@ describe('following a job', () => {
       expect(open.map((s) => s.status)).toEqual([200, 200, 200]);
       const refused = await sse(jobId);
       expect(refused.status).toBe(429);
+      // A read asking to wait answers at once instead, like a create.
+      const started = Date.now();
+      const read = await request(gw.server).get(`/v1/${TYPE}/${jobId}`).set(bearer(alice)).set('Prefer', 'wait=5');
+      expect(read.status).toBe(200);
+      expect(read.headers['preference-applied']).toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(4_000);
       complete(jobId);
       await Promise.all(open.map((s) => s.events));
-      expect((await request(gw.server).get(`/v1/${TYPE}/${jobId}`).set(bearer(alice)).set('Prefer', 'wait=1')).status).toBe(200);
+      expect((await request(gw.server).get(`/v1/${TYPE}/${jobId}`).set(bearer(alice)).set('Prefer', 'wait=1')).headers['preference-applied']).toBe('wait=1');
     });
   });
 });

@@ -97,12 +97,12 @@ export class ProcessJobUseCase {
       if (!(await this.stillProcessing(job))) return 'stopped';
       progress.stage('uploading');
       const stored = await this.uploader.upload(job, attempt.number, output.files, signal);
+      await progress.done();
       // A cancel that came during the upload: nothing of it stays, and no success is reported.
       if (signal.aborted) {
         await this.uploader.remove(job, stored.map((file) => file.object_key));
         signal.throwIfAborted();
       }
-      await progress.done();
       await this.reports.succeeded(job, attempt.number, storedResult(job.job_type, stored), output.durationSeconds);
       return 'succeeded';
     } finally {

@@ -16,6 +16,7 @@ const STAGE_SPANS: Record<ProgressStage, readonly [number, number]> = {
 };
 // Smaller moves are not worth an update.
 const MIN_STEP = 0.01;
+const FLUSH_LIMIT_MS = 2_000;
 
 export interface ProgressSettings {
   // Within a stage, at most one update this often (a stage change and the end are reported at once).
@@ -57,11 +58,14 @@ export class ProgressReporter {
   }
 
   // The attempt's work is all done: 1, published before the success is reported, so whoever follows
-  // the job sees it before the job completes.
+  // the job sees it before the job completes. A slow stream holds the success back FLUSH_LIMIT_MS at most.
   async done(): Promise<void> {
     this.current = 'uploading';
     this.publish(1);
-    await this.chain;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_LIMIT_MS)));
+    await Promise.race([this.chain, limit]);
+    clearTimeout(timer);
   }
 
   private publish(progress: number): void {

@@ -11,6 +11,8 @@ export interface ConsumerSpec {
   maxDeliver: number;
   // Handlers running at once in this process.
   concurrency: number;
+  // Messages out unacknowledged at once across every instance (max_ack_pending); 1 keeps stream order.
+  maxAckPending?: number;
   // Delay before redelivery after a transient error, by attempt; the last value repeats.
   backoffMs: number[];
   // working() keep-alives stop after this, so a hung handler's message is redelivered.

@@ -11,6 +11,7 @@ export function consumerConfig(spec: ConsumerSpec): Partial<ConsumerConfig> {
     filter_subject: spec.filterSubject,
     ack_wait: nanos(spec.ackWaitMs),
     max_deliver: spec.maxDeliver,
+    ...(spec.maxAckPending !== undefined && { max_ack_pending: spec.maxAckPending }),
   };
 }
 

@@ -25,6 +25,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+# The test command renders docker-compose.yml with a compose CLI (test/deployment-config.spec.ts); any
+# one will do, no daemon needed. Best effort: without one that test is skipped, nothing else is lost.
+if [ "${WANT_COMPOSE_CLI:-}" = 1 ] && ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing the Debian package docker-compose (for the compose config test)" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-compose; } >&2 \
+      || echo "docker-compose could not be installed; the compose config test will be skipped" >&2
+  fi
+fi
+
 # onnxruntime-node's install script would fetch CUDA files from outside the npm registry; its CPU
 # library ships inside the package.
 export ONNXRUNTIME_NODE_INSTALL=skip

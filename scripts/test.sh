@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # A report from an earlier run must never stand in for this one (.ci/run reads it).
 rm -f reports/jest.json reports/jest-node24.json
-REQUIRE_LOCAL_SERVICES=1 source scripts/ensure-prerequisites.sh
+REQUIRE_LOCAL_SERVICES=1 WANT_COMPOSE_CLI=1 source scripts/ensure-prerequisites.sh
 export NX_DAEMON=false NX_NO_CLOUD=true NX_SKIP_NX_CACHE=true
 
 echo "typecheck" >&2

@@ -58,8 +58,8 @@ function renderCompose(env: Record<string, string | undefined>) {
   return { errors: [...errors], environments };
 }
 
-// `docker compose` (v2 plugin) or `docker-compose` (v1), where one is installed: neither needs a daemon
-// to render a file. CI usually has neither; the checks in code below stand in for it.
+// `docker compose` (v2 plugin) or `docker-compose` (v1, the Debian package `npm test` installs when it
+// can): neither needs a daemon to render a file. Without one, the checks in code below stand in for it.
 function findCompose(): string[] | undefined {
   for (const command of [['docker', 'compose'], ['docker-compose']]) {
     try {

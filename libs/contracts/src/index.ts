@@ -22,3 +22,4 @@ export * from './schemas/billing-responses.schema';
 export * from './schemas/job-object.schema';
 export * from './schemas/schema-validator';
 export * from './messaging/asyncapi';
+export * from './job/job-object.renderer';

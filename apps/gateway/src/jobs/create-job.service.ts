@@ -7,7 +7,7 @@ import { AccountsRepository } from '../identity/accounts.repository';
 import type { AccountLimitOverrides } from '../identity/principal';
 import { maxProcessingJobs } from '../rate-limits/rate-limit-policy';
 import { isRequestIdKey, type IdempotencyInput } from './idempotency.decorators';
-import { renderCreatedJob } from './job-object.renderer';
+import { renderCreatedJob } from '@vj/contracts';
 import { JOBS_PORT, JobsServiceError, type JobsPort } from './jobs-port';
 import { QuoteJobService, type JobRequest } from './quote-job.service';
 

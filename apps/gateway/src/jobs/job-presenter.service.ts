@@ -3,7 +3,7 @@ import type { JobObject, JobRecordV1, StoredFileV1 } from '@vj/contracts';
 import { ObjectStorage } from '@vj/storage';
 import { GATEWAY_CONFIG } from '../config/gateway-config.token';
 import type { GatewayConfig } from '../gateway.env';
-import { renderJob } from './job-object.renderer';
+import { renderJob } from '@vj/contracts';
 
 // Renders job records for reads, with result URLs presigned fresh on every read.
 @Injectable()

@@ -1,4 +1,6 @@
-import type { FileObject, JobError, JobObject, JobRecordV1, StoredFileV1, StoredResultV1 } from '@vj/contracts';
+import type { FileObject, JobError, JobObject } from './job-object';
+import type { JobRecordV1 } from './job-record';
+import type { StoredFileV1, StoredResultV1 } from './stored-result';
 
 export type SignFileUrl = (file: StoredFileV1) => Promise<string>;
 
@@ -10,7 +12,8 @@ export function renderCreatedJob(record: JobRecordV1): JobObject {
   return job;
 }
 
-// The job object with exactly the fields its state allows (video-jobs-resources.md sections 2 and 3).
+// The job object with exactly the fields its state allows (video-jobs-resources.md sections 2 and 3):
+// what GET answers, and what a webhook carries.
 export async function renderJob(record: JobRecordV1, signUrl: SignFileUrl): Promise<JobObject> {
   const job: JobObject = { job_id: record.job_id, status: record.status };
   if (record.status === 'COMPLETED') {

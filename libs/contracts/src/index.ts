@@ -23,3 +23,4 @@ export * from './schemas/job-object.schema';
 export * from './schemas/schema-validator';
 export * from './messaging/asyncapi';
 export * from './job/job-object.renderer';
+export * from './webhooks/webhook-types';

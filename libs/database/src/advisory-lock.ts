@@ -38,6 +38,7 @@ export const ADVISORY_LOCKS = {
   identityMigrations: 73_100_000,
   jobsMigrations: 73_100_001,
   billingMigrations: 73_100_003,
+  webhooksMigrations: 73_100_004,
   staleJobSweep: 73_100_010,
   retentionSweep: 73_100_011,
 } as const;

@@ -1,0 +1,82 @@
+import { IsNull, type DataSource, type EntityManager } from 'typeorm';
+import { WebhookAttemptEntity } from '../database/webhook-attempt.entity';
+import { WebhookDeliveryEntity } from '../database/webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../database/webhook-endpoint.entity';
+import type { DeliveryOutcome } from '../domain/delivery-state-machine';
+
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryEntity;
+  endpoint: WebhookEndpointEntity;
+}
+
+export interface NewDelivery {
+  delivery_id: string;
+  endpoint_id: string;
+  source_id: string;
+  event_type: WebhookDeliveryEntity['event_type'];
+  job_id: string;
+  body: string;
+}
+
+// The deliveries table as the consumer and the dispatcher use it. Claims are leases (claimed_until):
+// several instances share due rows (FOR UPDATE SKIP LOCKED), and a row whose instance died mid-attempt
+// is due again once its lease ends, so a kill -9 loses no delivery.
+export class DeliveryStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  // One row per endpoint and event; a redelivered event inserts nothing (UQ_delivery_source_endpoint).
+  async add(deliveries: NewDelivery[], now: Date, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    if (deliveries.length === 0) return;
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(WebhookDeliveryEntity)
+      .values(deliveries.map((d) => ({ ...d, state: 'pending' as const, failed_attempts: 0, next_attempt_at: now, claimed_until: null, created_at: now })))
+      .orIgnore()
+      .execute();
+  }
+
+  // Up to `limit` due deliveries with their endpoints, leased for leaseMs.
+  async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: { delivery_id: string }[] = await manager.query(
+        `SELECT delivery_id FROM webhooks.delivery
+          WHERE next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+          ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [now, limit],
+      );
+      if (rows.length === 0) return [];
+      const ids = rows.map((row) => row.delivery_id);
+      await manager.query(`UPDATE webhooks.delivery SET claimed_until = $1 WHERE delivery_id = ANY($2)`, [new Date(now.getTime() + leaseMs), ids]);
+      const deliveries = await manager.getRepository(WebhookDeliveryEntity).createQueryBuilder('d').where('d.delivery_id IN (:...ids)', { ids }).getMany();
+      const endpointIds = [...new Set(deliveries.map((d) => d.endpoint_id))];
+      const endpoints = await manager.getRepository(WebhookEndpointEntity).createQueryBuilder('e').where('e.endpoint_id IN (:...endpointIds)', { endpointIds }).getMany();
+      const byId = new Map(endpoints.map((e) => [e.endpoint_id, e]));
+      return deliveries.flatMap((delivery) => {
+        const endpoint = byId.get(delivery.endpoint_id);
+        return endpoint ? [{ delivery, endpoint }] : [];
+      });
+    });
+  }
+
+  // An endpoint disabled or deleted since the delivery was written: nothing is sent.
+  async giveUp(deliveryId: string): Promise<void> {
+    await this.dataSource.manager.update(WebhookDeliveryEntity, { delivery_id: deliveryId }, { state: 'given_up', next_attempt_at: null, claimed_until: null });
+  }
+
+  // The attempt and its outcome together; a 410 disables the endpoint in the same transaction.
+  async record(deliveryId: string, endpointId: string, attempt: Omit<WebhookAttemptEntity, 'attempt_seq' | 'delivery_id'>, outcome: DeliveryOutcome, now: Date): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.insert(WebhookAttemptEntity, { ...attempt, delivery_id: deliveryId });
+      await manager.update(WebhookDeliveryEntity, { delivery_id: deliveryId }, {
+        state: outcome.state,
+        failed_attempts: outcome.failed_attempts,
+        next_attempt_at: outcome.next_attempt_at,
+        claimed_until: null,
+      });
+      if (outcome.disableEndpoint) {
+        await manager.update(WebhookEndpointEntity, { endpoint_id: endpointId, disabled_at: IsNull() }, { disabled_at: now, disabled_reason: outcome.disableEndpoint });
+      }
+    });
+  }
+}

@@ -1,4 +1,4 @@
-# One image for the four services; docker-compose.yml and deploy/k8s pick the entry point per service.
+# One image for the five services; docker-compose.yml and deploy/k8s pick the entry point per service.
 # Node.js 24 LTS: Node 20 reached end of life on 2026-04-30 (the code still runs on 20, decision 0026).
 
 # Every workspace's package.json, in place and nothing else: `npm ci` needs each workspace the lockfile

@@ -3,6 +3,7 @@ import { billingEnv } from '../apps/billing/src/billing.env';
 import { gatewayEnv } from '../apps/gateway/src/gateway.env';
 import { jobsEnv } from '../apps/jobs/src/jobs.env';
 import { renderWorkerEnv } from '../apps/render-worker/src/render-worker.env';
+import { webhooksEnv } from '../apps/webhook-delivery/src/webhooks.env';
 
 // Every service's environment declaration, keyed by its docker-compose service name.
 export const SERVICE_ENVS: Record<string, EnvDefinition<Record<string, EnvVar<unknown>>>> = {
@@ -10,6 +11,7 @@ export const SERVICE_ENVS: Record<string, EnvDefinition<Record<string, EnvVar<un
   jobs: jobsEnv,
   'render-worker': renderWorkerEnv,
   billing: billingEnv,
+  'webhook-delivery': webhooksEnv,
 };
 
 // The README's table: one row per variable, with the services that read it.

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
   BILLING_RPC_METHODS,
+  CONSUMERS,
   MEDIA_RPC_METHODS,
+  WEBHOOKS_RPC_METHODS,
   NATS_USERS,
   natsPasswordVariable,
   natsPermissions,
@@ -17,11 +19,14 @@ import {
   type MediaRpcMethod,
   type NatsUser,
 } from '@vj/contracts';
+import { JobEventsConsumer } from '@vj/job-events';
+import type { NatsConnection } from 'nats';
 import { JOB_EVENTS_CONSUMER } from '../apps/billing/src/job-events/job-events-consumer';
 import { BILLING_EVENTS_CONSUMER } from '../apps/jobs/src/billing-events/billing-events-consumer';
 import { RENDER_WORKER_DEAD_LETTERS, REPORTS_CONSUMER } from '../apps/jobs/src/reports/reports-consumer';
 import type { RenderWorkerConfig } from '../apps/render-worker/src/render-worker.env';
 import { workConsumer } from '../apps/render-worker/src/work-consumer';
+import { JOB_UPDATES_CONSUMER } from '../apps/webhook-delivery/src/intake/job-progress-intake';
 import { composeReferences, envFileVariables, fillEnvFile, interpolate, looksSecret } from '../scripts/deploy-env';
 import { environmentTable, SERVICE_ENVS } from '../scripts/env-catalogue';
 import { NATS_CONFIG_PATH, RENDER_COMMAND, renderNatsConfig } from '../scripts/nats-config';
@@ -142,7 +147,14 @@ describe('deployment secrets', () => {
       const parsed = new URL(url);
       return { user: parsed.username, password: decodeURIComponent(parsed.password) };
     };
-    const natsUsers: Record<string, NatsUser> = { gateway: 'gateway', jobs: 'jobs', 'render-worker': 'render-worker', billing: 'billing', cli: 'operator' };
+    const natsUsers: Record<string, NatsUser> = {
+      gateway: 'gateway',
+      jobs: 'jobs',
+      'render-worker': 'render-worker',
+      billing: 'billing',
+      'webhook-delivery': 'webhook-delivery',
+      cli: 'operator',
+    };
     for (const [service, user] of Object.entries(natsUsers)) {
       expect({ service, ...userOf(environments[service].NATS_URL) }).toEqual({ service, user, password: env[natsPasswordVariable(user)] });
     }
@@ -150,16 +162,19 @@ describe('deployment secrets', () => {
     for (const node of ['nats-1', 'nats-2', 'nats-3']) {
       for (const user of NATS_USERS) expect(environments[node][natsPasswordVariable(user)]).toBe(env[natsPasswordVariable(user)]);
     }
-    const roles: Record<string, string> = { gateway: 'gateway', jobs: 'jobs', billing: 'billing', cli: 'gateway' };
+    // A role name without a hyphen, so the SQL of the init script needs no quoting.
+    const roles: Record<string, string> = { gateway: 'gateway', jobs: 'jobs', billing: 'billing', 'webhook-delivery': 'webhook_delivery', cli: 'gateway' };
     for (const [service, role] of Object.entries(roles)) {
       expect({ service, ...userOf(environments[service].DATABASE_URL) }).toEqual({ service, user: role, password: env[`POSTGRES_${role.toUpperCase()}_PASSWORD`] });
     }
     // One MinIO user per service; the root account only where the bucket and users are made.
-    const s3Users = ['gateway', 'jobs', 'render-worker'].map((service) => environments[service].S3_ACCESS_KEY);
-    expect(new Set(s3Users).size).toBe(3);
+    const s3Users = ['gateway', 'jobs', 'render-worker', 'webhook-delivery'].map((service) => environments[service].S3_ACCESS_KEY);
+    expect(new Set(s3Users).size).toBe(4);
     expect(s3Users).not.toContain(env.MINIO_ROOT_USER);
     const withRoot = Object.entries(environments).filter(([, vars]) => Object.values(vars).includes(env.MINIO_ROOT_PASSWORD));
     expect(withRoot.map(([name]) => name).sort()).toEqual(['minio', 'minio-init']);
+    // Result URLs in a webhook are signed for the host clients reach, the same as the gateway's.
+    expect(environments['webhook-delivery'].S3_PUBLIC_ENDPOINT).toBe(environments.gateway.S3_PUBLIC_ENDPOINT);
   });
 
   const composeTool = findCompose();
@@ -194,6 +209,7 @@ describe('deployment secrets', () => {
       ['gateway', 'identity'],
       ['jobs', 'jobs'],
       ['billing', 'billing'],
+      ['webhook_delivery', 'webhooks'],
     ]) {
       expect(script).toContain(`CREATE SCHEMA IF NOT EXISTS ${schema} AUTHORIZATION ${role};`);
     }
@@ -227,7 +243,7 @@ describe('MinIO policies (deploy/minio)', () => {
 
   const KNOWN_ACTIONS = ['s3:ListBucket', 's3:ListBucketMultipartUploads', 's3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'];
 
-  it.each(['gateway', 'render-worker', 'jobs'])('%s: names only the bucket of docker-compose.yml, only Allow, only known S3 actions', (service) => {
+  it.each(['gateway', 'render-worker', 'jobs', 'webhook-delivery'])('%s: names only the bucket of docker-compose.yml, only Allow, only known S3 actions', (service) => {
     for (const statement of policy(service).Statement) {
       expect(statement.Effect).toBe('Allow');
       expect(statement.Action.filter((action) => !KNOWN_ACTIONS.includes(action))).toEqual([]);
@@ -268,6 +284,26 @@ describe('MinIO policies (deploy/minio)', () => {
     expect(allows('jobs', 's3:GetObject', 'uploads/acct/up')).toBe(false);
     expect(allows('jobs', 's3:PutObject', 'results/acct/job/out.mp4')).toBe(false);
   });
+
+  it('webhook-delivery: presigns result GETs only; reads no upload, lists, writes and deletes nothing', () => {
+    expect(allows('webhook-delivery', 's3:GetObject', 'results/acct/job/out.mp4')).toBe(true);
+    expect(allows('webhook-delivery', 's3:GetObject', 'uploads/acct/up')).toBe(false);
+    expect(allows('webhook-delivery', 's3:ListBucket')).toBe(false);
+    expect(allows('webhook-delivery', 's3:ListBucket', undefined, 'results/acct/job/')).toBe(false);
+    for (const action of ['s3:PutObject', 's3:DeleteObject']) expect(allows('webhook-delivery', action, 'results/acct/job/out.mp4')).toBe(false);
+  });
+
+  it('minio-init makes the MinIO user of every service that has one, with the keys that service is given', () => {
+    const init = read('deploy/minio/init.sh');
+    const variable = (value: string | undefined) => composeReferences(String(value))[0]?.name;
+    const withS3 = Object.keys(compose.services).filter((service) => environmentOf(service).S3_ACCESS_KEY !== undefined);
+    expect(withS3.sort()).toEqual(['gateway', 'jobs', 'render-worker', 'webhook-delivery']);
+    for (const service of withS3) {
+      const [access, secret] = [variable(environmentOf(service).S3_ACCESS_KEY), variable(environmentOf(service).S3_SECRET_KEY)];
+      expect(init).toContain(`"${service} ${access} ${secret}"`);
+      expect(Object.keys(environmentOf('minio-init'))).toEqual(expect.arrayContaining([access, secret]));
+    }
+  });
 });
 
 describe('NATS permissions (deploy/nats/nats.conf)', () => {
@@ -285,6 +321,9 @@ describe('NATS permissions (deploy/nats/nats.conf)', () => {
     expect(owned('jobs')).toEqual([REPORTS_CONSUMER, BILLING_EVENTS_CONSUMER].map(declared));
     expect(owned('billing')).toEqual([JOB_EVENTS_CONSUMER].map(declared));
     expect(owned('render-worker')).toEqual([declared(workConsumer({} as RenderWorkerConfig))]);
+    // Job events through libs/job-events, which terminates and logs a failing event itself (no advisory).
+    const webhookEvents = new JobEventsConsumer({} as NatsConnection, { durable: CONSUMERS.webhooksJobEvents, handle: async () => undefined }).spec;
+    expect(owned('webhook-delivery')).toEqual([{ ...declared(webhookEvents), advisoryDeadLetters: false }, declared(JOB_UPDATES_CONSUMER)]);
     expect(SERVICE_MESSAGING.jobs.deadLetterWatches).toEqual([RENDER_WORKER_DEAD_LETTERS]);
   });
 
@@ -295,12 +334,14 @@ describe('NATS permissions (deploy/nats/nats.conf)', () => {
     for (const method of RPC_METHODS) expect(servers(subjects.jobsRpc(method))).toEqual(['jobs']);
     for (const method of BILLING_RPC_METHODS) expect(servers(subjects.billingRpc(method))).toEqual(['billing']);
     for (const method of MEDIA_RPC_METHODS) expect(servers(subjects.mediaRpc(method))).toEqual(['render-worker']);
+    for (const method of WEBHOOKS_RPC_METHODS) expect(servers(subjects.webhooksRpc(method))).toEqual(['webhook-delivery']);
+    expect(requesters(subjects.webhooksRpc('create_endpoint'))).toEqual(['gateway']);
     expect(requesters(subjects.billingRpc('grant'))).toEqual(['operator']);
     expect(requesters(subjects.billingRpc('estimate'))).toEqual(['gateway']);
-    expect(requesters(subjects.jobsRpc('get'))).toEqual(['gateway', 'render-worker']);
+    expect(requesters(subjects.jobsRpc('get'))).toEqual(['gateway', 'render-worker', 'webhook-delivery']);
     expect(requesters(subjects.jobsRpc('create'))).toEqual(['gateway']);
     expect(requesters(subjects.mediaRpc('probe'))).toEqual(['gateway']);
-    expect(NATS_USERS.filter((user) => permissions[user].allowResponses)).toEqual(['jobs', 'render-worker', 'billing']);
+    expect(NATS_USERS.filter((user) => permissions[user].allowResponses)).toEqual(['jobs', 'render-worker', 'billing', 'webhook-delivery']);
   });
 
   it('picks up RPC methods added to the catalogues, reserved ones going to their one caller', () => {
@@ -308,6 +349,7 @@ describe('NATS permissions (deploy/nats/nats.conf)', () => {
       jobs: [...RPC_METHODS, 'delete', 'cancel_account', 'archive'],
       billing: [...BILLING_RPC_METHODS, 'extend_hold', 'refund'],
       media: [...MEDIA_RPC_METHODS, 'thumbnail'],
+      webhooks: [...WEBHOOKS_RPC_METHODS],
     });
     const jobs = (m: string) => subjects.jobsRpc(m as JobsRpcMethod);
     const billing = (m: string) => subjects.billingRpc(m as BillingRpcMethod);

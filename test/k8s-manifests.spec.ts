@@ -361,6 +361,8 @@ const composeSecretVariables = (service: string) =>
 
 const natsConfigText = renderNatsConfig();
 const workerNatsUser = (service: string) => service as NatsUser;
+// A service's PostgreSQL role (deploy/postgres/10-service-roles.sh): its name without hyphens.
+const postgresRole = (service: string) => service.replace(/-/g, '_');
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -450,7 +452,8 @@ describe.each(builds)('deploy/k8s %s', (_build, objects, secrets) => {
     const url = (name: string) => new URL(env.values[name]);
     expect({ user: url('NATS_URL').username, password: url('NATS_URL').password }).toEqual({ user: service, password: secrets.get(natsPasswordVariable(workerNatsUser(service))) });
     if ('DATABASE_URL' in env.values) {
-      expect({ user: url('DATABASE_URL').username, password: url('DATABASE_URL').password }).toEqual({ user: service, password: secrets.get(`POSTGRES_${service.toUpperCase()}_PASSWORD`) });
+      const role = postgresRole(service);
+      expect({ user: url('DATABASE_URL').username, password: url('DATABASE_URL').password }).toEqual({ user: role, password: secrets.get(`POSTGRES_${role.toUpperCase()}_PASSWORD`) });
     }
     if (_build === 'base') {
       // The base's defaults are compose's host names: every variable compose sets is set alike.
@@ -566,7 +569,7 @@ describe.each(builds)('deploy/k8s %s', (_build, objects, secrets) => {
     expect(annotations).toEqual(expect.objectContaining({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(metricsPort), 'prometheus.io/path': '/metrics' }));
   });
 
-  it('opens NATS to the four services, its routes to its own nodes and its monitoring port to KEDA only', () => {
+  it('opens NATS to the services, its routes to its own nodes and its monitoring port to KEDA only', () => {
     const [policy] = ofKind<INetworkPolicy>(objects, 'NetworkPolicy');
     const natsLabels = workload(objects, 'nats').labels;
     expect(selects(policy.spec?.podSelector?.matchLabels, natsLabels)).toBe(true);

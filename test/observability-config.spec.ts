@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { DEFAULT_METRICS_PORTS } from '@vj/config';
+import { SERVICE_ENVS } from '../scripts/env-catalogue';
 
 const dir = join(__dirname, '..', 'deploy', 'observability');
+// The services as docker-compose.yml names them; Prometheus' job label is the same name.
+const SERVICES = Object.keys(SERVICE_ENVS);
 
 // Every metric the services expose (libs/observability, the apps' metrics folders, prom-client's
 // process metrics) and Prometheus' own `up`.
@@ -33,6 +37,11 @@ const EXPOSED = new Set([
   'billing_balance_credits',
   'billing_held_credits',
   'billing_accounts',
+  'webhook_attempts_total',
+  'webhook_attempt_duration_seconds_bucket',
+  'webhook_delivery_latency_seconds_bucket',
+  'webhook_deliveries_due',
+  'webhook_deliveries_retrying',
   'process_cpu_seconds_total',
   'process_resident_memory_bytes',
   'nodejs_eventloop_lag_p99_seconds',
@@ -82,5 +91,17 @@ describe('deploy/observability', () => {
     const unknown = exprs.flatMap((expr) => metricsOf(expr).filter((name) => !EXPOSED.has(name)).map((name) => `${name} in ${expr}`));
     expect(unknown).toEqual([]);
     expect(exprs.length).toBeGreaterThan(20);
+  });
+
+  it('scrapes every service on its default METRICS_PORT, and every job filter names every service', () => {
+    const prometheus = parse(readFileSync(join(dir, 'prometheus.yaml'), 'utf8')) as { scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[] };
+    const scraped = Object.fromEntries(prometheus.scrape_configs.map((config) => [config.job_name, config.static_configs.flatMap((group) => group.targets)]));
+    const ports = DEFAULT_METRICS_PORTS as Record<string, number>;
+    expect(scraped).toEqual(Object.fromEntries(SERVICES.map((service) => [service, [`127.0.0.1:${ports[service]}`]])));
+    // A job=~"a|b" filter listing the services by hand misses one added later: each must list them all.
+    const exprs = [...rules.map((rule) => rule.expr), ...dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr))];
+    const filters = exprs.flatMap((expr) => [...expr.matchAll(/job=~"([^"]*)"/g)].map((match) => match[1].split('|').sort()));
+    expect(filters.length).toBeGreaterThan(0);
+    for (const filter of filters) expect(filter).toEqual([...SERVICES].sort());
   });
 });

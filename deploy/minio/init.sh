@@ -28,7 +28,8 @@ mc anonymous set none "vj/$S3_BUCKET"
 for entry in \
   "gateway S3_GATEWAY_ACCESS_KEY S3_GATEWAY_SECRET_KEY" \
   "render-worker S3_RENDER_WORKER_ACCESS_KEY S3_RENDER_WORKER_SECRET_KEY" \
-  "jobs S3_JOBS_ACCESS_KEY S3_JOBS_SECRET_KEY"; do
+  "jobs S3_JOBS_ACCESS_KEY S3_JOBS_SECRET_KEY" \
+  "webhook-delivery S3_WEBHOOK_DELIVERY_ACCESS_KEY S3_WEBHOOK_DELIVERY_SECRET_KEY"; do
   set -- $entry
   service=$1
   eval "access_key=\${$2:-}"

@@ -27,9 +27,11 @@ export interface RunningStack {
   addRenderWorker(): ServiceProcess;
   // Starts one more instance of a service (a test brings a stopped or killed one back this way, or
   // scales out: another gateway needs its own port).
-  addService(app: 'jobs' | 'billing' | 'gateway', env?: NodeJS.ProcessEnv): ServiceProcess;
+  addService(app: StackApp, env?: NodeJS.ProcessEnv): ServiceProcess;
   stop(): Promise<void>;
 }
+
+export type StackApp = 'jobs' | 'billing' | 'gateway' | 'webhook-delivery';
 
 const entry = (app: string, file = 'main.ts') => join('apps', app, 'src', file);
 const CLI = entry('gateway', join('cli', 'main.ts'));
@@ -45,7 +47,7 @@ function devAccountCredits(source: NodeJS.ProcessEnv): number {
 }
 
 // The whole platform as plain processes: infrastructure, migrations, the development account, the
-// four services; resolves once GET /healthz answers 200 and the development account has its credits.
+// five services; resolves once GET /healthz answers 200 and the development account has its credits.
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const source = { ...process.env, ...options.env };
@@ -63,7 +65,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const env: NodeJS.ProcessEnv = { MATTING_MODEL_CACHE_DIR: join(options.dataDir, 'models'), ...source, ...infra.env, PORT: String(port) };
     // Each service connects to NATS as its own user, with its permissions (deploy/nats/nats.conf).
     const serviceEnv = (user: NatsUser): NodeJS.ProcessEnv => ({ ...env, NATS_URL: infra.natsUrl(user) });
-    await Promise.all(['jobs', 'gateway', 'billing'].map((app) => runOnce(entry(app, 'migrate.ts'), [], env)));
+    await Promise.all(['jobs', 'gateway', 'billing', 'webhook-delivery'].map((app) => runOnce(entry(app, 'migrate.ts'), [], env)));
     const account = JSON.parse(await runOnce(CLI, ['account', 'ensure-dev', '--key-file', join(options.dataDir, 'dev-api-key')], env)) as {
       account_id: string;
       api_key: string;
@@ -71,6 +73,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     services.push(startService('jobs', entry('jobs'), serviceEnv('jobs'), log));
     services.push(startService('billing', entry('billing'), serviceEnv('billing'), log));
+    services.push(startService('webhook-delivery', entry('webhook-delivery'), serviceEnv('webhook-delivery'), log));
     const addRenderWorker = () => {
       const name = `render-worker-${services.filter((s) => s.name.startsWith('render-worker')).length + 1}`;
       const worker = startService(name, entry('render-worker'), serviceEnv('render-worker'), log);
@@ -79,7 +82,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     };
     for (let i = 1; i <= (options.renderWorkers ?? 1); i++) addRenderWorker();
     services.push(startService('gateway', entry('gateway'), serviceEnv('gateway'), log));
-    const addService = (app: 'jobs' | 'billing' | 'gateway', extra: NodeJS.ProcessEnv = {}) => {
+    const addService = (app: StackApp, extra: NodeJS.ProcessEnv = {}) => {
       const service = startService(app, entry(app), { ...serviceEnv(app), ...extra }, log);
       services.push(service);
       return service;

@@ -5,6 +5,7 @@ import { FakeBillingPort } from './fake-billing-port';
 import { FakeJobUpdates } from './fake-job-updates';
 import { FakeJobsPort } from './fake-jobs-port';
 import { FakeMediaProbe } from './fake-media-probe';
+import { FakeWebhooks } from './fake-webhooks';
 
 export class FakeServiceHealth implements ServiceHealthPort {
   connected = true;
@@ -24,6 +25,7 @@ export function fakeMessaging(): GatewayMessaging & {
   jobUpdates: FakeJobUpdates;
   billing: FakeBillingPort;
   mediaProbe: FakeMediaProbe;
+  webhooks: FakeWebhooks;
   serviceHealth: FakeServiceHealth;
 } {
   return {
@@ -31,6 +33,7 @@ export function fakeMessaging(): GatewayMessaging & {
     jobUpdates: new FakeJobUpdates(),
     billing: new FakeBillingPort(),
     mediaProbe: new FakeMediaProbe(),
+    webhooks: new FakeWebhooks(),
     serviceHealth: new FakeServiceHealth(),
     close: async () => undefined,
   };

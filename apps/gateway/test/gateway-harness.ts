@@ -50,6 +50,7 @@ export async function startGateway(databaseName: string, env: Record<string, str
     jobUpdates: messaging.jobUpdates,
     billing: messaging.billing,
     mediaProbe: messaging.mediaProbe,
+    webhooks: messaging.webhooks,
     serviceHealth: messaging.serviceHealth,
     server: app.getHttpServer(),
     newAccount: (name = 'acme'): Promise<CreatedAccount> => createAccount.execute({ name }),

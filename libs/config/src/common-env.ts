@@ -29,7 +29,7 @@ export const logEnv = {
 };
 
 // Each service's own default, so all four run on one machine (npm start) without a clash.
-export const DEFAULT_METRICS_PORTS = { gateway: 9460, jobs: 9461, 'render-worker': 9462, billing: 9463 } as const;
+export const DEFAULT_METRICS_PORTS = { gateway: 9460, jobs: 9461, 'render-worker': 9462, billing: 9463, 'webhook-delivery': 9464 } as const;
 
 export const observabilityEnv = {
   METRICS_PORT: env.int({

@@ -24,3 +24,6 @@ export * from './schemas/schema-validator';
 export * from './messaging/asyncapi';
 export * from './job/job-object.renderer';
 export * from './webhooks/webhook-types';
+export * from './requests/webhook-url.validator';
+export * from './requests/create-webhook-endpoint.dto';
+export * from './schemas/webhook-responses.schema';

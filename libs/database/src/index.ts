@@ -1,1 +1,2 @@
 export * from './advisory-lock';
+export * from './list-cursor';

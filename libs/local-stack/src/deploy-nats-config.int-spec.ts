@@ -15,6 +15,7 @@ import {
   STREAM_SUBJECTS,
   STREAMS,
   subjects,
+  WEBHOOKS_RPC_METHODS,
   type BillingRpcMethod,
   type ConsumerName,
   type NatsUser,
@@ -162,39 +163,47 @@ describe('deploy/nats/nats.conf on nats-server', () => {
     let jobs: NatsConnection;
     let worker: NatsConnection;
     let billing: NatsConnection;
+    let webhooks: NatsConnection;
     let operator: NatsConnection;
 
     beforeAll(async () => {
-      [gateway, jobs, worker, billing, operator] = await Promise.all(['gateway', 'jobs', 'render-worker', 'billing', 'operator'].map((u) => as(u as NatsUser)));
+      [gateway, jobs, worker, billing, webhooks, operator] = await Promise.all(
+        ['gateway', 'jobs', 'render-worker', 'billing', 'webhook-delivery', 'operator'].map((u) => as(u as NatsUser)),
+      );
       // Every service with JetStream ensures the streams (the first one creates them, the others update).
-      for (const nc of [jobs, worker, billing]) await ensureStreams(nc);
+      for (const nc of [jobs, worker, billing, webhooks]) await ensureStreams(nc);
       // Twice: the add path, then the update path of ensureConsumer.
       for (let i = 0; i < 2; i++) {
         await ensureConsumer(jobs, STREAMS.reports, CONSUMERS.jobsReports, 30_000, 5);
         await ensureConsumer(jobs, STREAMS.billingEvents, CONSUMERS.jobsBillingEvents, 30_000, 5);
         await ensureConsumer(billing, STREAMS.jobEvents, CONSUMERS.billingJobEvents, 30_000, 5);
+        await ensureConsumer(webhooks, STREAMS.jobEvents, CONSUMERS.webhooksJobEvents, 30_000, 10);
+        await ensureConsumer(webhooks, STREAMS.jobUpdates, CONSUMERS.webhooksJobUpdates, 30_000, 5);
         // One delivery and a short ack wait, so the dead-letter test below sees MAX_DELIVERIES quickly.
         await ensureConsumer(worker, STREAMS.work, CONSUMERS.renderWorker, 1_500, 1);
       }
       serve(jobs, RPC_METHODS.map((m) => subjects.jobsRpc(m)), queueGroups.jobsRpc());
       serve(billing, BILLING_RPC_METHODS.map((m) => subjects.billingRpc(m)), queueGroups.billingRpc());
       serve(worker, MEDIA_RPC_METHODS.map((m) => subjects.mediaRpc(m)), queueGroups.mediaRpc());
+      serve(webhooks, WEBHOOKS_RPC_METHODS.map((m) => subjects.webhooksRpc(m)), queueGroups.webhooksRpc());
       serve(jobs, [subjects.health('jobs')], queueGroups.health('jobs'));
       serve(worker, [subjects.health('render-worker')], queueGroups.health('render-worker'));
       serve(billing, [subjects.health('billing')], queueGroups.health('billing'));
-      await Promise.all([jobs, worker, billing].map((nc) => nc.flush()));
+      serve(webhooks, [subjects.health('webhook-delivery')], queueGroups.health('webhook-delivery'));
+      await Promise.all([jobs, worker, billing, webhooks].map((nc) => nc.flush()));
     });
 
     it('lets each service answer every method of its RPC catalogue and its health pings', () => {
       expect(refusedServing).toEqual([]);
     });
 
-    it('lets the gateway call the jobs, billing and media RPC and ping every service', async () => {
+    it('lets the gateway call the jobs, billing, media and webhooks RPC and ping every service', async () => {
       expect(await requestOutcome(gateway, subjects.jobsRpc('create'))).toBe('answered');
       expect(await requestOutcome(gateway, subjects.jobsRpc('list'))).toBe('answered');
       expect(await requestOutcome(gateway, subjects.billingRpc('estimate'))).toBe('answered');
       expect(await requestOutcome(gateway, subjects.billingRpc('usage'))).toBe('answered');
       expect(await requestOutcome(gateway, subjects.mediaRpc('probe'))).toBe('answered');
+      for (const method of WEBHOOKS_RPC_METHODS) expect(await requestOutcome(gateway, subjects.webhooksRpc(method))).toBe('answered');
       for (const service of SERVICES) expect(await requestOutcome(gateway, subjects.health(service))).toBe('answered');
     });
 
@@ -202,6 +211,8 @@ describe('deploy/nats/nats.conf on nats-server', () => {
       expect(await requestOutcome(operator, subjects.health('billing'))).toBe('answered');
       expect(await requestOutcome(operator, subjects.billingRpc('grant'))).toBe('answered');
       expect(await requestOutcome(worker, subjects.jobsRpc('get'))).toBe('answered');
+      // The webhook delivery service reads the job it puts in a webhook.
+      expect(await requestOutcome(webhooks, subjects.jobsRpc('get'))).toBe('answered');
       // Methods added to the catalogues reach their callers through the rendered file.
       for (const method of RPC_METHODS) expect(await requestOutcome(gateway, subjects.jobsRpc(method))).toBe('answered');
       if ((BILLING_RPC_METHODS as readonly string[]).includes('extend_hold')) {
@@ -217,6 +228,11 @@ describe('deploy/nats/nats.conf on nats-server', () => {
       expect(await requestOutcome(operator, subjects.billingRpc('estimate'))).toBe('refused');
       expect(await requestOutcome(billing, subjects.jobsRpc('cancel'))).toBe('refused');
       expect(await requestOutcome(worker, subjects.jobsRpc('cancel'))).toBe('refused');
+      expect(await requestOutcome(webhooks, subjects.jobsRpc('create'))).toBe('refused');
+      expect(await requestOutcome(webhooks, subjects.billingRpc('estimate'))).toBe('refused');
+      expect(await requestOutcome(operator, subjects.webhooksRpc('create_endpoint'))).toBe('refused');
+      expect(await requestOutcome(worker, subjects.webhooksRpc('list_endpoints'))).toBe('refused');
+      expect(await requestOutcome(jobs, subjects.webhooksRpc('list_deliveries'))).toBe('refused');
     });
 
     it('refuses publishing into a stream another service owns', async () => {
@@ -225,6 +241,8 @@ describe('deploy/nats/nats.conf on nats-server', () => {
       await expect(worker.jetstream().publish(subjects.jobEvent('completed'), data)).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
       await expect(billing.jetstream().publish(subjects.report('succeeded'), data)).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
       await expect(jobs.jetstream().publish(subjects.billingEvent('charge_captured'), data)).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+      await expect(webhooks.jetstream().publish(subjects.jobEvent('completed'), data)).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+      await expect(webhooks.jetstream().publish(subjects.jobUpdate('b1c7c7b0-0000-4000-8000-000000000000'), data)).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
       expect((await (await jobs.jetstreamManager()).streams.info(STREAMS.work)).state.messages).toBe(before);
     });
 
@@ -233,6 +251,10 @@ describe('deploy/nats/nats.conf on nats-server', () => {
       expect(await subscribeOutcome(worker, subjects.billingRpc('grant'))).toBe('refused');
       expect(await subscribeOutcome(operator, subjects.billingEventAll())).toBe('refused');
       expect(await subscribeOutcome(billing, subjects.workAll())).toBe('refused');
+      expect(await subscribeOutcome(gateway, subjects.webhooksRpc('create_endpoint'), queueGroups.webhooksRpc())).toBe('refused');
+      expect(await subscribeOutcome(webhooks, subjects.jobsRpc('get'), queueGroups.jobsRpc())).toBe('refused');
+      // The webhook delivery service pulling billing's consumer of the same stream.
+      expect(await requestOutcome(webhooks, `$JS.API.CONSUMER.MSG.NEXT.${STREAMS.jobEvents}.${CONSUMERS.billingJobEvents}`)).toBe('refused');
       // billing pulling the render workers' queue, or deleting a stream.
       expect(await requestOutcome(billing, `$JS.API.CONSUMER.MSG.NEXT.${STREAMS.work}.${CONSUMERS.renderWorker}`)).toBe('refused');
       expect(await requestOutcome(worker, `$JS.API.STREAM.DELETE.${STREAMS.work}`)).toBe('refused');
@@ -259,6 +281,10 @@ describe('deploy/nats/nats.conf on nats-server', () => {
       const event = await pullOne(billing, STREAMS.jobEvents, CONSUMERS.billingJobEvents);
       event.nak(10);
       expect(await (await pullOne(billing, STREAMS.jobEvents, CONSUMERS.billingJobEvents)).ackAck()).toBe(true);
+      // The same event, and a worker's progress update, reach the webhook delivery service's consumers.
+      expect(await (await pullOne(webhooks, STREAMS.jobEvents, CONSUMERS.webhooksJobEvents)).ackAck()).toBe(true);
+      await worker.jetstream().publish(subjects.jobUpdate('b1c7c7b0-0000-4000-8000-000000000001'), data);
+      expect(await (await pullOne(webhooks, STREAMS.jobUpdates, CONSUMERS.webhooksJobUpdates)).ackAck()).toBe(true);
 
       await billing.jetstream().publish(subjects.billingEvent('hold_placed'), data, { msgID: 'job-1.hold_placed' });
       const billingEvent = await pullOne(jobs, STREAMS.billingEvents, CONSUMERS.jobsBillingEvents);

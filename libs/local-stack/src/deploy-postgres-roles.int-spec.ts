@@ -28,9 +28,19 @@ describe('deploy/postgres/10-service-roles.sh', () => {
     });
   };
 
-  const passwords = { POSTGRES_GATEWAY_PASSWORD: 'pgateway-secret', POSTGRES_JOBS_PASSWORD: 'pjobs-secret', POSTGRES_BILLING_PASSWORD: 'pbilling-secret' };
+  const passwords = {
+    POSTGRES_GATEWAY_PASSWORD: 'pgateway-secret',
+    POSTGRES_JOBS_PASSWORD: 'pjobs-secret',
+    POSTGRES_BILLING_PASSWORD: 'pbilling-secret',
+    POSTGRES_WEBHOOK_DELIVERY_PASSWORD: 'pwebhooks-secret',
+  };
 
-  const passwordOf: Record<string, string> = { gateway: passwords.POSTGRES_GATEWAY_PASSWORD, jobs: passwords.POSTGRES_JOBS_PASSWORD, billing: passwords.POSTGRES_BILLING_PASSWORD };
+  const passwordOf: Record<string, string> = {
+    gateway: passwords.POSTGRES_GATEWAY_PASSWORD,
+    jobs: passwords.POSTGRES_JOBS_PASSWORD,
+    billing: passwords.POSTGRES_BILLING_PASSWORD,
+    webhook_delivery: passwords.POSTGRES_WEBHOOK_DELIVERY_PASSWORD,
+  };
 
   async function as(role: string, password = passwordOf[role]): Promise<Client> {
     const url = new URL(databaseUrl);
@@ -69,11 +79,14 @@ describe('deploy/postgres/10-service-roles.sh', () => {
   it('refuses to run without the passwords', async () => {
     const { POSTGRES_JOBS_PASSWORD: _omitted, ...withoutJobs } = passwords;
     await expect(runScript(withoutJobs)).rejects.toThrow(/POSTGRES_JOBS_PASSWORD/);
+    const { POSTGRES_WEBHOOK_DELIVERY_PASSWORD: _left, ...withoutWebhooks } = passwords;
+    await expect(runScript(withoutWebhooks)).rejects.toThrow(/POSTGRES_WEBHOOK_DELIVERY_PASSWORD/);
   });
 
   it('lets each role in with its password only', async () => {
     expect(await errorOf(as('jobs', passwords.POSTGRES_BILLING_PASSWORD))).toBe('password authentication failed for user "jobs"');
     expect(await errorOf(as('billing', 'guess'))).toBe('password authentication failed for user "billing"');
+    expect(await errorOf(as('webhook_delivery', passwords.POSTGRES_BILLING_PASSWORD))).toBe('password authentication failed for user "webhook_delivery"');
     expect(await errorOf(as('gateway'))).toBe('allowed');
   });
 
@@ -81,16 +94,19 @@ describe('deploy/postgres/10-service-roles.sh', () => {
     const admin = await as('postgres');
     const { rows } = await admin.query(
       `SELECT rolname, rolcanlogin, rolsuper, rolcreatedb, rolcreaterole, rolpassword LIKE 'SCRAM-SHA-256$%' AS has_password
-       FROM pg_authid WHERE rolname IN ('gateway', 'jobs', 'billing') ORDER BY rolname`,
+       FROM pg_authid WHERE rolname IN ('gateway', 'jobs', 'billing', 'webhook_delivery') ORDER BY rolname`,
     );
     expect(rows).toEqual(
-      ['billing', 'gateway', 'jobs'].map((rolname) => ({ rolname, rolcanlogin: true, rolsuper: false, rolcreatedb: false, rolcreaterole: false, has_password: true })),
+      ['billing', 'gateway', 'jobs', 'webhook_delivery'].map((rolname) => ({ rolname, rolcanlogin: true, rolsuper: false, rolcreatedb: false, rolcreaterole: false, has_password: true })),
     );
-    const owners = await admin.query(`SELECT nspname, pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname IN ('identity', 'jobs', 'billing') ORDER BY nspname`);
+    const owners = await admin.query(
+      `SELECT nspname, pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname IN ('identity', 'jobs', 'billing', 'webhooks') ORDER BY nspname`,
+    );
     expect(owners.rows).toEqual([
       { nspname: 'billing', owner: 'billing' },
       { nspname: 'identity', owner: 'gateway' },
       { nspname: 'jobs', owner: 'jobs' },
+      { nspname: 'webhooks', owner: 'webhook_delivery' },
     ]);
   });
 
@@ -99,6 +115,7 @@ describe('deploy/postgres/10-service-roles.sh', () => {
       ['gateway', 'identity'],
       ['jobs', 'jobs'],
       ['billing', 'billing'],
+      ['webhook_delivery', 'webhooks'],
     ]) {
       const client = await as(role);
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -121,11 +138,24 @@ describe('deploy/postgres/10-service-roles.sh', () => {
     expect(await errorOf(jobs.query('GRANT USAGE ON SCHEMA billing TO jobs'))).toMatch(/permission denied|must be owner/);
   });
 
-  it('keeps the billing and gateway roles out of the jobs schema', async () => {
-    for (const role of ['billing', 'gateway']) {
+  it('keeps the billing, gateway and webhook_delivery roles out of the jobs schema', async () => {
+    for (const role of ['billing', 'gateway', 'webhook_delivery']) {
       const client = await as(role);
       expect(await errorOf(client.query('SELECT * FROM jobs.owned'))).toBe('permission denied for schema jobs');
       expect(await errorOf(client.query('UPDATE jobs.owned SET note = NULL'))).toBe('permission denied for schema jobs');
+    }
+  });
+
+  it('keeps the webhook_delivery role out of the other schemas, and the others out of webhooks', async () => {
+    const webhooks = await as('webhook_delivery');
+    for (const schema of ['identity', 'billing']) {
+      expect(await errorOf(webhooks.query(`SELECT * FROM ${schema}.owned`))).toBe(`permission denied for schema ${schema}`);
+    }
+    expect(await errorOf(webhooks.query('CREATE TABLE public.intruder (id int)'))).toBe('permission denied for schema public');
+    for (const role of ['gateway', 'jobs', 'billing']) {
+      const client = await as(role);
+      expect(await errorOf(client.query('SELECT * FROM webhooks.owned'))).toBe('permission denied for schema webhooks');
+      expect(await errorOf(client.query('DROP SCHEMA webhooks CASCADE'))).toBe('must be owner of schema webhooks');
     }
   });
 });

@@ -39,6 +39,9 @@ import { RateLimitBuckets } from '../rate-limits/rate-limit-buckets';
 import { RateLimiter } from '../rate-limits/rate-limiter';
 import { GatewayResources } from './gateway-resources';
 import { HousekeepingLifecycle } from './housekeeping.lifecycle';
+import { WebhookEndpointsController } from '../webhooks/webhook-endpoints.controller';
+import { WebhookSecretController } from '../webhooks/webhook-secret.controller';
+import { WEBHOOKS_PORT } from '../webhooks/webhooks-port';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -61,6 +64,8 @@ export class GatewayModule {
         EstimatesController,
         BillingController,
         UploadsController,
+        WebhookEndpointsController,
+        WebhookSecretController,
         HealthController,
       ],
       providers: [
@@ -70,6 +75,7 @@ export class GatewayModule {
         { provide: JOB_UPDATES_PORT, useValue: deps.messaging.jobUpdates },
         { provide: BILLING_PORT, useValue: deps.messaging.billing },
         { provide: MEDIA_PROBE_PORT, useValue: deps.messaging.mediaProbe },
+        { provide: WEBHOOKS_PORT, useValue: deps.messaging.webhooks },
         { provide: ProbedDurations, useValue: new ProbedDurations(deps.config.ESTIMATE_DURATION_TTL_SECONDS * 1000) },
         { provide: SERVICE_HEALTH_PORT, useValue: deps.messaging.serviceHealth },
         { provide: AccountsRepository, useValue: new AccountsRepository(deps.dataSource) },

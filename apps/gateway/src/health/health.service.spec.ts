@@ -1,4 +1,4 @@
-import { schemaViolations, type ServiceName } from '@vj/contracts';
+import { SERVICES, schemaViolations, type ServiceName } from '@vj/contracts';
 import type { ObjectStorage } from '@vj/storage';
 import type { AccountsRepository } from '../identity/accounts.repository';
 import { HEALTH_CACHE_MS, HealthService } from './health.service';
@@ -21,7 +21,7 @@ describe('HealthService', () => {
     const report = await service().health.check();
     expect(report).toEqual({
       status: 'ok',
-      checks: { nats: 'up', s3: 'up', database: 'up', jobs: 'up', 'render-worker': 'up', billing: 'up' },
+      checks: { nats: 'up', s3: 'up', database: 'up', jobs: 'up', 'render-worker': 'up', billing: 'up', 'webhook-delivery': 'up' },
     });
     expect(schemaViolations('Health', report)).toEqual([]);
   });
@@ -62,13 +62,13 @@ describe('HealthService', () => {
       const { health, pinged } = service();
       const reports = await Promise.all([health.check(), health.check(), health.check()]);
       expect(reports.every((report) => report.status === 'ok')).toBe(true);
-      expect(pinged).toEqual(['jobs', 'render-worker', 'billing']);
+      expect(pinged).toEqual([...SERVICES]);
       await jest.advanceTimersByTimeAsync(HEALTH_CACHE_MS - 1);
       await health.check();
-      expect(pinged).toHaveLength(3);
+      expect(pinged).toHaveLength(SERVICES.length);
       await jest.advanceTimersByTimeAsync(1);
       await health.check();
-      expect(pinged).toHaveLength(6);
+      expect(pinged).toHaveLength(2 * SERVICES.length);
     } finally {
       jest.useRealTimers();
     }

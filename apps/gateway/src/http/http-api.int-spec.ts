@@ -136,7 +136,7 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
       expectSchema('Health', res.body);
       expect(res.body).toEqual({
         status: 'ok',
-        checks: { nats: 'up', s3: 'up', database: 'up', jobs: 'up', 'render-worker': 'up', billing: 'up' },
+        checks: { nats: 'up', s3: 'up', database: 'up', jobs: 'up', 'render-worker': 'up', billing: 'up', 'webhook-delivery': 'up' },
       });
     });
 

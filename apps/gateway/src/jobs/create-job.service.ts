@@ -13,6 +13,8 @@ import { QuoteJobService, type JobRequest } from './quote-job.service';
 
 export interface CreateJobInput<T extends JobType> extends JobRequest<T> {
   idempotency?: IdempotencyInput;
+  // Receives this job's events as signed webhooks (the webhook delivery service, from the created event).
+  webhookUrl?: string;
   limits: AccountLimitOverrides;
 }
 
@@ -49,6 +51,7 @@ export class CreateJobService {
       // The jobs service counts the account's PROCESSING jobs in the same transaction as the insert.
       max_processing_jobs: maxProcessingJobs(request.limits, this.config),
       ...(request.idempotency && { idempotency: request.idempotency }),
+      ...(request.webhookUrl && { webhook_url: request.webhookUrl }),
     });
     return renderCreatedJob(job);
   }

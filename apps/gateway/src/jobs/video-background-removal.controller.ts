@@ -42,7 +42,7 @@ export class VideoBackgroundRemovalController {
     @Headers('prefer') prefer: string | undefined,
     @Res({ passthrough: true }) res: ServerResponse,
   ): Promise<JobObject> {
-    const created = await this.createJob.execute({ accountId: caller.accountId, limits: caller.limits, jobType: TYPE, videoUrl: body.video_url, options: backgroundRemovalOptions(body), idempotency });
+    const created = await this.createJob.execute({ accountId: caller.accountId, limits: caller.limits, jobType: TYPE, videoUrl: body.video_url, options: backgroundRemovalOptions(body), idempotency, webhookUrl: body.webhook_url });
     return this.follow.afterCreate(caller.accountId, TYPE, created, prefer, res);
   }
 

@@ -1,4 +1,4 @@
-import { BillingRpcClient, connectNats, JobsRpcClient, MediaRpcClient } from '@vj/messaging';
+import { BillingRpcClient, connectNats, JobsRpcClient, MediaRpcClient, WebhooksRpcClient } from '@vj/messaging';
 import type { BillingPort } from '../billing/billing-port';
 import type { GatewayConfig } from '../gateway.env';
 import type { ServiceHealthPort } from '../health/service-health.port';
@@ -10,6 +10,8 @@ import { NatsServiceHealth } from './nats-service-health';
 import { RpcBillingAdapter } from './rpc-billing.adapter';
 import { RpcJobsAdapter } from './rpc-jobs.adapter';
 import { RpcMediaProbeAdapter } from './rpc-media-probe.adapter';
+import { RpcWebhooksAdapter } from './rpc-webhooks.adapter';
+import type { WebhooksPort } from '../webhooks/webhooks-port';
 
 // Everything the gateway reaches over NATS; tests pass fakes for the ports instead.
 export interface GatewayMessaging {
@@ -17,6 +19,7 @@ export interface GatewayMessaging {
   jobUpdates: JobUpdatesPort;
   billing: BillingPort;
   mediaProbe: MediaProbePort;
+  webhooks: WebhooksPort;
   serviceHealth: ServiceHealthPort;
   close(): Promise<void>;
 }
@@ -28,6 +31,7 @@ export async function connectGatewayMessaging(config: GatewayConfig): Promise<Ga
     jobUpdates: new NatsJobUpdatesAdapter(nc),
     billing: new RpcBillingAdapter(new BillingRpcClient(nc, config.RPC_TIMEOUT_MS)),
     mediaProbe: new RpcMediaProbeAdapter(new MediaRpcClient(nc), config.ESTIMATE_PROBE_TIMEOUT_MS),
+    webhooks: new RpcWebhooksAdapter(new WebhooksRpcClient(nc, config.RPC_TIMEOUT_MS)),
     serviceHealth: new NatsServiceHealth(nc),
     close: () => nc.drain(),
   };

@@ -20,13 +20,14 @@ export function workMessage(job: JobEntity): OutboxDraft {
 }
 
 // A job has at most one event of each kind, so `<job_id>.<kind>` is a stable dedup id.
-export function jobEventMessage(kind: JobEventKind, job: JobEntity): OutboxDraft {
+// A created event carries the create's webhook_url (not kept with the job: the event is its record).
+export function jobEventMessage(kind: JobEventKind, job: JobEntity, created: { webhook_url?: string } = {}): OutboxDraft {
   const base = { version: 1 as const, job_id: job.job_id, account_id: job.account_id, job_type: job.job_type, event_id: randomUUID(), occurred_at: job.updated_at.toISOString() };
   const payloads: { [K in JobEventKind]: () => JobEventPayloads[K] } = {
     created: () => {
       // Billing holds this quote before the work may start.
       const estimate = jobEstimate(job);
-      return { ...base, options: job.options, ...(estimate && { estimate }) };
+      return { ...base, options: job.options, ...(estimate && { estimate }), ...(created.webhook_url && { webhook_url: created.webhook_url }) };
     },
     started: () => ({ ...base, attempt: job.attempts }),
     completed: () => ({ ...base, result: required(job.result, 'result'), media_duration_seconds: job.media_duration_seconds ?? 0 }),

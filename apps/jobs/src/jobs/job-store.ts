@@ -1,7 +1,7 @@
 import type { JobStatus, JobType } from '@vj/contracts';
 import type { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
 import type { JobEntity } from '../database/job.entity';
-import type { ListPosition } from '../domain/list-cursor';
+import type { ListPosition } from '@vj/database';
 import type { OutboxDraft } from '@vj/outbox';
 
 export interface ListFilter {

@@ -45,6 +45,14 @@ describe('JobsService', () => {
     expect(store.outbox[0].payload).not.toHaveProperty('estimate');
   });
 
+  it("carries the create's webhook_url in the created event only, and refuses one that is not an http(s) URL", async () => {
+    const { job } = await service.create(request({ webhook_url: 'https://hooks.example.com/job' }));
+    expect(store.outbox[0].payload).toMatchObject({ job_id: job.job_id, webhook_url: 'https://hooks.example.com/job' });
+    expect(job).not.toHaveProperty('webhook_url');
+    await expect(service.create(request({ webhook_url: 'file:///etc/passwd' }))).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(service.create(request({ webhook_url: `https://a.example/${'x'.repeat(2048)}` }))).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
   it('refuses an estimate that is not a whole, non-negative number of credits', async () => {
     await expect(service.create(request({ estimate: { ...estimate, credits_estimated: 1.5 } }))).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(service.create(request({ estimate: { ...estimate, credits_estimated: -1 } }))).rejects.toMatchObject({ code: 'invalid_request' });

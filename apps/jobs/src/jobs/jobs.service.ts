@@ -1,6 +1,7 @@
 import {
   isFinalJobStatus,
   isJobType,
+  isWebhookUrl,
   type DeleteJobRequestV1,
   type CancelAccountJobsReplyV1,
   type CancelAccountJobsRequestV1,
@@ -21,7 +22,7 @@ import { estimateColumns } from '../domain/job-estimate';
 import { jobEventMessage, jobUpdateMessage, workMessage } from '../domain/job-messages';
 import { toJobRecord } from '../domain/job-record';
 import { transition, type JobChange, type JobCommand, type Transition } from '../domain/job-state-machine';
-import { decodeCursor, encodeCursor } from '../domain/list-cursor';
+import { decodeCursor, encodeCursor } from '@vj/database';
 import type { OutboxDraft } from '@vj/outbox';
 import { IdempotencyKeyTakenError, ProcessingCapReachedError, type JobStore } from './job-store';
 
@@ -56,6 +57,8 @@ export class JobsService {
     // The column is an integer: a bad quote is refused here rather than as a database error.
     const cap = request.max_processing_jobs;
     if (cap !== undefined && !(Number.isSafeInteger(cap) && cap >= 1)) throw new RpcError('invalid_request', 'max_processing_jobs must be an integer >= 1');
+    const webhookUrl = request.webhook_url;
+    if (webhookUrl !== undefined && !isWebhookUrl(webhookUrl)) throw new RpcError('invalid_request', 'webhook_url must be an http(s) URL of at most 2048 characters');
     const credits = request.estimate?.credits_estimated;
     if (credits !== undefined && !(Number.isSafeInteger(credits) && credits >= 0)) {
       throw new RpcError('invalid_request', 'estimate.credits_estimated must be a non-negative integer');
@@ -92,7 +95,7 @@ export class JobsService {
       : null;
     try {
       // No work message yet: it goes out when billing funds the job (hold_placed).
-      await this.store.insertJob({ job, outbox: [jobEventMessage('created', job)] }, idempotency, cap);
+      await this.store.insertJob({ job, outbox: [jobEventMessage('created', job, { webhook_url: webhookUrl })] }, idempotency, cap);
     } catch (error) {
       if (error instanceof ProcessingCapReachedError) {
         // The same key's first create may have won the lock and taken the last place: answer with its job.
@@ -142,7 +145,7 @@ export class JobsService {
     const jobs = await this.store.listJobs({ accountId: request.account_id, jobType: request.job_type, status: request.status, after, limit: limit + 1 });
     const page = jobs.slice(0, limit);
     const last = page[page.length - 1];
-    const next_cursor = jobs.length > limit && last ? encodeCursor({ createdAt: last.created_at, jobId: last.job_id }) : null;
+    const next_cursor = jobs.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.job_id }) : null;
     return { jobs: page.map(toJobRecord), next_cursor };
   }
 

@@ -51,7 +51,7 @@ export class TypeormJobStore implements JobStore {
       .limit(limit);
     if (jobType) query.andWhere('job.job_type = :jobType', { jobType });
     if (status) query.andWhere('job.status = :status', { status });
-    if (after) query.andWhere('(job.created_at, job.job_id) < (:createdAt, :jobId)', { createdAt: after.createdAt, jobId: after.jobId });
+    if (after) query.andWhere('(job.created_at, job.job_id) < (:createdAt, :jobId)', { createdAt: after.createdAt, jobId: after.id });
     return query.getMany();
   }
 

@@ -7,7 +7,7 @@ describe('webhooks schema', () => {
     const url = await createDatabase(process.env.TEST_DATABASE_ADMIN_URL!, 'webhooks_schema_drift');
     const dataSource = await createWebhooksDataSource(url).initialize();
     try {
-      expect(await runWebhooksMigrations(dataSource)).toEqual(['CreateWebhooks1733000000000']);
+      expect(await runWebhooksMigrations(dataSource)).toEqual(['CreateWebhooks1733000000000', 'AccountSecrets1733100000000']);
       const pending = await dataSource.driver.createSchemaBuilder().log();
       expect(pending.upQueries.map((q) => q.query)).toEqual([]);
       expect(await runWebhooksMigrations(dataSource)).toEqual([]);

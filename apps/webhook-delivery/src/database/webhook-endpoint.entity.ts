@@ -6,6 +6,7 @@ import { WEBHOOKS_SCHEMA } from './webhooks-schema';
 // with the account's default secret.
 @Entity({ schema: WEBHOOKS_SCHEMA, name: 'endpoint' })
 @Index('IDX_endpoint_account', ['account_id'])
+@Index('UQ_endpoint_job', ['job_id'], { unique: true, where: 'job_id IS NOT NULL' })
 export class WebhookEndpointEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_endpoint' })
   endpoint_id!: string;

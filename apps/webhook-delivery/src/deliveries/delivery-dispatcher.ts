@@ -2,6 +2,7 @@ import type { DestinationPolicy } from '@vj/egress';
 import { sendWebhook, signWebhook, type SenderLimits } from '@vj/webhooks';
 import { afterAttempt } from '../domain/delivery-state-machine';
 import { signingSecrets } from '../domain/endpoint-secrets';
+import { observeAttempt } from '../metrics/delivery-metrics';
 import type { ClaimedDelivery, DeliveryStore } from './delivery-store';
 
 export interface DispatcherSettings {
@@ -34,6 +35,7 @@ export class DeliveryDispatcher {
     const headers = signWebhook(signingSecrets(endpoint, sentAt), delivery.delivery_id, sentAt, delivery.body);
     const result = await sendWebhook({ url: endpoint.url, body: delivery.body, headers }, this.settings.policy, this.settings.limits);
     const outcome = afterAttempt(delivery, result, this.settings.schedule, this.now().getTime());
+    observeAttempt(outcome, result.durationMs, delivery.created_at, this.now());
     await this.store.record(
       delivery.delivery_id,
       endpoint.endpoint_id,

@@ -1,4 +1,5 @@
-import { IsNull, type DataSource, type EntityManager } from 'typeorm';
+import { In, IsNull, type DataSource, type EntityManager } from 'typeorm';
+import { AccountSecretEntity } from '../database/account-secret.entity';
 import { WebhookAttemptEntity } from '../database/webhook-attempt.entity';
 import { WebhookDeliveryEntity } from '../database/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../database/webhook-endpoint.entity';
@@ -51,12 +52,24 @@ export class DeliveryStore {
       const deliveries = await manager.getRepository(WebhookDeliveryEntity).createQueryBuilder('d').where('d.delivery_id IN (:...ids)', { ids }).getMany();
       const endpointIds = [...new Set(deliveries.map((d) => d.endpoint_id))];
       const endpoints = await manager.getRepository(WebhookEndpointEntity).createQueryBuilder('e').where('e.endpoint_id IN (:...endpointIds)', { endpointIds }).getMany();
+      await this.signWithAccountSecrets(manager, endpoints);
       const byId = new Map(endpoints.map((e) => [e.endpoint_id, e]));
       return deliveries.flatMap((delivery) => {
         const endpoint = byId.get(delivery.endpoint_id);
         return endpoint ? [{ delivery, endpoint }] : [];
       });
     });
+  }
+
+  // An endpoint of one job signs with its account's default secret as it is now (rotations included).
+  private async signWithAccountSecrets(manager: EntityManager, endpoints: WebhookEndpointEntity[]): Promise<void> {
+    const accountIds = [...new Set(endpoints.filter((e) => e.job_id !== null).map((e) => e.account_id))];
+    if (accountIds.length === 0) return;
+    const secrets = new Map((await manager.findBy(AccountSecretEntity, { account_id: In(accountIds) })).map((row) => [row.account_id, row]));
+    for (const endpoint of endpoints) {
+      const current = endpoint.job_id !== null ? secrets.get(endpoint.account_id) : undefined;
+      if (current) Object.assign(endpoint, { secret: current.secret, previous_secret: current.previous_secret, previous_secret_expires_at: current.previous_secret_expires_at });
+    }
   }
 
   // An endpoint disabled or deleted since the delivery was written: nothing is sent.

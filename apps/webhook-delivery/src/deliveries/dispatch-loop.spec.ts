@@ -35,4 +35,26 @@ describe('DispatchLoop', () => {
     expect(errors).toEqual([new Error('database away')]);
     expect(rounds).toBeGreaterThanOrEqual(3);
   });
+
+  it('runs a round at once when nudged while idle, and again after a round a nudge came during', async () => {
+    let rounds = 0;
+    let release: (() => void) | undefined;
+    const loop = new DispatchLoop(
+      async () => {
+        rounds++;
+        if (rounds === 2) await new Promise<void>((resolve) => (release = resolve));
+        return 0;
+      },
+      { batch: 10, idleMs: 60_000, onError: () => undefined },
+    );
+    loop.start();
+    await until(() => rounds === 1);
+    loop.nudge();
+    await until(() => release !== undefined);
+    loop.nudge();
+    release!();
+    await until(() => rounds === 3);
+    expect(rounds).toBe(3);
+    await loop.stop();
+  });
 });

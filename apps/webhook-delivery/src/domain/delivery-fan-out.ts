@@ -1,4 +1,4 @@
-import type { JobEventKind, WebhookEventType, WebhookPayload } from '@vj/contracts';
+import type { JobEventKind, WebhookEventType, WebhookPayload, WebhookProgress } from '@vj/contracts';
 
 // Which endpoints a job event goes to, and the body they all get. Pure: the consumer writes one
 // delivery row per endpoint, in the transaction that takes the event.
@@ -36,7 +36,7 @@ export function endpointsFor(type: WebhookEventType, event: { account_id: string
   );
 }
 
-export function webhookBody<Job>(type: WebhookEventType, occurredAt: string, job: Job): string {
-  const payload: WebhookPayload<Job> = { type, timestamp: occurredAt, data: { job } };
+export function webhookBody<Job>(type: WebhookEventType, occurredAt: string, job: Job, progress?: WebhookProgress): string {
+  const payload: WebhookPayload<Job> = { type, timestamp: occurredAt, data: progress ? { job, progress } : { job } };
   return JSON.stringify(payload);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobEvent } from '@vj/job-events';
 import { createDatabase } from '@vj/local-stack';
 import type { DataSource } from 'typeorm';
+import { AccountSecretEntity } from '../database/account-secret.entity';
 import { WebhookDeliveryEntity } from '../database/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../database/webhook-endpoint.entity';
 import { createWebhooksDataSource } from '../database/webhooks-data-source';
@@ -45,7 +46,7 @@ describe('JobEventIntake', () => {
     await insertEndpoint(account, { disabled_at: now });
     await insertEndpoint(randomUUID());
     const reads: string[] = [];
-    const intake = new JobEventIntake(dataSource, { read: async (_account, id) => (reads.push(id), { job_id: id, status: 'COMPLETED' }) }, () => now);
+    const intake = new JobEventIntake(dataSource, { read: async (_account, id) => (reads.push(id), { job_id: id, status: 'COMPLETED' }) }, () => undefined, () => now);
     const event = completed(account, jobId);
     expect(await intake.take(event)).toBe(2);
     expect(await intake.take(event)).toBe(2);
@@ -59,10 +60,35 @@ describe('JobEventIntake', () => {
   it('reads no job and writes nothing when no endpoint wants it, or for a created event', async () => {
     const account = randomUUID();
     const reads: string[] = [];
-    const intake = new JobEventIntake(dataSource, { read: async (_account, id) => (reads.push(id), {}) }, () => now);
+    const intake = new JobEventIntake(dataSource, { read: async (_account, id) => (reads.push(id), {}) }, () => undefined, () => now);
     expect(await intake.take(completed(account, randomUUID()))).toBe(0);
     await insertEndpoint(account);
     expect(await intake.take({ kind: 'created', payload: { ...completed(account, randomUUID()).payload, options: { strength: 1, normalize_loudness: true, target_lufs: -16 } } } as JobEvent)).toBe(0);
     expect(reads).toEqual([]);
+  });
+
+  it("makes a created event's webhook_url the job's own endpoint (once), signed with the account's default secret", async () => {
+    const account = randomUUID();
+    const jobId = randomUUID();
+    const intake = new JobEventIntake(dataSource, { read: async (_account, id) => ({ job_id: id, status: 'COMPLETED' }) }, () => undefined, () => now);
+    const created = { kind: 'created', payload: { ...completed(account, jobId).payload, options: { strength: 1, normalize_loudness: true, target_lufs: -16 }, webhook_url: 'https://hooks.example.com/job' } } as JobEvent;
+    await intake.take(created);
+    await intake.take(created);
+    const own = await dataSource.manager.findBy(WebhookEndpointEntity, { job_id: jobId });
+    expect(own).toEqual([expect.objectContaining({ account_id: account, url: 'https://hooks.example.com/job', events: ['job.started', 'job.completed', 'job.failed', 'job.cancelled'] })]);
+    const secret = await dataSource.manager.findOneByOrFail(AccountSecretEntity, { account_id: account });
+    expect(own[0]!.secret).toBe(secret.secret);
+    expect(await intake.take(completed(account, jobId))).toBe(1);
+    // Another job of the account does not reach it.
+    expect(await intake.take(completed(account, randomUUID()))).toBe(0);
+  });
+
+  it('writes nothing for a job deleted before its event was taken', async () => {
+    const account = randomUUID();
+    await insertEndpoint(account);
+    const intake = new JobEventIntake(dataSource, { read: async () => null }, () => undefined, () => now);
+    const jobId = randomUUID();
+    expect(await intake.take(completed(account, jobId))).toBe(0);
+    expect(await dataSource.manager.countBy(WebhookDeliveryEntity, { job_id: jobId })).toBe(0);
   });
 });

@@ -27,6 +27,9 @@ export const CONSUMERS = {
   jobsBillingEvents: 'jobs-billing-events',
   // examples/job-counts: the example internal consumer of job events (libs/job-events).
   jobCounts: 'job-counts',
+  // apps/webhook-delivery: turns job events into webhook deliveries, and progress into job.progress ones.
+  webhooksJobEvents: 'webhooks-job-events',
+  webhooksJobUpdates: 'webhooks-job-updates',
 } as const;
 export type ConsumerName = (typeof CONSUMERS)[keyof typeof CONSUMERS];
 
@@ -52,12 +55,25 @@ export type JobsRpcMethod = (typeof RPC_METHODS)[number];
 export const BILLING_RPC_METHODS = ['estimate', 'balance', 'usage', 'ledger', 'grant', 'extend_hold'] as const;
 export type BillingRpcMethod = (typeof BILLING_RPC_METHODS)[number];
 
+// Served by the webhook delivery service: an account's endpoints, their deliveries and its default secret.
+export const WEBHOOKS_RPC_METHODS = [
+  'create_endpoint',
+  'list_endpoints',
+  'delete_endpoint',
+  'rotate_endpoint_secret',
+  'list_deliveries',
+  'retry_delivery',
+  'get_default_secret',
+  'rotate_default_secret',
+] as const;
+export type WebhooksRpcMethod = (typeof WEBHOOKS_RPC_METHODS)[number];
+
 // Served by the render workers: they own fetching inputs and ffprobe.
 export const MEDIA_RPC_METHODS = ['probe'] as const;
 export type MediaRpcMethod = (typeof MEDIA_RPC_METHODS)[number];
 
 // Services that answer health pings; the gateway's /healthz asks each one.
-export const SERVICES = ['jobs', 'render-worker', 'billing'] as const;
+export const SERVICES = ['jobs', 'render-worker', 'billing', 'webhook-delivery'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export const subjects = {
@@ -76,6 +92,7 @@ export const subjects = {
   jobsRpc: (method: JobsRpcMethod) => `vj.rpc.jobs.v1.${method}`,
   billingRpc: (method: BillingRpcMethod) => `vj.rpc.billing.v1.${method}`,
   mediaRpc: (method: MediaRpcMethod) => `vj.rpc.media.v1.${method}`,
+  webhooksRpc: (method: WebhooksRpcMethod) => `vj.rpc.webhooks.v1.${method}`,
   // Core NATS request/reply: any instance of the service answers HealthReplyV1.
   health: (service: ServiceName) => `vj.health.v1.${service}`,
   // A consumer's dead letter, kept (DeadLetterRecordV1).
@@ -101,6 +118,7 @@ export const queueGroups = {
   jobsRpc: () => 'vj-jobs-rpc',
   billingRpc: () => 'vj-billing-rpc',
   mediaRpc: () => 'vj-media-rpc',
+  webhooksRpc: () => 'vj-webhooks-rpc',
   health: (service: ServiceName) => `vj-health-${service}`,
   deadLetters: (consumer: ConsumerName) => `vj-dead-letters-${consumer}`,
 } as const;
@@ -117,4 +135,10 @@ export const RPC_ENDPOINTS = {
   jobs: { service: 'jobs', methods: RPC_METHODS, subject: subjects.jobsRpc, queue: queueGroups.jobsRpc() } satisfies RpcEndpoint<JobsRpcMethod>,
   billing: { service: 'billing', methods: BILLING_RPC_METHODS, subject: subjects.billingRpc, queue: queueGroups.billingRpc() } satisfies RpcEndpoint<BillingRpcMethod>,
   media: { service: 'media', methods: MEDIA_RPC_METHODS, subject: subjects.mediaRpc, queue: queueGroups.mediaRpc() } satisfies RpcEndpoint<MediaRpcMethod>,
+  webhooks: {
+    service: 'webhooks',
+    methods: WEBHOOKS_RPC_METHODS,
+    subject: subjects.webhooksRpc,
+    queue: queueGroups.webhooksRpc(),
+  } satisfies RpcEndpoint<WebhooksRpcMethod>,
 } as const;

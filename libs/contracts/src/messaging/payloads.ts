@@ -63,6 +63,8 @@ export interface JobCreatedEventV1 extends JobEventBaseV1 {
   // The quote given on the create response; billing holds it when the job starts. Absent from events of
   // jobs created before billing: billing then quotes the job type's maximum duration.
   estimate?: CreditEstimateV1;
+  // The create's webhook_url: the webhook delivery service makes it an endpoint of this job only.
+  webhook_url?: string;
 }
 
 export interface JobCompletedEventV1 extends JobEventBaseV1 {
@@ -119,6 +121,8 @@ export interface CreateJobRequestV1<T extends JobType = JobType> {
   idempotency?: { key: string; request_hash: string };
   // The account's cap on PROCESSING jobs: a create past it is refused with rate_limited. Absent: no cap.
   max_processing_jobs?: number;
+  // Carried by the job's created event to the webhook delivery service; never part of the job object.
+  webhook_url?: string;
 }
 export interface CreateJobReplyV1 {
   job: JobRecordV1;

@@ -9,6 +9,7 @@ import {
   RPC_ENDPOINTS,
   RPC_METHODS,
   SERVICES,
+  WEBHOOKS_RPC_METHODS,
   STREAM_SUBJECTS,
   STREAMS,
   subjects,
@@ -23,7 +24,7 @@ import {
 
 // One user per service, one for the operator CLI (apps/gateway/src/cli), and one per internal consumer
 // of the event streams (job-counts: examples/job-counts).
-export const NATS_USERS = ['gateway', 'jobs', 'render-worker', 'billing', 'operator', 'job-counts'] as const;
+export const NATS_USERS = ['gateway', 'jobs', 'render-worker', 'billing', 'webhook-delivery', 'operator', 'job-counts'] as const;
 export type NatsUser = (typeof NATS_USERS)[number];
 
 // The environment variable holding a user's password in a deployment: NATS_GATEWAY_PASSWORD,
@@ -143,6 +144,19 @@ export const SERVICE_MESSAGING: Record<NatsUser, ServiceMessaging> = {
     servesHealth: 'billing',
     pingsHealth: [],
   },
+  // Turns job events and progress into deliveries; reads a job from the jobs service to render it.
+  'webhook-delivery': {
+    ensuresStreams: ALL_STREAMS,
+    streamPublishes: [],
+    consumers: [
+      { stream: STREAMS.jobEvents, durable: CONSUMERS.webhooksJobEvents, advisoryDeadLetters: false },
+      { stream: STREAMS.jobUpdates, durable: CONSUMERS.webhooksJobUpdates, advisoryDeadLetters: false },
+    ],
+    deadLetterWatches: [],
+    subscribes: [],
+    servesHealth: 'webhook-delivery',
+    pingsHealth: [],
+  },
   // An internal service reading the job event log with its own durable consumer (libs/job-events).
   'job-counts': {
     ensuresStreams: [],
@@ -183,13 +197,20 @@ const OPERATOR_BILLING_METHODS = ['grant'];
 const WORKER_BILLING_METHODS = ['extend_hold'];
 // The jobs methods the operator CLI calls on an account's jobs (suspending an account cancels them).
 const OPERATOR_JOBS_METHODS = ['delete', 'cancel_account'];
-// A worker asks for a job's status before it starts (a cancelled job is not run).
+// A worker asks for a job's status before it starts (a cancelled job is not run); the webhook delivery
+// service reads a job to put it in a webhook.
 const WORKER_JOBS_METHODS = ['get'];
+const WEBHOOK_JOBS_METHODS = ['get'];
 
 export const RPC_ACCESS: Record<RpcEndpointName, RpcAccess> = {
   jobs: {
     server: 'jobs',
-    callers: { gateway: 'every', 'render-worker': { only: WORKER_JOBS_METHODS }, operator: { only: OPERATOR_JOBS_METHODS } },
+    callers: {
+      gateway: 'every',
+      'render-worker': { only: WORKER_JOBS_METHODS },
+      'webhook-delivery': { only: WEBHOOK_JOBS_METHODS },
+      operator: { only: OPERATOR_JOBS_METHODS },
+    },
   },
   billing: {
     server: 'billing',
@@ -200,12 +221,18 @@ export const RPC_ACCESS: Record<RpcEndpointName, RpcAccess> = {
     },
   },
   media: { server: 'render-worker', callers: { gateway: 'every' } },
+  webhooks: { server: 'webhook-delivery', callers: { gateway: 'every' } },
 };
 
 export type RpcMethodLists = Record<RpcEndpointName, readonly string[]>;
 
 // The method lists of names.ts; tests pass others to show that new methods are picked up.
-export const DECLARED_RPC_METHODS: RpcMethodLists = { jobs: RPC_METHODS, billing: BILLING_RPC_METHODS, media: MEDIA_RPC_METHODS };
+export const DECLARED_RPC_METHODS: RpcMethodLists = {
+  jobs: RPC_METHODS,
+  billing: BILLING_RPC_METHODS,
+  media: MEDIA_RPC_METHODS,
+  webhooks: WEBHOOKS_RPC_METHODS,
+};
 
 function selectMethods(declared: readonly string[], selection: MethodSelection): string[] {
   if (selection === 'every') return [...declared];

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsIn, IsOptional } from 'class-validator';
 import { BACKGROUND_REMOVAL_DEFAULTS, OUTPUT_CODECS, type OutputCodec } from '../job/job-options';
 import { IsVideoUrl, VIDEO_URL_MAX_LENGTH } from './video-url.validator';
+import { IsWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from './webhook-url.validator';
 
 export class CreateVideoBackgroundRemovalDto {
   @ApiProperty({ description: 'http(s) URL, or the video_url returned by POST /v1/uploads', maxLength: VIDEO_URL_MAX_LENGTH })
@@ -23,4 +24,12 @@ export class CreateVideoBackgroundRemovalDto {
   @IsOptional()
   @IsBoolean()
   subject_is_person?: boolean;
+
+  @ApiPropertyOptional({
+    description: "receives this job's job.started, job.completed, job.failed and job.cancelled as signed webhooks (Standard Webhooks, signed with the account's default secret: GET /v1/webhook-secret)",
+    maxLength: WEBHOOK_URL_MAX_LENGTH,
+  })
+  @IsOptional()
+  @IsWebhookUrl()
+  webhook_url?: string;
 }

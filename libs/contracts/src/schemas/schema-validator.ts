@@ -3,6 +3,14 @@ import addFormats from 'ajv-formats';
 import { balanceSchema, estimateSchema, ledgerPageSchema, usageReportSchema } from './billing-responses.schema';
 import { healthSchema, jobListSchema, requestErrorSchema, uploadSchema } from './api-responses.schema';
 import { cleanAudioVideoJobSchema, fileObjectSchema, jobErrorSchema, videoBackgroundRemovalJobSchema } from './job-object.schema';
+import {
+  webhookDefaultSecretSchema,
+  webhookDeliveryPageSchema,
+  webhookDeliverySchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+} from './webhook-responses.schema';
 
 export const ALL_SCHEMAS = [
   fileObjectSchema,
@@ -17,6 +25,12 @@ export const ALL_SCHEMAS = [
   balanceSchema,
   usageReportSchema,
   ledgerPageSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+  webhookEndpointListSchema,
+  webhookDeliverySchema,
+  webhookDeliveryPageSchema,
+  webhookDefaultSecretSchema,
 ] as const;
 
 export type SchemaId = (typeof ALL_SCHEMAS)[number]['$id'];

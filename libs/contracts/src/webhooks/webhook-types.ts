@@ -1,6 +1,7 @@
+import type { WebhooksRpcMethod } from '../messaging/names';
+
 // Webhooks (issue 11, decision 0032): the REST shapes of /v1/webhook-endpoints and the RPC catalogue
-// the gateway calls on the webhooks service (vj.rpc.webhooks.v1.*). Work in progress: the service that
-// serves them is not built yet.
+// the gateway calls on the webhook delivery service (vj.rpc.webhooks.v1.*).
 
 // What an endpoint may subscribe to; job.progress is opt-in (not in the default set).
 export const WEBHOOK_EVENT_TYPES = ['job.started', 'job.progress', 'job.completed', 'job.failed', 'job.cancelled'] as const;
@@ -49,9 +50,73 @@ export interface WebhookDelivery {
   created_at: string;
 }
 
-// The body every delivery POSTs: the job exactly as GET /v1/{type}/{job_id} returns it.
+// What a job.progress delivery adds beside the job: the same figures as the SSE stream's progress.
+export interface WebhookProgress {
+  stage: string;
+  progress: number;
+  attempt: number;
+}
+
+// The body every delivery POSTs: the job exactly as GET /v1/{type}/{job_id} returns it (and, for
+// job.progress, where the work is).
 export interface WebhookPayload<Job = unknown> {
   type: WebhookEventType;
   timestamp: string;
-  data: { job: Job };
+  data: { job: Job; progress?: WebhookProgress };
+}
+
+// GET /v1/webhook-secret and POST /v1/webhook-secret/rotate: the account's default secret, which signs
+// the deliveries of a create's webhook_url.
+export interface WebhookDefaultSecret {
+  secret: string;
+  previous_secret_expires_at: string | null;
+}
+
+export interface WebhookEndpointPage {
+  data: WebhookEndpoint[];
+}
+
+export interface WebhookDeliveryPage {
+  data: WebhookDelivery[];
+  next_cursor: string | null;
+}
+
+// The RPC catalogue (every request names its account: an endpoint of another account is not_found).
+export interface AccountScopedV1 {
+  version: 1;
+  account_id: string;
+}
+export interface CreateWebhookEndpointRequestV1 extends AccountScopedV1 {
+  url: string;
+  events: WebhookEventType[];
+}
+export interface WebhookEndpointRequestV1 extends AccountScopedV1 {
+  endpoint_id: string;
+}
+export interface RotateWebhookSecretRequestV1 extends AccountScopedV1 {
+  endpoint_id: string;
+  grace_seconds?: number;
+}
+export interface ListWebhookDeliveriesRequestV1 extends AccountScopedV1 {
+  endpoint_id: string;
+  limit: number;
+  cursor?: string;
+}
+export interface RetryWebhookDeliveryRequestV1 extends AccountScopedV1 {
+  endpoint_id: string;
+  delivery_id: string;
+}
+export interface RotateDefaultSecretRequestV1 extends AccountScopedV1 {
+  grace_seconds?: number;
+}
+
+export interface WebhooksRpc extends Record<WebhooksRpcMethod, { request: unknown; reply: unknown }> {
+  create_endpoint: { request: CreateWebhookEndpointRequestV1; reply: WebhookEndpointWithSecret };
+  list_endpoints: { request: AccountScopedV1; reply: WebhookEndpointPage };
+  delete_endpoint: { request: WebhookEndpointRequestV1; reply: { deleted: true } };
+  rotate_endpoint_secret: { request: RotateWebhookSecretRequestV1; reply: WebhookEndpointWithSecret };
+  list_deliveries: { request: ListWebhookDeliveriesRequestV1; reply: WebhookDeliveryPage };
+  retry_delivery: { request: RetryWebhookDeliveryRequestV1; reply: WebhookDelivery };
+  get_default_secret: { request: AccountScopedV1; reply: WebhookDefaultSecret };
+  rotate_default_secret: { request: RotateDefaultSecretRequestV1; reply: WebhookDefaultSecret };
 }

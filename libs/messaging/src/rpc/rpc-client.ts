@@ -1,4 +1,4 @@
-import { RPC_ENDPOINTS, type BillingRpc, type JobsRpc, type MediaRpc, type RpcEndpoint, type RpcReply } from '@vj/contracts';
+import { RPC_ENDPOINTS, type BillingRpc, type JobsRpc, type MediaRpc, type RpcEndpoint, type RpcReply, type WebhooksRpc } from '@vj/contracts';
 import { addToLogContext, inSpan, logContextOf, outgoingHeaders, SpanKind } from '@vj/observability';
 import type { NatsConnection } from 'nats';
 import { decodeJson, encodeJson } from '../json-codec';
@@ -51,5 +51,11 @@ export class BillingRpcClient extends RpcClient<keyof BillingRpc, BillingRpc> {
 export class MediaRpcClient extends RpcClient<keyof MediaRpc, MediaRpc> {
   constructor(nc: NatsConnection, defaultTimeoutMs?: number) {
     super(nc, RPC_ENDPOINTS.media, defaultTimeoutMs);
+  }
+}
+
+export class WebhooksRpcClient extends RpcClient<keyof WebhooksRpc, WebhooksRpc> {
+  constructor(nc: NatsConnection, defaultTimeoutMs?: number) {
+    super(nc, RPC_ENDPOINTS.webhooks, defaultTimeoutMs);
   }
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { RPC_ENDPOINTS, type BillingRpc, type JobsRpc, type MediaRpc, type RpcEndpoint, type RpcReply } from '@vj/contracts';
+import { RPC_ENDPOINTS, type BillingRpc, type JobsRpc, type MediaRpc, type RpcEndpoint, type RpcReply, type WebhooksRpc } from '@vj/contracts';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { logContextOf, markActiveSpanFailed, observeRpcServer, runInMessageContext, SpanKind } from '@vj/observability';
 import { decodeJson, encodeJson } from '../json-codec';
@@ -13,6 +13,7 @@ export type RpcHandlers<C extends { [M in keyof C]: { request: unknown; reply: u
 export type JobsRpcHandlers = RpcHandlers<JobsRpc>;
 export type BillingRpcHandlers = RpcHandlers<BillingRpc>;
 export type MediaRpcHandlers = RpcHandlers<MediaRpc>;
+export type WebhooksRpcHandlers = RpcHandlers<WebhooksRpc>;
 
 export interface RpcService {
   close(): Promise<void>;
@@ -48,6 +49,7 @@ export function serveRpc<M extends string>(
 export const serveJobsRpc = (nc: NatsConnection, handlers: JobsRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.jobs, handlers);
 export const serveBillingRpc = (nc: NatsConnection, handlers: BillingRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.billing, handlers);
 export const serveMediaRpc = (nc: NatsConnection, handlers: MediaRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.media, handlers);
+export const serveWebhooksRpc = (nc: NatsConnection, handlers: WebhooksRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.webhooks, handlers);
 
 // The handler runs in the context the request carries (request_id, job, account, trace: RpcClient's
 // NATS headers; the job and account its payload names fill what they lack).

@@ -1,0 +1,88 @@
+import { Logger } from '@nestjs/common';
+import { CONSUMERS } from '@vj/contracts';
+import { AllowList, resolveWithSystemDns } from '@vj/egress';
+import { JobEventsConsumer } from '@vj/job-events';
+import { connectNats, ensureStreams, JobsRpcClient, serveHealth } from '@vj/messaging';
+import { jetStreamCollector, type OpsServer } from '@vj/observability';
+import { ObjectStorage, storageConfig } from '@vj/storage';
+import { parseRetrySchedule } from '@vj/webhooks';
+import { createWebhooksDataSource } from './database/webhooks-data-source';
+import { runWebhooksMigrations } from './database/run-webhooks-migrations';
+import { DeliveryDispatcher } from './deliveries/delivery-dispatcher';
+import { DeliveryStore } from './deliveries/delivery-store';
+import { DispatchLoop } from './deliveries/dispatch-loop';
+import { WebhookEndpoints } from './endpoints/webhook-endpoints';
+import { JobEventIntake } from './intake/job-event-intake';
+import { JOB_UPDATES_CONSUMER, JobProgressIntake } from './intake/job-progress-intake';
+import { RenderedJobReader } from './intake/rendered-job-reader';
+import type { WebhooksConfig } from './webhooks.env';
+import { serveWebhookEndpoints } from './webhooks-rpc';
+import { deliveryBacklogCollector } from './metrics/delivery-metrics';
+
+export interface RunningWebhookDelivery {
+  stop(): Promise<void>;
+}
+
+// A claim outlives the sender's time limit by this much, so a live instance never loses its claim.
+const LEASE_MARGIN_MS = 10_000;
+const JOBS_RPC_TIMEOUT_MS = 5_000;
+
+// Job events in (one durable consumer shared by every instance), deliveries out (each instance claims
+// due rows), the account's endpoints served over RPC. Nothing is held in memory: every delivery is a
+// row before its event is acknowledged, so a kill -9 loses none.
+export async function bootWebhookDelivery(config: WebhooksConfig, ops?: OpsServer): Promise<RunningWebhookDelivery> {
+  const logger = new Logger('webhook-delivery');
+  const schedule = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
+  const dataSource = await createWebhooksDataSource(config.DATABASE_URL).initialize();
+  await runWebhooksMigrations(dataSource);
+  const nc = await connectNats({ url: config.NATS_URL, name: 'webhook-delivery' });
+  await ensureStreams(nc);
+  const storage = new ObjectStorage(storageConfig(config));
+
+  const dispatcher = new DeliveryDispatcher(new DeliveryStore(dataSource), {
+    schedule,
+    limits: { timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxResponseBytes: config.WEBHOOK_MAX_RESPONSE_BYTES },
+    policy: { allowList: AllowList.parse(config.WEBHOOK_ALLOW_HOSTS), resolve: resolveWithSystemDns },
+    batch: config.WEBHOOK_DISPATCH_BATCH,
+    leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+  });
+  const loop = new DispatchLoop(() => dispatcher.dispatchDue(), {
+    batch: config.WEBHOOK_DISPATCH_BATCH,
+    idleMs: config.WEBHOOK_DISPATCH_IDLE_MS,
+    onError: (error) => logger.error(`dispatch round failed: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  const nudge = () => loop.nudge();
+  const intake = new JobEventIntake(dataSource, new RenderedJobReader(new JobsRpcClient(nc, JOBS_RPC_TIMEOUT_MS), storage, config.RESULT_URL_TTL_SECONDS), nudge);
+  const events = new JobEventsConsumer(nc, {
+    durable: CONSUMERS.webhooksJobEvents,
+    kinds: ['created', 'started', 'completed', 'failed', 'cancelled'],
+    handle: async (event) => void (await intake.take(event)),
+    log: (line) => logger.warn(line),
+  });
+  const progress = new JobProgressIntake(nc, dataSource, nudge, (line) => logger.warn(line));
+  const rpc = serveWebhookEndpoints(nc, new WebhookEndpoints(dataSource, nudge));
+
+  let ready = false;
+  const health = serveHealth(nc, 'webhook-delivery', () => ready && !nc.isClosed() && dataSource.isInitialized);
+  if (ops) {
+    ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), database: () => dataSource.query('SELECT 1').then(() => true) });
+    ops.addCollector('deliveries', deliveryBacklogCollector(dataSource), 15_000);
+    ops.addCollector('jetstream', jetStreamCollector(await nc.jetstreamManager(), { consumers: [events.spec, JOB_UPDATES_CONSUMER] }));
+  }
+  await events.start();
+  await progress.start();
+  loop.start();
+  ready = true;
+  logger.log(`ready: consuming job events, delivering (retry schedule ${config.WEBHOOK_RETRY_SCHEDULE})`);
+  return {
+    async stop() {
+      ready = false;
+      // Events in hand finish and are acknowledged; a round in progress records its attempts.
+      await rpc.close();
+      await Promise.all([events.stop(), progress.stop(), loop.stop()]);
+      health.unsubscribe();
+      await nc.drain();
+      await dataSource.destroy();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsDefined, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-types';
+import { IsWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from './webhook-url.validator';
+
+export const WEBHOOK_GRACE_SECONDS_DEFAULT = 24 * 3600;
+// A week: long enough for any receiver's deploy cycle, short enough that a leaked secret dies.
+export const WEBHOOK_GRACE_SECONDS_MAX = 7 * 24 * 3600;
+
+export class CreateWebhookEndpointDto {
+  @ApiProperty({ description: 'http(s) URL the deliveries are POSTed to; private addresses are refused at delivery', maxLength: WEBHOOK_URL_MAX_LENGTH })
+  @IsDefined()
+  @IsWebhookUrl()
+  url!: string;
+
+  @ApiPropertyOptional({
+    description: 'the event types delivered; job.progress (at most one a second per job) is opt-in',
+    enum: WEBHOOK_EVENT_TYPES,
+    isArray: true,
+    default: DEFAULT_WEBHOOK_EVENTS,
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length)
+  @ArrayUnique()
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  events?: WebhookEventType[];
+}
+
+export class RotateWebhookSecretDto {
+  @ApiPropertyOptional({
+    description: 'seconds the previous secret keeps signing beside the new one (0: it stops at once)',
+    minimum: 0,
+    maximum: WEBHOOK_GRACE_SECONDS_MAX,
+    default: WEBHOOK_GRACE_SECONDS_DEFAULT,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(WEBHOOK_GRACE_SECONDS_MAX)
+  grace_seconds?: number;
+}

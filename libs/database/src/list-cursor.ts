@@ -1,0 +1,26 @@
+// Opaque keyset cursor for newest-first listing: the (created_at, id) of the last row on a page (jobs,
+// webhook deliveries).
+export interface ListPosition {
+  createdAt: Date;
+  id: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeCursor({ createdAt, id }: ListPosition): string {
+  return Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+}
+
+// Null for anything this service did not hand out.
+export function decodeCursor(cursor: string): ListPosition | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [iso, id] = value as unknown[];
+    if (typeof iso !== 'string' || typeof id !== 'string' || !UUID.test(id)) return null;
+    const createdAt = new Date(iso);
+    return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id };
+  } catch {
+    return null;
+  }
+}

@@ -48,8 +48,16 @@ describe('webhooks, end to end', () => {
     expect(page.status).toBe(200);
     return page.body.data;
   };
-  const payloadOf = (item: ReceivedWebhook) => JSON.parse(item.body) as WebhookPayload<CleanAudioVideoJob>;
-  const verify = (secret: string, item: ReceivedWebhook) => new Webhook(secret).verify(item.body, item.headers) as WebhookPayload<CleanAudioVideoJob>;
+  const payloadOf = (item: ReceivedWebhook) => {
+    const payload = JSON.parse(item.body) as WebhookPayload<CleanAudioVideoJob>;
+    expect(schemaViolations('WebhookPayload', payload)).toEqual([]);
+    return payload;
+  };
+  const verify = (secret: string, item: ReceivedWebhook) => {
+    const payload = new Webhook(secret).verify(item.body, item.headers) as WebhookPayload<CleanAudioVideoJob>;
+    expect(schemaViolations('WebhookPayload', payload)).toEqual([]);
+    return payload;
+  };
   const until = (what: string, check: () => boolean | Promise<boolean>, ms = 60_000) => waitFor(what, async () => check(), ms, 100);
   const input = async (name: string) => {
     const path = join(e2e.dir, name);
@@ -87,6 +95,9 @@ describe('webhooks, end to end', () => {
     // The job's own URL: the same events, signed with the account's default secret.
     await until('completed at /job-own', () => receiver.received('/job-own').length >= 2);
     for (const item of receiver.received('/job-own')) expect(verify(defaultSecret.secret, item).data.job.job_id).toBe(job.job_id);
+    const own = await e2e.api.request<WebhookEndpointPage>('GET', `/v1/webhook-endpoints?job_id=${job.job_id}`, 'WebhookEndpointList');
+    expect(own.body.data).toEqual([expect.objectContaining({ url: receiver.url('/job-own'), job_id: job.job_id })]);
+    expect((await deliveries(own.body.data[0]!.id)).map((d) => d.event_type).sort()).toEqual(['job.completed', 'job.started']);
 
     // 500, 500, 500, then 200: the fourth attempt delivers, the same webhook-id every time.
     await until('the fourth attempt at /flaky', () => receiver.received('/flaky').length >= 4);

@@ -24,6 +24,11 @@ export const webhooksEnv = defineEnv({
     doc: 'delays between attempts after a failed one (s, m, h), each stretched by up to 20% of jitter; after the last, the delivery is given up',
     default: DEFAULT_RETRY_SCHEDULE,
   }),
+  WEBHOOK_RETENTION_DAYS: env.int({
+    doc: 'delivered and given-up deliveries, with their attempts, are deleted this long after they were written (a job\'s body goes with them)',
+    default: 7,
+    min: 1,
+  }),
   WEBHOOK_DISPATCH_BATCH: env.int({ doc: 'deliveries one instance sends at once', default: 50, min: 1, max: 1000 }),
   WEBHOOK_DISPATCH_IDLE_MS: env.int({ doc: 'how often an instance looks for due deliveries when none was announced (retries, other instances)', default: 1000, min: 10 }),
 });

@@ -12,7 +12,8 @@ export class AllowList {
   static readonly empty = new AllowList(new Set(), []);
 
   // Throws on an entry that is neither a host name, an IP nor a CIDR, so a typo fails the boot.
-  static parse(raw: string | undefined): AllowList {
+  // `variable` names the setting in the error, so a bad entry points at the right one.
+  static parse(raw: string | undefined, variable = 'TRANSLOAD_ALLOW_HOSTS'): AllowList {
     const hosts = new Set<string>();
     const networks: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
     for (const entry of (raw ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
@@ -22,7 +23,7 @@ export class AllowList {
         const address = ipaddr.process(bare);
         networks.push([address, address.kind() === 'ipv4' ? 32 : 128]);
       } else if (/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(bare)) hosts.add(bare);
-      else throw new Error(`TRANSLOAD_ALLOW_HOSTS: "${entry}" is not a host name, an IP address or a CIDR`);
+      else throw new Error(`${variable}: "${entry}" is not a host name, an IP address or a CIDR`);
     }
     return new AllowList(hosts, networks);
   }

@@ -24,7 +24,8 @@ export interface JobEventsConsumerOptions {
   // Skips an event id already handled; by default the last 100,000 ids of this process.
   deduplicator?: EventDeduplicator;
   // A handler that throws runs again after these delays (the last repeats), holding the events behind
-  // it, at most maxDeliver times in all; then the event is terminated and logged, and stays in the stream.
+  // it, at most maxDeliver times in all (-1: until it succeeds, for a consumer that must not skip an
+  // event through an outage); then the event is terminated and logged, and stays in the stream.
   backoffMs?: readonly number[];
   maxDeliver?: number;
   ackWaitMs?: number;
@@ -129,7 +130,7 @@ export class JobEventsConsumer {
           await this.deduplicator.once(eventId, () => this.options.handle(event, { eventId, streamSeq: msg.seq, deliveries: attempt }));
           return msg.ack();
         } catch (error) {
-          if (attempt >= maxDeliver) {
+          if (maxDeliver > 0 && attempt >= maxDeliver) {
             this.options.log?.(`${msg.subject} #${msg.seq} failed ${attempt} times, left in the stream: ${String(error)}`);
             return msg.term();
           }

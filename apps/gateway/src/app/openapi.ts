@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { ALL_SCHEMAS, loadAsyncApiDocument } from '@vj/contracts';
+import { ALL_SCHEMAS, loadAsyncApiDocument, WEBHOOK_EVENT_TYPES } from '@vj/contracts';
+import { schemaRef } from '../http/openapi-responses';
 
 // The contracts' schemas use bare $ref ids (Ajv); OpenAPI wants component paths.
 function toComponent(node: unknown): unknown {
@@ -34,6 +35,7 @@ export function setupOpenApi(app: INestApplication): OpenAPIObject {
     schemas: { ...document.components?.schemas, ...(contractSchemaComponents() as NonNullable<OpenAPIObject['components']>['schemas']) },
   };
   documentRateLimits(document);
+  documentWebhooks(document);
   // The event contract for internal consumers (AsyncAPI 3, decision 0031), beside the API's; before
   // Swagger UI's routes under /docs.
   const http = app.getHttpAdapter();
@@ -69,4 +71,36 @@ function documentRateLimits(document: OpenAPIObject): void {
       }
     }
   }
+}
+
+const WEBHOOK_HEADERS = [
+  { name: 'webhook-id', description: "the delivery's id, the same on every attempt: dedupe on it" },
+  { name: 'webhook-timestamp', description: 'seconds since the epoch when this attempt was signed; refuse one more than five minutes off' },
+  {
+    name: 'webhook-signature',
+    description: 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> with the whsec_ secret (Standard Webhooks); two, space-separated, during a rotation\'s grace',
+  },
+];
+
+// What a registered endpoint (or a create's webhook_url) receives, as OpenAPI 3.1 webhooks: one POST
+// per event type, all with the same signed body.
+function documentWebhooks(document: OpenAPIObject): void {
+  const webhooks: Record<string, unknown> = {};
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    webhooks[type] = {
+      post: {
+        operationId: `receive${type.replace(/(^|[.])([a-z])/g, (_m, _dot: string, letter: string) => letter.toUpperCase())}Webhook`,
+        summary: `${type} delivered to your endpoint`,
+        tags: ['webhooks'],
+        parameters: WEBHOOK_HEADERS.map((header) => ({ ...header, in: 'header', required: true, schema: { type: 'string' } })),
+        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('WebhookPayload') } } },
+        responses: {
+          '200': { description: 'any 2xx within WEBHOOK_TIMEOUT_MS accepts the delivery' },
+          '410': { description: 'Gone: the endpoint is disabled and nothing more is sent to it' },
+          default: { description: 'anything else is retried on WEBHOOK_RETRY_SCHEDULE (a 429 or 503 no earlier than its Retry-After)' },
+        },
+      },
+    };
+  }
+  document.webhooks = webhooks as NonNullable<OpenAPIObject['webhooks']>;
 }

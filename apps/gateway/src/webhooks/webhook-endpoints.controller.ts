@@ -4,6 +4,7 @@ import {
   CreateWebhookEndpointDto,
   DEFAULT_WEBHOOK_EVENTS,
   LIST_LIMIT_DEFAULT,
+  ListWebhookEndpointsQuery,
   PageQuery,
   RotateWebhookSecretDto,
   type WebhookDelivery,
@@ -35,10 +36,14 @@ export class WebhookEndpointsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the account's webhook endpoints", description: 'oldest first; secrets are never listed' })
+  @ApiOperation({
+    summary: "List the account's webhook endpoints",
+    description: "oldest first; secrets are never listed. With job_id: the endpoint that job's webhook_url made, whose deliveries can then be listed and retried like any other's",
+  })
   @ApiBody(200, 'WebhookEndpointList', 'the endpoints')
-  list(@AccountId() accountId: string): Promise<WebhookEndpointPage> {
-    return this.webhooks.call('list_endpoints', { version: 1, account_id: accountId });
+  @ApiRequestErrors(422)
+  list(@AccountId() accountId: string, @Query() query: ListWebhookEndpointsQuery): Promise<WebhookEndpointPage> {
+    return this.webhooks.call('list_endpoints', { version: 1, account_id: accountId, ...(query.job_id && { job_id: query.job_id.toLowerCase() }) });
   }
 
   @Delete(':endpoint_id')

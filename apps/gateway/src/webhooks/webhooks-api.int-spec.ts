@@ -13,6 +13,7 @@ const endpoint: WebhookEndpointWithSecret = {
   id: ENDPOINT_ID,
   url: 'https://hooks.example.com/in',
   events: ['job.completed'],
+  job_id: null,
   enabled: true,
   disabled_reason: null,
   created_at: '2026-11-24T00:00:00.000Z',

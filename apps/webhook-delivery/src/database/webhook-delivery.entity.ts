@@ -7,7 +7,9 @@ import { WEBHOOKS_SCHEMA } from './webhooks-schema';
 // redelivered event write nothing.
 @Entity({ schema: WEBHOOKS_SCHEMA, name: 'delivery' })
 @Index('UQ_delivery_source_endpoint', ['source_id', 'endpoint_id'], { unique: true })
-@Index('IDX_delivery_due', ['next_attempt_at'])
+@Index('IDX_delivery_due', ['next_attempt_at'], { where: 'next_attempt_at IS NOT NULL' })
+// Delivered and given-up rows, by age, for the retention sweep.
+@Index('IDX_delivery_settled', ['created_at'], { where: 'next_attempt_at IS NULL' })
 @Index('IDX_delivery_endpoint_created', ['endpoint_id', 'created_at'])
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_delivery' })

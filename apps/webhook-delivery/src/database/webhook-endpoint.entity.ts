@@ -5,7 +5,7 @@ import { WEBHOOKS_SCHEMA } from './webhooks-schema';
 // An account's receiver. job_id set: the endpoint of one job only (a create's webhook_url), signed
 // with the account's default secret.
 @Entity({ schema: WEBHOOKS_SCHEMA, name: 'endpoint' })
-@Index('IDX_endpoint_account', ['account_id'])
+@Index('IDX_endpoint_account', ['account_id'], { where: 'job_id IS NULL' })
 @Index('UQ_endpoint_job', ['job_id'], { unique: true, where: 'job_id IS NOT NULL' })
 export class WebhookEndpointEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_endpoint' })

@@ -68,6 +68,7 @@ describe('DeliveryDispatcher', () => {
     statuses.push(500, 500, 500);
     for (let round = 0; round < 4; round++) {
       expect(await dispatcher.dispatchDue()).toBe(1);
+      await dispatcher.settled();
       // Not due again before its delay.
       expect(await dispatcher.dispatchDue()).toBe(0);
       clock = new Date(clock.getTime() + 1_300);
@@ -92,6 +93,7 @@ describe('DeliveryDispatcher', () => {
       () => clock,
     );
     expect(await dispatcher.dispatchDue()).toBe(1);
+    await dispatcher.settled();
     expect(received).toHaveLength(before);
     expect(await dataSource.manager.findOneByOrFail(WebhookDeliveryEntity, { delivery_id })).toMatchObject({ state: 'given_up', next_attempt_at: null });
   });

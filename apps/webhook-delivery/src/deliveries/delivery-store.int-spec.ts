@@ -6,7 +6,7 @@ import { WebhookDeliveryEntity } from '../database/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../database/webhook-endpoint.entity';
 import { createWebhooksDataSource } from '../database/webhooks-data-source';
 import { runWebhooksMigrations } from '../database/run-webhooks-migrations';
-import { DeliveryStore, type NewDelivery } from './delivery-store';
+import { DeliveryStore, IN_FLIGHT_PER_ENDPOINT, type NewDelivery } from './delivery-store';
 
 describe('DeliveryStore', () => {
   let dataSource: DataSource;
@@ -65,11 +65,35 @@ describe('DeliveryStore', () => {
     const endpoint = await newEndpoint();
     const item = delivery(endpoint);
     await store.add([item], now);
-    const attempt = { attempted_at: at(1), status_code: 410, error: null, duration_ms: 12, response_body: 'gone' };
-    await store.record(item.delivery_id, endpoint, attempt, { state: 'given_up', failed_attempts: 1, next_attempt_at: null, disableEndpoint: 'the receiver answered 410 Gone' }, at(2));
+    const [claimed] = await store.claimDue(at(1), 100, 30_000);
+    expect(claimed?.delivery.delivery_id).toBe(item.delivery_id);
+    // A receiver's binary answer (NUL bytes) and an overlong error are stored as far as the columns allow.
+    const attempt = { attempted_at: at(1), status_code: 410, error: 'x'.repeat(900), duration_ms: 12, response_body: 'go\u0000ne' };
+    await store.record({ deliveryId: item.delivery_id, endpointId: endpoint, lease: claimed!.lease }, attempt, { state: 'given_up', failed_attempts: 1, next_attempt_at: null, disableEndpoint: 'the receiver answered 410 Gone' }, at(2));
     expect(await dataSource.manager.findOneByOrFail(WebhookDeliveryEntity, { delivery_id: item.delivery_id })).toMatchObject({ state: 'given_up', failed_attempts: 1, next_attempt_at: null, claimed_until: null });
-    expect(await dataSource.manager.findBy(WebhookAttemptEntity, { delivery_id: item.delivery_id })).toEqual([expect.objectContaining({ status_code: 410, response_body: 'gone' })]);
+    expect(await dataSource.manager.findBy(WebhookAttemptEntity, { delivery_id: item.delivery_id })).toEqual([expect.objectContaining({ status_code: 410, response_body: 'gone', error: 'x'.repeat(500) })]);
     expect(await dataSource.manager.findOneByOrFail(WebhookEndpointEntity, { endpoint_id: endpoint })).toMatchObject({ disabled_reason: 'the receiver answered 410 Gone' });
     expect(await store.claimDue(at(60_000), 100, 30_000)).toEqual(expect.not.arrayContaining([expect.objectContaining({ delivery: expect.objectContaining({ delivery_id: item.delivery_id }) })]));
+  });
+
+  it('keeps at most a few attempts in flight per endpoint, and lets a claim that ran out decide nothing', async () => {
+    const slow = await newEndpoint();
+    const other = await newEndpoint();
+    const items = Array.from({ length: IN_FLIGHT_PER_ENDPOINT + 3 }, () => delivery(slow));
+    await store.add([...items, delivery(other)], now);
+    const first = await store.claimDue(at(100_000), 100, 30_000);
+    const ofSlow = first.filter((c) => c.endpoint.endpoint_id === slow);
+    expect(ofSlow).toHaveLength(IN_FLIGHT_PER_ENDPOINT);
+    expect(first.some((c) => c.endpoint.endpoint_id === other)).toBe(true);
+    expect((await store.claimDue(at(100_001), 100, 30_000)).filter((c) => c.endpoint.endpoint_id === slow)).toHaveLength(0);
+
+    // The first claim runs out and another instance claims the row again: the late record changes nothing.
+    const second = await store.claimDue(at(140_000), 100, 30_000);
+    // Two picks of 4 among 7 rows share one at least.
+    const stale = ofSlow.find((c) => second.some((again) => again.delivery.delivery_id === c.delivery.delivery_id))!;
+    const retaken = second.find((c) => c.delivery.delivery_id === stale.delivery.delivery_id);
+    const attempt = { attempted_at: at(140_001), status_code: 200, error: null, duration_ms: 5, response_body: '' };
+    await store.record({ deliveryId: stale.delivery.delivery_id, endpointId: slow, lease: stale.lease }, attempt, { state: 'delivered', failed_attempts: 0, next_attempt_at: null }, at(140_002));
+    expect(await dataSource.manager.findOneByOrFail(WebhookDeliveryEntity, { delivery_id: stale.delivery.delivery_id })).toMatchObject({ state: 'pending', claimed_until: retaken!.lease });
   });
 });

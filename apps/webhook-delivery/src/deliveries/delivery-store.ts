@@ -8,7 +8,20 @@ import type { DeliveryOutcome } from '../domain/delivery-state-machine';
 export interface ClaimedDelivery {
   delivery: WebhookDeliveryEntity;
   endpoint: WebhookEndpointEntity;
+  // The claim's end: what follows the attempt is written only while the claim still holds it.
+  lease: Date;
 }
+
+export interface HeldDelivery {
+  deliveryId: string;
+  endpointId: string;
+  lease: Date;
+}
+
+// Attempts in flight per endpoint, across instances: a slow receiver cannot take every slot.
+export const IN_FLIGHT_PER_ENDPOINT = 4;
+const ERROR_MAX_CHARS = 500;
+const RESPONSE_MAX_CHARS = 1024;
 
 export interface NewDelivery {
   delivery_id: string;
@@ -37,18 +50,27 @@ export class DeliveryStore {
       .execute();
   }
 
-  // Up to `limit` due deliveries with their endpoints, leased for leaseMs.
+  // Up to `limit` due deliveries with their endpoints, leased for leaseMs, at most IN_FLIGHT_PER_ENDPOINT
+  // per endpoint counting the ones already in flight.
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const lease = new Date(now.getTime() + leaseMs);
     return this.dataSource.transaction(async (manager) => {
       const rows: { delivery_id: string }[] = await manager.query(
         `SELECT delivery_id FROM webhooks.delivery
-          WHERE next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+          WHERE delivery_id IN (
+            SELECT delivery_id FROM (
+              SELECT delivery_id, endpoint_id, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at) AS place
+                FROM webhooks.delivery
+               WHERE next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+            ) due
+            WHERE due.place + (SELECT count(*) FROM webhooks.delivery busy WHERE busy.endpoint_id = due.endpoint_id AND busy.claimed_until >= $1) <= $3
+          )
           ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [now, limit],
+        [now, limit, IN_FLIGHT_PER_ENDPOINT],
       );
       if (rows.length === 0) return [];
       const ids = rows.map((row) => row.delivery_id);
-      await manager.query(`UPDATE webhooks.delivery SET claimed_until = $1 WHERE delivery_id = ANY($2)`, [new Date(now.getTime() + leaseMs), ids]);
+      await manager.query(`UPDATE webhooks.delivery SET claimed_until = $1 WHERE delivery_id = ANY($2)`, [lease, ids]);
       const deliveries = await manager.getRepository(WebhookDeliveryEntity).createQueryBuilder('d').where('d.delivery_id IN (:...ids)', { ids }).getMany();
       const endpointIds = [...new Set(deliveries.map((d) => d.endpoint_id))];
       const endpoints = await manager.getRepository(WebhookEndpointEntity).createQueryBuilder('e').where('e.endpoint_id IN (:...endpointIds)', { endpointIds }).getMany();
@@ -56,7 +78,7 @@ export class DeliveryStore {
       const byId = new Map(endpoints.map((e) => [e.endpoint_id, e]));
       return deliveries.flatMap((delivery) => {
         const endpoint = byId.get(delivery.endpoint_id);
-        return endpoint ? [{ delivery, endpoint }] : [];
+        return endpoint ? [{ delivery, endpoint, lease }] : [];
       });
     });
   }
@@ -73,23 +95,39 @@ export class DeliveryStore {
   }
 
   // An endpoint disabled or deleted since the delivery was written: nothing is sent.
-  async giveUp(deliveryId: string): Promise<void> {
-    await this.dataSource.manager.update(WebhookDeliveryEntity, { delivery_id: deliveryId }, { state: 'given_up', next_attempt_at: null, claimed_until: null });
+  async giveUp(deliveryId: string, lease: Date): Promise<void> {
+    await this.dataSource.manager.update(
+      WebhookDeliveryEntity,
+      { delivery_id: deliveryId, claimed_until: lease },
+      { state: 'given_up', next_attempt_at: null, claimed_until: null },
+    );
   }
 
-  // The attempt and its outcome together; a 410 disables the endpoint in the same transaction.
-  async record(deliveryId: string, endpointId: string, attempt: Omit<WebhookAttemptEntity, 'attempt_seq' | 'delivery_id'>, outcome: DeliveryOutcome, now: Date): Promise<void> {
+  // The attempt and its outcome together; a 410 disables the endpoint in the same transaction. The
+  // outcome is written only under the claim the attempt was made with: an instance whose claim ran out
+  // (and was taken by another) records its attempt but decides nothing. What a receiver answered is
+  // kept as text PostgreSQL accepts (no NUL), cut to the columns' sizes.
+  async record(held: HeldDelivery, attempt: Omit<WebhookAttemptEntity, 'attempt_seq' | 'delivery_id'>, outcome: DeliveryOutcome, now: Date): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.insert(WebhookAttemptEntity, { ...attempt, delivery_id: deliveryId });
-      await manager.update(WebhookDeliveryEntity, { delivery_id: deliveryId }, {
+      await manager.insert(WebhookAttemptEntity, {
+        ...attempt,
+        error: attempt.error === null ? null : storable(attempt.error, ERROR_MAX_CHARS),
+        response_body: storable(attempt.response_body, RESPONSE_MAX_CHARS),
+        delivery_id: held.deliveryId,
+      });
+      const updated = await manager.update(WebhookDeliveryEntity, { delivery_id: held.deliveryId, claimed_until: held.lease }, {
         state: outcome.state,
         failed_attempts: outcome.failed_attempts,
         next_attempt_at: outcome.next_attempt_at,
         claimed_until: null,
       });
-      if (outcome.disableEndpoint) {
-        await manager.update(WebhookEndpointEntity, { endpoint_id: endpointId, disabled_at: IsNull() }, { disabled_at: now, disabled_reason: outcome.disableEndpoint });
+      if (outcome.disableEndpoint && updated.affected) {
+        await manager.update(WebhookEndpointEntity, { endpoint_id: held.endpointId, disabled_at: IsNull() }, { disabled_at: now, disabled_reason: outcome.disableEndpoint });
       }
     });
   }
+}
+
+function storable(text: string, maxChars: number): string {
+  return text.replaceAll('\u0000', '').slice(0, maxChars);
 }

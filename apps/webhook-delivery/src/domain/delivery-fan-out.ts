@@ -40,3 +40,8 @@ export function webhookBody<Job>(type: WebhookEventType, occurredAt: string, job
   const payload: WebhookPayload<Job> = { type, timestamp: occurredAt, data: progress ? { job, progress } : { job } };
   return JSON.stringify(payload);
 }
+
+// A PROCESSING job as GET answers it (video-jobs-resources.md: nothing but its id and status).
+export function runningJob(jobId: string): { job_id: string; status: 'PROCESSING' } {
+  return { job_id: jobId, status: 'PROCESSING' };
+}

@@ -11,6 +11,7 @@ export function endpointView(row: WebhookEndpointEntity, now: Date): WebhookEndp
     id: row.endpoint_id,
     url: row.url,
     events: [...row.events],
+    job_id: row.job_id,
     enabled: row.disabled_at === null,
     disabled_reason: row.disabled_reason,
     created_at: row.created_at.toISOString(),

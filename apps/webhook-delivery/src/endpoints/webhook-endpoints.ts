@@ -68,7 +68,7 @@ export class WebhookEndpoints {
 
   async list(request: Request<'list_endpoints'>): Promise<Reply<'list_endpoints'>> {
     const rows = await this.dataSource.manager.find(WebhookEndpointEntity, {
-      where: { account_id: request.account_id, job_id: IsNull(), deleted_at: IsNull() },
+      where: { account_id: request.account_id, job_id: request.job_id ?? IsNull(), deleted_at: IsNull() },
       order: { created_at: 'ASC', endpoint_id: 'ASC' },
     });
     const now = this.now();
@@ -86,6 +86,7 @@ export class WebhookEndpoints {
     const graceMs = graceOf(request.grace_seconds);
     return this.dataSource.transaction(async (manager) => {
       const row = await this.ownEndpoint(manager, request.account_id, request.endpoint_id, true);
+      if (row.job_id) throw new RpcError('conflict', "a job's own endpoint signs with the account's default secret: rotate that (POST /v1/webhook-secret/rotate)");
       const now = this.now();
       Object.assign(row, rotateSecret(row, now, graceMs));
       await manager.update(WebhookEndpointEntity, { endpoint_id: row.endpoint_id }, {
@@ -161,7 +162,7 @@ export class WebhookEndpoints {
 
   private async ownEndpoint(manager: EntityManager, accountId: string, endpointId: string, lock = false): Promise<WebhookEndpointEntity> {
     const row = await manager.findOne(WebhookEndpointEntity, {
-      where: { endpoint_id: endpointId, account_id: accountId, job_id: IsNull(), deleted_at: IsNull() },
+      where: { endpoint_id: endpointId, account_id: accountId, deleted_at: IsNull() },
       ...(lock && { lock: { mode: 'pessimistic_write' as const } }),
     });
     if (!row) throw new RpcError('not_found', `no webhook endpoint ${endpointId}`);

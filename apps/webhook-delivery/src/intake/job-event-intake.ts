@@ -5,7 +5,7 @@ import { IsNull, type DataSource } from 'typeorm';
 import { WebhookEndpointEntity } from '../database/webhook-endpoint.entity';
 import { DeliveryStore } from '../deliveries/delivery-store';
 import { accountSecret } from '../endpoints/webhook-endpoints';
-import { endpointsFor, webhookBody, webhookTypeOf } from '../domain/delivery-fan-out';
+import { endpointsFor, runningJob, webhookBody, webhookTypeOf } from '../domain/delivery-fan-out';
 
 // The job as GET /v1/{type}/{job_id} answers it at the moment of the event (jobs RPC + presigned URLs);
 // null for a job deleted since.
@@ -35,10 +35,18 @@ export class JobEventIntake {
     const type = webhookTypeOf(event.kind);
     if (!type) return 0;
     const { account_id, job_id, event_id, occurred_at } = event.payload;
-    const candidates = await this.dataSource.manager.findBy(WebhookEndpointEntity, { account_id, deleted_at: IsNull(), disabled_at: IsNull() });
+    // The account's own endpoints and this job's, never every job endpoint the account ever had.
+    const candidates = await this.dataSource.manager.find(WebhookEndpointEntity, {
+      where: [
+        { account_id, job_id: IsNull(), deleted_at: IsNull(), disabled_at: IsNull() },
+        { account_id, job_id, deleted_at: IsNull(), disabled_at: IsNull() },
+      ],
+    });
     const targets = endpointsFor(type, { account_id, job_id }, candidates);
     if (targets.length === 0) return 0;
-    const job = await this.jobs.read(account_id, job_id);
+    // A started job is PROCESSING, and GET shows nothing more then: rendered from the event, it is the
+    // job as it was at the event even when the event is taken late. A final job no longer changes.
+    const job = type === 'job.started' ? runningJob(job_id) : await this.jobs.read(account_id, job_id);
     if (job === null) return 0;
     const body = webhookBody(type, occurred_at, job);
     await this.store.add(

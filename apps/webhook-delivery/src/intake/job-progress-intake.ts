@@ -5,7 +5,7 @@ import { IsNull, type DataSource } from 'typeorm';
 import type { JsMsg, NatsConnection } from 'nats';
 import { WebhookEndpointEntity } from '../database/webhook-endpoint.entity';
 import { DeliveryStore } from '../deliveries/delivery-store';
-import { endpointsFor, webhookBody } from '../domain/delivery-fan-out';
+import { endpointsFor, runningJob, webhookBody } from '../domain/delivery-fan-out';
 
 // Progress is a live signal: one older than this when taken (a backlog after an outage) is dropped.
 export const PROGRESS_FRESH_MS = 60_000;
@@ -26,7 +26,8 @@ export const JOB_UPDATES_CONSUMER: ConsumerSpec = {
 
 // job.progress deliveries (opt-in) from the workers' progress updates in VJ_JOB_UPDATES, at most one
 // a second per job (the workers' own rate). A running job's object is { job_id, status: PROCESSING },
-// so no read is needed; the figures go beside it as data.progress.
+// so no read is needed; the figures go beside it as data.progress. A failed progress delivery is not
+// retried (the dispatcher gives it up): a late progress would contradict the job's later events.
 export class JobProgressIntake {
   private readonly store: DeliveryStore;
   private stopping = false;
@@ -80,10 +81,11 @@ export class JobProgressIntake {
     if (update.kind !== 'progress') return 0;
     if (this.now().getTime() - Date.parse(update.occurred_at) > PROGRESS_FRESH_MS) return 0;
     const { account_id, job_id } = update;
-    const candidates = await this.dataSource.manager.findBy(WebhookEndpointEntity, { account_id, deleted_at: IsNull(), disabled_at: IsNull() });
+    // A job's own endpoint (a create's webhook_url) takes the default events, never progress.
+    const candidates = await this.dataSource.manager.findBy(WebhookEndpointEntity, { account_id, job_id: IsNull(), deleted_at: IsNull(), disabled_at: IsNull() });
     const targets = endpointsFor('job.progress', { account_id, job_id }, candidates);
     if (targets.length === 0) return 0;
-    const body = webhookBody('job.progress', update.occurred_at, { job_id, status: 'PROCESSING' }, { stage: update.stage, progress: update.progress, attempt: update.attempt });
+    const body = webhookBody('job.progress', update.occurred_at, runningJob(job_id), { stage: update.stage, progress: update.progress, attempt: update.attempt });
     await this.store.add(
       targets.map((endpoint) => ({ delivery_id: randomUUID(), endpoint_id: endpoint.endpoint_id, source_id: `${job_id}.progress.${streamSeq}`, event_type: 'job.progress' as const, job_id, body })),
       this.now(),

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsDefined, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-types';
 import { IsWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from './webhook-url.validator';
 
@@ -40,4 +40,11 @@ export class RotateWebhookSecretDto {
   @Min(0)
   @Max(WEBHOOK_GRACE_SECONDS_MAX)
   grace_seconds?: number;
+}
+
+export class ListWebhookEndpointsQuery {
+  @ApiPropertyOptional({ description: "the job whose create gave a webhook_url: lists that job's own endpoint instead of the account's", format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  job_id?: string;
 }

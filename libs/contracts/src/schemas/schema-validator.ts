@@ -10,6 +10,7 @@ import {
   webhookEndpointListSchema,
   webhookEndpointSchema,
   webhookEndpointWithSecretSchema,
+  webhookPayloadSchema,
 } from './webhook-responses.schema';
 
 export const ALL_SCHEMAS = [
@@ -31,6 +32,7 @@ export const ALL_SCHEMAS = [
   webhookDeliverySchema,
   webhookDeliveryPageSchema,
   webhookDefaultSecretSchema,
+  webhookPayloadSchema,
 ] as const;
 
 export type SchemaId = (typeof ALL_SCHEMAS)[number]['$id'];

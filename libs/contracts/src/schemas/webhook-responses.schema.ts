@@ -1,3 +1,4 @@
+import { PROGRESS_STAGES } from '../messaging/names';
 import { WEBHOOK_DELIVERY_STATES, WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-types';
 
 // JSON Schemas of the bodies of /v1/webhook-endpoints and /v1/webhook-secret (webhook-types.ts).
@@ -6,12 +7,13 @@ const endpointProperties = {
   id: { type: 'string', format: 'uuid' },
   url: { type: 'string' },
   events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] }, minItems: 1 },
+  job_id: { type: ['string', 'null'], format: 'uuid' },
   enabled: { type: 'boolean' },
   disabled_reason: { type: ['string', 'null'] },
   created_at: { type: 'string', format: 'date-time' },
   previous_secret_expires_at: { type: ['string', 'null'], format: 'date-time' },
 } as const;
-const endpointRequired = ['id', 'url', 'events', 'enabled', 'disabled_reason', 'created_at', 'previous_secret_expires_at'] as const;
+const endpointRequired = ['id', 'url', 'events', 'job_id', 'enabled', 'disabled_reason', 'created_at', 'previous_secret_expires_at'] as const;
 const secretProperty = { type: 'string', pattern: '^whsec_[A-Za-z0-9+/=]+$' } as const;
 
 export const webhookEndpointSchema = {
@@ -86,4 +88,35 @@ export const webhookDefaultSecretSchema = {
   additionalProperties: false,
   required: ['secret', 'previous_secret_expires_at'],
   properties: { secret: secretProperty, previous_secret_expires_at: { type: ['string', 'null'], format: 'date-time' } },
+} as const;
+
+// The body every delivery POSTs (WebhookPayload in webhook-types.ts): `job` is a job object exactly as
+// GET answers it, so it is checked against the job schemas themselves.
+export const webhookPayloadSchema = {
+  $id: 'WebhookPayload',
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'timestamp', 'data'],
+  properties: {
+    type: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
+    timestamp: { type: 'string', format: 'date-time' },
+    data: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['job'],
+      properties: {
+        job: { anyOf: [{ $ref: 'CleanAudioVideoJob' }, { $ref: 'VideoBackgroundRemovalJob' }] },
+        progress: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['stage', 'progress', 'attempt'],
+          properties: {
+            stage: { type: 'string', enum: [...PROGRESS_STAGES] },
+            progress: { type: 'number', minimum: 0, maximum: 1 },
+            attempt: { type: 'integer', minimum: 1 },
+          },
+        },
+      },
+    },
+  },
 } as const;

@@ -13,6 +13,8 @@ export interface WebhookEndpoint {
   id: string;
   url: string;
   events: WebhookEventType[];
+  // Set for the endpoint a create's webhook_url made: it serves that job only.
+  job_id: string | null;
   // False once a receiver answered 410 Gone, or its owner disabled it; disabled_reason says which.
   enabled: boolean;
   disabled_reason: string | null;
@@ -86,6 +88,10 @@ export interface AccountScopedV1 {
   version: 1;
   account_id: string;
 }
+// Without job_id, the account's own endpoints; with it, the endpoint that job's webhook_url made.
+export interface ListWebhookEndpointsRequestV1 extends AccountScopedV1 {
+  job_id?: string;
+}
 export interface CreateWebhookEndpointRequestV1 extends AccountScopedV1 {
   url: string;
   events: WebhookEventType[];
@@ -112,7 +118,7 @@ export interface RotateDefaultSecretRequestV1 extends AccountScopedV1 {
 
 export interface WebhooksRpc extends Record<WebhooksRpcMethod, { request: unknown; reply: unknown }> {
   create_endpoint: { request: CreateWebhookEndpointRequestV1; reply: WebhookEndpointWithSecret };
-  list_endpoints: { request: AccountScopedV1; reply: WebhookEndpointPage };
+  list_endpoints: { request: ListWebhookEndpointsRequestV1; reply: WebhookEndpointPage };
   delete_endpoint: { request: WebhookEndpointRequestV1; reply: { deleted: true } };
   rotate_endpoint_secret: { request: RotateWebhookSecretRequestV1; reply: WebhookEndpointWithSecret };
   list_deliveries: { request: ListWebhookDeliveriesRequestV1; reply: WebhookDeliveryPage };

@@ -187,4 +187,13 @@ describe('webhooks, end to end', () => {
     const listed = await e2e.api.request<WebhookEndpointPage>('GET', '/v1/webhook-endpoints', 'WebhookEndpointList');
     expect(listed.body.data.map((e) => e.id)).not.toContain(endpoint.id);
   });
+
+  it('serves the OpenAPI document (with the webhooks) and the AsyncAPI document from the running gateway', async () => {
+    const openapi = await fetch(`${e2e.stack.apiUrl}/docs-json`);
+    expect(openapi.status).toBe(200);
+    expect(Object.keys(((await openapi.json()) as { webhooks: object }).webhooks)).toContain('job.completed');
+    const asyncapi = await fetch(`${e2e.stack.apiUrl}/docs/events`);
+    expect(asyncapi.status).toBe(200);
+    expect(((await asyncapi.json()) as { asyncapi: string }).asyncapi).toMatch(/^3\./);
+  });
 });

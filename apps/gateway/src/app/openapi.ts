@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ALL_SCHEMAS, loadAsyncApiDocument, WEBHOOK_EVENT_TYPES } from '@vj/contracts';
 import { schemaRef } from '../http/openapi-responses';
+import { documentExamples } from './openapi-examples';
 
 // The contracts' schemas use bare $ref ids (Ajv); OpenAPI wants component paths.
 function toComponent(node: unknown): unknown {
@@ -19,23 +20,40 @@ export function contractSchemaComponents(): Record<string, unknown> {
   return Object.fromEntries(ALL_SCHEMAS.map((schema) => [schema.$id, toComponent(schema)]));
 }
 
-// Swagger UI at /docs, the document at /docs-json, the AsyncAPI document of the events at /docs/events. OpenAPI 3.1 because the contracts' schemas use
-// JSON Schema features 3.0 lacks (type arrays, if/then).
-export function setupOpenApi(app: INestApplication): OpenAPIObject {
+// The API's OpenAPI 3.1 document (3.1 because the contracts' schemas use JSON Schema features 3.0 lacks:
+// type arrays, if/then). scripts/render-openapi.ts writes it to libs/contracts/src/http/openapi.json,
+// which the SDK's types are generated from.
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const options = new DocumentBuilder()
     .setTitle('Video jobs API')
     .setDescription('Background removal and audio cleaning of videos, as asynchronous jobs.')
     .setVersion('1')
     .setOpenAPIVersion('3.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' })
+    .addServer('/', 'the host that serves this document (npm start: http://localhost:3000)')
+    .addTag('clean-audio-video', 'The same video with its audio replaced by a denoised 48 kHz mono track; the picture copied bit for bit.')
+    .addTag('video-background-removal', 'A person cut out of a video: one VP9 WebM with alpha, or an H.264 picture plus an H.264 alpha matte.')
+    .addTag('jobs', 'Every job of the account, whatever its type.')
+    .addTag('uploads', 'Send a local file: a presigned PUT, then its video_url in a create.')
+    .addTag('billing', 'Credits: quotes, the balance, usage and the ledger.')
+    .addTag('webhooks', 'Signed notifications of job events (Standard Webhooks) to your endpoints.')
+    .addTag('health', 'Whether the platform can take a job.')
     .build();
   const document = SwaggerModule.createDocument(app, options);
+  document.info.license = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } as OpenAPIObject['info']['license'];
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...(contractSchemaComponents() as NonNullable<OpenAPIObject['components']>['schemas']) },
   };
   documentRateLimits(document);
   documentWebhooks(document);
+  documentExamples(document);
+  return document;
+}
+
+// Swagger UI at /docs, the document at /docs-json, the AsyncAPI document of the events at /docs/events.
+export function setupOpenApi(app: INestApplication): OpenAPIObject {
+  const document = buildOpenApiDocument(app);
   // The event contract for internal consumers (AsyncAPI 3, decision 0031), beside the API's; before
   // Swagger UI's routes under /docs.
   const http = app.getHttpAdapter();
@@ -92,6 +110,8 @@ function documentWebhooks(document: OpenAPIObject): void {
         operationId: `receive${type.replace(/(^|[.])([a-z])/g, (_m, _dot: string, letter: string) => letter.toUpperCase())}Webhook`,
         summary: `${type} delivered to your endpoint`,
         tags: ['webhooks'],
+        // Receivers check the signature; no API key is involved.
+        security: [],
         parameters: WEBHOOK_HEADERS.map((header) => ({ ...header, in: 'header', required: true, schema: { type: 'string' } })),
         requestBody: { required: true, content: { 'application/json': { schema: schemaRef('WebhookPayload') } } },
         responses: {

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagge
 import { PageQuery, type BalanceV1 } from '@vj/contracts';
 import { AccountId } from '../auth/account-id.decorator';
 import type { HttpResponse } from '../http/http-types';
-import { ApiBody, ApiRequestErrors, schemaRef } from '../http/openapi-responses';
+import { ApiBody, ApiRequestErrors, schemaRef, Operation } from '../http/openapi-responses';
 import { renderUsageReport, type LedgerPageBody, type UsageReportBody } from './billing-bodies';
 import { PrefersCsv } from './prefers-csv.decorator';
 import { ReadBillingService } from './read-billing.service';
@@ -17,12 +17,14 @@ import { UsageQuery } from './usage.query';
 export class BillingController {
   constructor(private readonly billing: ReadBillingService) {}
 
+  @Operation('getBalance', 'Get the account balance')
   @Get('balance')
   @ApiBody(200, 'Balance', 'credits: balance, held for jobs not yet finished, available = balance - held')
   balance(@AccountId() accountId: string): Promise<BalanceV1> {
     return this.billing.balance(accountId);
   }
 
+  @Operation('getUsage', 'Get charged usage by day or job type', 'JSON, or CSV when Accept prefers text/csv.')
   @Get('usage')
   @ApiProduces('application/json', 'text/csv')
   @ApiResponse({
@@ -45,6 +47,7 @@ export class BillingController {
     return usageCsv(report);
   }
 
+  @Operation('listLedgerEntries', 'List ledger entries', 'Holds, charges, releases and grants, newest first.')
   @Get('ledger')
   @ApiBody(200, 'LedgerPage', 'ledger entries, newest first')
   @ApiRequestErrors(422)

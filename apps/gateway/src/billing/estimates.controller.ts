@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiExtraModels, ApiBody as ApiRequestBody, ApiTags, getS
 import { CreateCleanAudioVideoDto, CreateVideoBackgroundRemovalDto } from '@vj/contracts';
 import { AccountId } from '../auth/account-id.decorator';
 import type { HttpRequest } from '../http/http-types';
-import { ApiBody, ApiRequestErrors } from '../http/openapi-responses';
+import { ApiBody, ApiRequestErrors, Operation } from '../http/openapi-responses';
 import { parseJobBody } from '../jobs/parse-job-body';
 import { QuoteJobService } from '../jobs/quote-job.service';
 import { renderEstimate, type EstimateBody } from './billing-bodies';
@@ -18,6 +18,7 @@ import { EstimateQuery } from './estimate.query';
 export class EstimatesController {
   constructor(private readonly quotes: QuoteJobService) {}
 
+  @Operation('createEstimate', 'Quote a job without creating it', 'The credits a create with this body would be quoted, from the same pricing.')
   @Post()
   @HttpCode(200)
   @ApiExtraModels(CreateCleanAudioVideoDto, CreateVideoBackgroundRemovalDto)

@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { PublicRoute } from '../auth/public-route.decorator';
 import type { HttpResponse } from '../http/http-types';
-import { ApiBody } from '../http/openapi-responses';
+import { ApiBody, Operation } from '../http/openapi-responses';
 import { HealthService } from './health.service';
 
 @ApiTags('health')
@@ -10,6 +10,7 @@ import { HealthService } from './health.service';
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 
+  @Operation('getHealth', 'Whether the platform can take a job', 'No API key needed. Answered from a one-second cache.', { public: true })
   @Get()
   @PublicRoute()
   @ApiBody(200, 'Health', 'ready to take jobs')

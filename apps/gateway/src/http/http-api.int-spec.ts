@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { OPENAPI_FILE } from '@vj/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { HEALTH_CACHE_MS } from '../health/health.service';
@@ -170,6 +172,12 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
   });
 
   describe('OpenAPI', () => {
+    it('serves exactly the committed document (libs/contracts/src/http/openapi.json, the SDK is generated from it)', async () => {
+      const res = await request(gw.server).get('/docs-json');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')));
+    });
+
     it('serves the document at /docs-json with the contracts schemas as components', async () => {
       const res = await request(gw.server).get('/docs-json');
       expect(res.status).toBe(200);
@@ -196,7 +204,7 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
       expect(schemaOf(estimate, '200')).toEqual({ $ref: '#/components/schemas/Estimate' });
       expect(names(estimate)).toEqual(['type']);
       const bodies = estimate.requestBody.content['application/json'].schema.oneOf.map((ref: { $ref: string }) => ref.$ref.split('/').pop());
-      expect(bodies).toEqual(['CreateCleanAudioVideoDto', 'CreateVideoBackgroundRemovalDto']);
+      expect(bodies).toEqual(['CreateCleanAudioVideoJobRequest', 'CreateVideoBackgroundRemovalJobRequest']);
       for (const name of bodies) expect(components.schemas[name]).toBeDefined();
       expect(estimate.security).toEqual([{ bearer: [] }]);
 

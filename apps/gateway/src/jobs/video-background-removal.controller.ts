@@ -5,7 +5,7 @@ import { AccountId } from '../auth/account-id.decorator';
 import { Caller } from '../auth/caller.decorator';
 import type { Principal } from '../identity/principal';
 import type { ServerResponse } from 'node:http';
-import { ApiBody, ApiRequestErrors } from '../http/openapi-responses';
+import { ApiBody, ApiRequestErrors, Operation } from '../http/openapi-responses';
 import { CancelJobService } from './cancel-job.service';
 import { DeleteJobService } from './delete-job.service';
 import { ApiCreateWait, ApiJobEventStream, ApiReadWait } from './follow-openapi';
@@ -29,6 +29,7 @@ export class VideoBackgroundRemovalController {
     private readonly follow: JobFollowResponder,
   ) {}
 
+  @Operation('createVideoBackgroundRemovalJob', 'Create a background-removal job', 'Accepted at once (202, PROCESSING, credits_estimated); the work runs asynchronously. Follow it with GET (Prefer: wait=N), the events stream or a webhook.')
   @Post()
   @HttpCode(202)
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'same key + same body replays the first answer; another body is 409' })
@@ -46,6 +47,7 @@ export class VideoBackgroundRemovalController {
     return this.follow.afterCreate(caller.accountId, TYPE, created, prefer, res);
   }
 
+  @Operation('getVideoBackgroundRemovalJob', 'Get a background-removal job')
   @Get(':job_id')
   @ApiReadWait('VideoBackgroundRemovalJob')
   @ApiRequestErrors(404)
@@ -58,6 +60,7 @@ export class VideoBackgroundRemovalController {
     return this.follow.read(accountId, TYPE, jobId, prefer, res);
   }
 
+  @Operation('streamVideoBackgroundRemovalJobEvents', 'Follow a background-removal job as Server-Sent Events')
   @Get(':job_id/events')
   @ApiJobEventStream()
   @ApiRequestErrors(404)
@@ -70,6 +73,7 @@ export class VideoBackgroundRemovalController {
     return this.follow.stream(accountId, TYPE, jobId, lastEventId, res);
   }
 
+  @Operation('cancelVideoBackgroundRemovalJob', 'Cancel a background-removal job', 'Nothing is charged for a cancelled job.')
   @Post(':job_id/cancel')
   @HttpCode(200)
   @ApiBody(200, 'VideoBackgroundRemovalJob', 'the job, CANCELLED')
@@ -78,6 +82,7 @@ export class VideoBackgroundRemovalController {
     return this.cancelJob.execute(accountId, TYPE, jobId);
   }
 
+  @Operation('deleteVideoBackgroundRemovalJob', 'Delete a background-removal job and its files')
   @Delete(':job_id')
   @HttpCode(204)
   @ApiResponse({ status: 204, description: "the job's files are deleted; the job reads as 404 not_found from then on; deleting again is 204 too" })

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   CreateWebhookEndpointDto,
   DEFAULT_WEBHOOK_EVENTS,
@@ -28,7 +28,7 @@ export class WebhookEndpointsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Register a webhook endpoint', description: 'answers the endpoint with its signing secret, shown this once' })
+  @ApiOperation({ operationId: 'createWebhookEndpoint', summary: 'Register a webhook endpoint', description: 'answers the endpoint with its signing secret, shown this once' })
   @ApiBody(201, 'WebhookEndpointWithSecret', 'the endpoint and its secret')
   @ApiRequestErrors(400, 409, 422)
   create(@AccountId() accountId: string, @Body() body: CreateWebhookEndpointDto): Promise<WebhookEndpointWithSecret> {
@@ -37,7 +37,7 @@ export class WebhookEndpointsController {
 
   @Get()
   @ApiOperation({
-    summary: "List the account's webhook endpoints",
+    operationId: 'listWebhookEndpoints', summary: "List the account's webhook endpoints",
     description: "oldest first; secrets are never listed. With job_id: the endpoint that job's webhook_url made, whose deliveries can then be listed and retried like any other's",
   })
   @ApiBody(200, 'WebhookEndpointList', 'the endpoints')
@@ -48,7 +48,8 @@ export class WebhookEndpointsController {
 
   @Delete(':endpoint_id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'nothing more is sent to it, pending retries included' })
+  @ApiOperation({ operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint', description: 'nothing more is sent to it, pending retries included' })
+  @ApiResponse({ status: 204, description: 'deleted; nothing more is sent to it' })
   @ApiRequestErrors(404)
   async remove(@AccountId() accountId: string, @Param('endpoint_id', UuidPipe) endpointId: string): Promise<void> {
     await this.webhooks.call('delete_endpoint', { version: 1, account_id: accountId, endpoint_id: endpointId });
@@ -57,7 +58,7 @@ export class WebhookEndpointsController {
   @Post(':endpoint_id/rotate-secret')
   @HttpCode(200)
   @ApiOperation({
-    summary: "Rotate an endpoint's secret",
+    operationId: 'rotateWebhookEndpointSecret', summary: "Rotate an endpoint's secret",
     description: 'answers the new secret; the previous one signs too (a second signature) until grace_seconds have passed',
   })
   @ApiBody(200, 'WebhookEndpointWithSecret', 'the endpoint and its new secret')
@@ -67,7 +68,7 @@ export class WebhookEndpointsController {
   }
 
   @Get(':endpoint_id/deliveries')
-  @ApiOperation({ summary: "List an endpoint's deliveries", description: 'newest first, each with every attempt (time, status or error, duration, the start of the answer)' })
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "List an endpoint's deliveries", description: 'newest first, each with every attempt (time, status or error, duration, the start of the answer)' })
   @ApiBody(200, 'WebhookDeliveryPage', 'a page of deliveries')
   @ApiRequestErrors(404, 422)
   deliveries(@AccountId() accountId: string, @Param('endpoint_id', UuidPipe) endpointId: string, @Query() query: PageQuery): Promise<WebhookDeliveryPage> {
@@ -82,7 +83,7 @@ export class WebhookEndpointsController {
 
   @Post(':endpoint_id/deliveries/:delivery_id/retry')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a delivery again', description: 'due now, whatever happened before; the retry schedule starts over' })
+  @ApiOperation({ operationId: 'retryWebhookDelivery', summary: 'Send a delivery again', description: 'due now, whatever happened before; the retry schedule starts over' })
   @ApiBody(202, 'WebhookDelivery', 'the delivery, pending')
   @ApiRequestErrors(404, 409)
   retry(

@@ -15,7 +15,7 @@ export class WebhookSecretController {
   constructor(@Inject(WEBHOOKS_PORT) private readonly webhooks: WebhooksPort) {}
 
   @Get()
-  @ApiOperation({ summary: "The account's default webhook secret", description: 'made on first use; signs the deliveries of a create\'s webhook_url' })
+  @ApiOperation({ operationId: 'getWebhookSecret', summary: "The account's default webhook secret", description: 'made on first use; signs the deliveries of a create\'s webhook_url' })
   @ApiBody(200, 'WebhookDefaultSecret', 'the secret')
   get(@AccountId() accountId: string): Promise<WebhookDefaultSecret> {
     return this.webhooks.call('get_default_secret', { version: 1, account_id: accountId });
@@ -23,7 +23,7 @@ export class WebhookSecretController {
 
   @Post('rotate')
   @HttpCode(200)
-  @ApiOperation({ summary: "Rotate the account's default webhook secret", description: 'the previous one signs too until grace_seconds have passed' })
+  @ApiOperation({ operationId: 'rotateWebhookSecret', summary: "Rotate the account's default webhook secret", description: 'the previous one signs too until grace_seconds have passed' })
   @ApiBody(200, 'WebhookDefaultSecret', 'the new secret')
   @ApiRequestErrors(400, 422)
   rotate(@AccountId() accountId: string, @Body() body: RotateWebhookSecretDto): Promise<WebhookDefaultSecret> {

@@ -1,6 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
 
+// The name generated clients see.
+@ApiSchema({ name: 'CreateUploadRequest' })
 export class CreateUploadDto {
   @ApiProperty({ maxLength: 255 })
   @IsDefined()

@@ -1,9 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsIn, IsOptional } from 'class-validator';
 import { BACKGROUND_REMOVAL_DEFAULTS, OUTPUT_CODECS, type OutputCodec } from '../job/job-options';
 import { IsVideoUrl, VIDEO_URL_MAX_LENGTH } from './video-url.validator';
 import { IsWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from './webhook-url.validator';
 
+// The name generated clients see.
+@ApiSchema({ name: 'CreateVideoBackgroundRemovalJobRequest' })
 export class CreateVideoBackgroundRemovalDto {
   @ApiProperty({ description: 'http(s) URL, or the video_url returned by POST /v1/uploads', maxLength: VIDEO_URL_MAX_LENGTH })
   @IsDefined()

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-types';
 import { IsWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from './webhook-url.validator';
@@ -7,6 +7,7 @@ export const WEBHOOK_GRACE_SECONDS_DEFAULT = 24 * 3600;
 // A week: long enough for any receiver's deploy cycle, short enough that a leaked secret dies.
 export const WEBHOOK_GRACE_SECONDS_MAX = 7 * 24 * 3600;
 
+@ApiSchema({ name: 'CreateWebhookEndpointRequest' })
 export class CreateWebhookEndpointDto {
   @ApiProperty({ description: 'http(s) URL the deliveries are POSTed to; private addresses are refused at delivery', maxLength: WEBHOOK_URL_MAX_LENGTH })
   @IsDefined()
@@ -28,6 +29,7 @@ export class CreateWebhookEndpointDto {
   events?: WebhookEventType[];
 }
 
+@ApiSchema({ name: 'RotateWebhookSecretRequest' })
 export class RotateWebhookSecretDto {
   @ApiPropertyOptional({
     description: 'seconds the previous secret keeps signing beside the new one (0: it stops at once)',

@@ -1,0 +1,146 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { VideoJobs, type Job, type JobStatus, type JobType } from '@vj/sdk';
+import { loadConfig } from './config';
+import { describeError, EXIT, exitCodeOf } from './exit-codes';
+import { progressView } from './progress-view';
+import { runJob } from './run-job';
+
+const JOB_TYPES: JobType[] = ['clean-audio-video', 'video-background-removal'];
+const STATUSES: JobStatus[] = ['PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'];
+
+function number(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) throw new InvalidArgumentError('not a number');
+  return parsed;
+}
+
+interface Globals {
+  json?: boolean;
+  apiUrl?: string;
+}
+
+const program = new Command('vj')
+  .description('Clean the audio of a video or cut out the person in it, with the video jobs API.\nThe API key comes from VJ_API_KEY or ~/.config/vj/config.json ({ "api_key": ... }).')
+  .option('--json', 'print the result as JSON on stdout (no progress output)')
+  .option('--api-url <url>', 'the API (VJ_API_URL; default http://localhost:3000)')
+  .showHelpAfterError()
+  .exitOverride();
+
+const globals = () => program.opts<Globals>();
+const client = () => {
+  const config = loadConfig(process.env, globals().apiUrl);
+  return new VideoJobs({ apiKey: config.apiKey, baseUrl: config.apiUrl });
+};
+const view = () => progressView(process.stderr, globals().json ? 'quiet' : process.stderr.isTTY ? 'tty' : 'plain');
+const print = (value: unknown, text: () => string) => process.stdout.write(globals().json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
+
+async function runAndReport(type: JobType, input: string, output: string, options: Record<string, unknown>): Promise<void> {
+  const sdk = client();
+  const progress = view();
+  try {
+    const outcome = await runJob(sdk, type === 'clean-audio-video' ? sdk.cleanAudioVideo : sdk.videoBackgroundRemoval, input, output, options, progress);
+    progress.stop();
+    print(outcome, () => outcome.outputs.map((path) => `wrote ${path}`).join('\n'));
+  } finally {
+    progress.stop();
+  }
+}
+
+program
+  .command('clean-audio')
+  .description('replace the audio of a video by a denoised 48 kHz mono track; the picture is copied bit for bit')
+  .argument('<input>', 'a video file, or an http(s) URL')
+  .requiredOption('-o, --output <path>', 'where to write the cleaned video')
+  .option('--strength <0..1>', 'how much noise to remove', number)
+  .option('--target-lufs <lufs>', 'loudness to normalize to (-40 to -8)', number)
+  .option('--no-normalize', 'keep the loudness as it is')
+  .action(async (input: string, options: { output: string; strength?: number; targetLufs?: number; normalize: boolean }) => {
+    await runAndReport('clean-audio-video', input, options.output, {
+      ...(options.strength !== undefined && { strength: options.strength }),
+      ...(options.targetLufs !== undefined && { target_lufs: options.targetLufs }),
+      ...(!options.normalize && { normalize_loudness: false }),
+    });
+  });
+
+program
+  .command('remove-background')
+  .description('cut the person out: a VP9 WebM with alpha, or (--codec h264) an H.264 picture plus its alpha matte beside it')
+  .argument('<input>', 'a video file, or an http(s) URL')
+  .requiredOption('-o, --output <path>', 'where to write the cut-out (the matte goes beside it under its own name)')
+  .addOption(new Option('--codec <codec>', 'output codec').choices(['vp9', 'h264']))
+  .option('--refine', 'refine the edges (slower)')
+  .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264'; refine?: boolean }) => {
+    await runAndReport('video-background-removal', input, options.output, {
+      ...(options.codec && { output_codec: options.codec }),
+      ...(options.refine && { refine_foreground_edges: true }),
+    });
+  });
+
+const jobs = program.command('jobs').description('list, show or cancel jobs');
+jobs
+  .command('list')
+  .addOption(new Option('--type <type>').choices(JOB_TYPES))
+  .addOption(new Option('--status <status>').choices(STATUSES))
+  .option('--limit <n>', 'how many, newest first', number, 20)
+  .action(async (options: { type?: JobType; status?: JobStatus; limit: number }) => {
+    const found: (Job & { type: JobType; created_at: string })[] = [];
+    for await (const job of client().jobs.list({ type: options.type, status: options.status, pageSize: Math.min(options.limit, 100) })) {
+      found.push(job);
+      if (found.length >= options.limit) break;
+    }
+    print(found, () => found.map((job) => `${job.job_id}  ${job.type.padEnd(24)} ${job.status.padEnd(10)} ${job.created_at}`).join('\n') || 'no jobs');
+  });
+jobs
+  .command('get')
+  .argument('<job_id>')
+  .action(async (jobId: string) => {
+    const job = await client().jobs.get(jobId);
+    print(job, () => JSON.stringify(job, null, 2));
+  });
+jobs
+  .command('cancel')
+  .argument('<job_id>')
+  .action(async (jobId: string) => {
+    const job = await client().jobs.cancel(jobId);
+    print(job, () => `job ${job.job_id} ${job.status}`);
+  });
+
+program
+  .command('balance')
+  .description('credits: balance, held for running jobs, available')
+  .action(async () => {
+    const balance = await client().billing.balance();
+    print(balance, () => `balance ${balance.balance}, held ${balance.held}, available ${balance.available}`);
+  });
+
+program
+  .command('usage')
+  .description('charged jobs per day (or per job type)')
+  .option('--csv', 'CSV: a header, one row per day or type, then a total line')
+  .option('--from <iso>', 'start (default: 30 days ago)')
+  .option('--to <iso>', 'end (default: now)')
+  .addOption(new Option('--group-by <group>').choices(['day', 'job_type']))
+  .action(async (options: { csv?: boolean; from?: string; to?: string; groupBy?: 'day' | 'job_type' }) => {
+    const billing = client().billing;
+    if (options.csv) return void process.stdout.write(await billing.usageCsv(options));
+    const report = await billing.usage(options);
+    print(report, () => [...report.rows.map((row) => `${row.day ?? row.job_type}  ${row.jobs} jobs  ${row.billed_seconds} s  ${row.credits} credits`), `total  ${report.totals.jobs} jobs  ${report.totals.credits} credits`].join('\n'));
+  });
+
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+    process.exitCode = EXIT.ok;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return;
+    if (typeof code === 'string' && code.startsWith('commander.')) {
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    process.stderr.write(`vj: ${describeError(error)}\n`);
+    process.exitCode = exitCodeOf(error);
+  }
+}
+
+void main();

@@ -1,0 +1,6 @@
+export { VideoJobs, JobResource, Jobs, Uploads, Billing, type VideoJobsOptions, type WaitOptions, type JobRef } from './client';
+export { VideoJobsError, JobFailedError } from './errors';
+export type { Progress } from './follow';
+export type { UploadSource } from './upload-body';
+export * from './types';
+export type { paths, components, operations } from './generated/api';

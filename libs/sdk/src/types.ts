@@ -1,0 +1,27 @@
+import type { components } from './generated/api';
+
+type Schemas = components['schemas'];
+
+export type JobType = 'clean-audio-video' | 'video-background-removal';
+export type CleanAudioVideoJob = Schemas['CleanAudioVideoJob'];
+export type VideoBackgroundRemovalJob = Schemas['VideoBackgroundRemovalJob'];
+export type Job = CleanAudioVideoJob | VideoBackgroundRemovalJob;
+export type JobStatus = Job['status'];
+export type FileObject = Schemas['FileObject'];
+export type CreateCleanAudioVideoJob = Schemas['CreateCleanAudioVideoJobRequest'];
+export type CreateVideoBackgroundRemovalJob = Schemas['CreateVideoBackgroundRemovalJobRequest'];
+export type Upload = Schemas['Upload'];
+export type Estimate = Schemas['Estimate'];
+export type Balance = Schemas['Balance'];
+export type UsageReport = Schemas['UsageReport'];
+export type LedgerEntry = Schemas['LedgerPage']['data'][number];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+
+export interface JobsByType {
+  'clean-audio-video': { job: CleanAudioVideoJob; create: CreateCleanAudioVideoJob };
+  'video-background-removal': { job: VideoBackgroundRemovalJob; create: CreateVideoBackgroundRemovalJob };
+}
+
+export const FINAL_STATUSES: readonly JobStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];

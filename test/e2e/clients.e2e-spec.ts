@@ -1,0 +1,118 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { schemaViolations } from '@vj/contracts';
+import { VideoJobs, type CleanAudioVideoJob } from '@vj/sdk';
+import { REPO_ROOT } from '../../scripts/stack/service-process';
+import { useE2eStack } from '../support/e2e-stack';
+import { generateVideo, probeStreams, videoPacketHashes } from '../support/media-tools';
+
+const VJ = join(REPO_ROOT, 'apps', 'cli', 'bin', 'vj.cjs');
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+// The SDK and the CLI as a user runs them, against npm start's services.
+describe('clients: the SDK and the vj CLI, end to end', () => {
+  const e2e = useE2eStack('e2e-clients');
+  const sdk = () => new VideoJobs({ apiKey: e2e.stack.apiKey, baseUrl: e2e.stack.apiUrl });
+  const env = (extra: NodeJS.ProcessEnv = {}) => ({ ...process.env, VJ_API_KEY: e2e.stack.apiKey, VJ_API_URL: e2e.stack.apiUrl, VJ_CONFIG: join(e2e.dir, 'no-config.json'), ...extra });
+  const vj = (args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CliRun> =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, [VJ, ...args], { env: env(extra), cwd: e2e.dir });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  const clip = async (name: string, seconds = 2) => {
+    const path = join(e2e.dir, name);
+    await generateVideo(path, { codec: 'h264', seconds, audio: true, size: '160x120' });
+    return path;
+  };
+
+  it('SDK: uploads a file as a stream, creates, follows progress to 1, downloads, lists, and replays an Idempotency-Key', async () => {
+    const client = sdk();
+    const input = await clip('sdk.mp4');
+    const uploaded: number[] = [];
+    const upload = await client.uploads.upload(input, { onProgress: (sent) => uploaded.push(sent) });
+    expect(uploaded.at(-1)).toBe(statSync(input).size);
+    const created = await client.cleanAudioVideo.create({ video_url: upload.video_url, target_lufs: -18 }, { idempotencyKey: 'sdk-e2e-1' });
+    const again = await client.cleanAudioVideo.create({ video_url: upload.video_url, target_lufs: -18 }, { idempotencyKey: 'sdk-e2e-1' });
+    expect(again.job_id).toBe(created.job_id);
+    const progress: number[] = [];
+    const job = await client.jobs.wait<CleanAudioVideoJob>(created, { onProgress: (p) => progress.push(p.progress) });
+    expect(schemaViolations('CleanAudioVideoJob', job)).toEqual([]);
+    expect(job.status).toBe('COMPLETED');
+    expect(progress.at(-1)).toBe(1);
+    const output = join(e2e.dir, 'sdk-clean.mp4');
+    await client.download(job.result!.video, output);
+    expect(statSync(output).size).toBe(job.result!.video.file_size);
+    expect(await videoPacketHashes(output)).toEqual(await videoPacketHashes(input));
+    const listed = [];
+    for await (const item of client.jobs.list({ type: 'clean-audio-video' })) listed.push(item.job_id);
+    expect(listed).toContain(job.job_id);
+    expect((await client.billing.balance()).available).toBeGreaterThan(0);
+    await expect(new VideoJobs({ apiKey: 'vj_wrong', baseUrl: e2e.stack.apiUrl }).billing.balance()).rejects.toMatchObject({ status: 401, code: 'unauthenticated' });
+  });
+
+  it('CLI: cleans a real file with one command, plain progress lines when not on a terminal, exit 0', async () => {
+    const input = await clip('talk.mp4');
+    const run = await vj(['clean-audio', input, '-o', 'clean.mp4', '--strength', '0.7', '--target-lufs', '-18']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(`wrote clean.mp4`);
+    expect(run.stderr).toMatch(/^upload 100%$/m);
+    expect(run.stderr).toMatch(/^processing 100%/m);
+    expect(run.stderr).toMatch(/COMPLETED, \d+ credits charged/);
+    const output = join(e2e.dir, 'clean.mp4');
+    expect(await videoPacketHashes(output)).toEqual(await videoPacketHashes(input));
+    expect((await probeStreams(output)).audio).toEqual([expect.objectContaining({ codec_name: 'aac', sample_rate: '48000', channels: 1 })]);
+  });
+
+  it('CLI: cuts out a person as h264 picture + matte with --json, and draws progress bars on a terminal', async () => {
+    const input = await clip('person.mp4', 1);
+    // `script` gives the CLI a terminal, as a person has.
+    const command = [process.execPath, VJ, 'remove-background', input, '-o', 'cutout.mp4', '--codec', 'h264'].map((part) => `'${part}'`).join(' ');
+    const tty = await promisify(execFile)('script', ['-qec', command, '/dev/null'], { env: env(), cwd: e2e.dir });
+    expect(tty.stdout).toMatch(/processing\s*\|[█░]+\| 100%/);
+    expect(existsSync(join(e2e.dir, 'cutout.mp4'))).toBe(true);
+
+    const json = await vj(['--json', 'remove-background', input, '-o', 'cutout2.mp4', '--codec', 'h264']);
+    expect(json.code).toBe(0);
+    expect(json.stderr).toBe('');
+    const outcome = JSON.parse(json.stdout) as { job: { status: string; result: { files: unknown[] } }; outputs: string[] };
+    expect(outcome.job.status).toBe('COMPLETED');
+    expect(outcome.outputs).toHaveLength(2);
+    for (const path of outcome.outputs) expect(statSync(join(e2e.dir, path)).size).toBeGreaterThan(0);
+  });
+
+  it('CLI: lists and shows jobs, the balance and the usage as CSV; exit codes say what went wrong', async () => {
+    const list = await vj(['--json', 'jobs', 'list', '--limit', '3']);
+    expect(list.code).toBe(0);
+    const jobs = JSON.parse(list.stdout) as { job_id: string }[];
+    expect(jobs.length).toBeGreaterThan(0);
+    const shown = await vj(['--json', 'jobs', 'get', jobs[0]!.job_id]);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ job_id: jobs[0]!.job_id });
+    expect((await vj(['balance'])).stdout).toMatch(/^balance \d+, held \d+, available \d+$/m);
+    const csv = await vj(['usage', '--csv']);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout.split('\n')[0]).toContain('credits');
+
+    const notAVideo = join(e2e.dir, 'notes.mp4');
+    writeFileSync(notAVideo, 'these are not frames');
+    const failed = await vj(['clean-audio', notAVideo, '-o', 'never.mp4']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/invalid_file/);
+    expect((await vj(['balance'], { VJ_API_KEY: 'vj_wrong' })).code).toBe(3);
+    const noKey = await vj(['balance'], { VJ_API_KEY: '' });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/no API key/);
+    expect((await vj(['clean-audio'])).code).toBe(2);
+    expect((await vj(['balance'], { VJ_API_URL: 'http://127.0.0.1:9' })).code).toBe(4);
+  });
+});

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_WEBHOOK_EVENTS,
   isWebhookUrl,
@@ -20,6 +19,7 @@ import { WebhookEndpointEntity } from '../database/webhook-endpoint.entity';
 import { retryByHand } from '../domain/delivery-state-machine';
 import { newWebhookSecret, rotateSecret } from '../domain/endpoint-secrets';
 import { deliveryView, endpointView, endpointWithSecret } from './endpoint-views';
+import { newEndpoint } from './new-endpoint';
 
 type Request<M extends keyof WebhooksRpc> = WebhooksRpc[M]['request'];
 type Reply<M extends keyof WebhooksRpc> = WebhooksRpc[M]['reply'];
@@ -47,20 +47,7 @@ export class WebhookEndpoints {
       const count = await manager.countBy(WebhookEndpointEntity, { account_id: request.account_id, job_id: IsNull(), deleted_at: IsNull() });
       if (count >= ENDPOINTS_PER_ACCOUNT) throw new RpcError('conflict', `an account has at most ${ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
       const now = this.now();
-      const row = manager.create(WebhookEndpointEntity, {
-        endpoint_id: randomUUID(),
-        account_id: request.account_id,
-        url: request.url,
-        events,
-        job_id: null,
-        secret: newWebhookSecret(),
-        previous_secret: null,
-        previous_secret_expires_at: null,
-        disabled_at: null,
-        disabled_reason: null,
-        deleted_at: null,
-        created_at: now,
-      });
+      const row = newEndpoint({ account_id: request.account_id, url: request.url, events, job_id: null, secret: newWebhookSecret(), created_at: now });
       await manager.insert(WebhookEndpointEntity, row);
       return endpointWithSecret(row, now);
     });

@@ -4,6 +4,7 @@ import type { JobEvent } from '@vj/job-events';
 import { IsNull, type DataSource } from 'typeorm';
 import { WebhookEndpointEntity } from '../database/webhook-endpoint.entity';
 import { DeliveryStore } from '../deliveries/delivery-store';
+import { newEndpoint } from '../endpoints/new-endpoint';
 import { accountSecret } from '../endpoints/webhook-endpoints';
 import { endpointsFor, runningJob, webhookBody, webhookTypeOf } from '../domain/delivery-fan-out';
 
@@ -69,20 +70,7 @@ export class JobEventIntake {
         .createQueryBuilder()
         .insert()
         .into(WebhookEndpointEntity)
-        .values({
-          endpoint_id: randomUUID(),
-          account_id: created.account_id,
-          url,
-          events: [...DEFAULT_WEBHOOK_EVENTS],
-          job_id: created.job_id,
-          secret,
-          previous_secret: null,
-          previous_secret_expires_at: null,
-          disabled_at: null,
-          disabled_reason: null,
-          deleted_at: null,
-          created_at: now,
-        })
+        .values(newEndpoint({ account_id: created.account_id, url, events: [...DEFAULT_WEBHOOK_EVENTS], job_id: created.job_id, secret, created_at: now }))
         .orIgnore()
         .execute();
     });

@@ -10,6 +10,19 @@ COPY apps apps
 COPY libs libs
 RUN mkdir /manifests && find apps libs -mindepth 2 -maxdepth 2 -name package.json -exec cp --parents {} /manifests/ \;
 
+# The web page the gateway serves at / (apps/web/dist), built with the dev dependencies it needs (Vite);
+# only its output reaches the image.
+FROM node:24-bookworm-slim AS web
+WORKDIR /src
+ENV ONNXRUNTIME_NODE_INSTALL=skip
+COPY package.json package-lock.json ./
+COPY --from=manifests /manifests/ ./
+RUN npm ci --no-audit --no-fund --ignore-scripts || npm install --no-save --no-audit --no-fund --ignore-scripts
+COPY tsconfig.base.json ./
+COPY apps/web apps/web
+COPY libs/sdk libs/sdk
+RUN npx vite build apps/web
+
 FROM node:24-bookworm-slim
 RUN apt-get update \
   && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
@@ -25,5 +38,6 @@ COPY tsconfig.base.json ./
 COPY scripts/run-ts.cjs scripts/
 COPY apps apps
 COPY libs libs
+COPY --from=web /src/apps/web/dist apps/web/dist
 # The image's `node` user, by number: Kubernetes can only verify runAsNonRoot against a numeric user.
 USER 1000:1000

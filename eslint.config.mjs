@@ -28,6 +28,15 @@ export default [
       ],
     },
   },
+  // The web page runs in browsers: no Node built-ins or globals in its sources (the SDK's Node-only
+  // paths are dynamic imports it never reaches).
+  {
+    files: ['apps/web/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'the web page runs in a browser' }] }],
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname', '__filename', 'global'],
+    },
+  },
   // Plain CommonJS launchers (run before any TypeScript hook is registered).
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 ];

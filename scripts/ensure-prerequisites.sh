@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the two README commands need and is missing: npm packages (npm ci) and, when run as
-# root, the Debian packages ffmpeg, nats-server and postgresql. Nothing is fetched from anywhere else.
+# root, the Debian packages ffmpeg, nats-server and postgresql (and chromium for npm test). Nothing is
+# fetched from anywhere else.
 # A service already given by URL (NATS_URL, DATABASE_URL) needs no local binary.
 set -euo pipefail
 
@@ -32,6 +33,20 @@ if [ "${WANT_COMPOSE_CLI:-}" = 1 ] && ! docker compose version >/dev/null 2>&1 &
     echo "Installing the Debian package docker-compose (for the compose config test)" >&2
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-compose; } >&2 \
       || echo "docker-compose could not be installed; the compose config test will be skipped" >&2
+  fi
+fi
+
+# The web page's end-to-end test drives Debian's Chromium (test/e2e/web-page.e2e-spec.ts). Not best
+# effort: as root it is installed or the command fails; only a run that cannot install it (not root)
+# goes on, and that test then skips, saying why.
+if [ "${WANT_BROWSER:-}" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing the Debian package chromium (for the web page test)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq --no-install-recommends chromium >&2
+  else
+    echo "chromium is missing and cannot be installed without root: the web page test will be skipped (sudo apt-get install chromium)" >&2
   fi
 fi
 

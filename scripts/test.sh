@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# `npm test`: installs what is missing, then typecheck, lint and every Jest level (unit, integration, e2e).
+# `npm test`: installs what is missing, then typecheck, lint, the web page's build and every Jest level
+# (unit, integration, e2e).
 # Extra arguments go to Jest (e.g. `npm test -- --selectProjects unit`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A report from an earlier run must never stand in for this one (.ci/run reads it).
 rm -f reports/jest.json reports/jest-node24.json
-REQUIRE_LOCAL_SERVICES=1 WANT_COMPOSE_CLI=1 source scripts/ensure-prerequisites.sh
+REQUIRE_LOCAL_SERVICES=1 WANT_COMPOSE_CLI=1 WANT_BROWSER=1 source scripts/ensure-prerequisites.sh
 export NX_DAEMON=false NX_NO_CLOUD=true NX_SKIP_NX_CACHE=true
 
 echo "typecheck" >&2
 npx tsc -p tsconfig.json
+# The web page compiles with the DOM library, apart from the rest.
+npx tsc -p apps/web/tsconfig.json
+echo "build the web page" >&2
+npx vite build apps/web --logLevel warn
 echo "lint" >&2
 npx nx show projects >/dev/null
 npx eslint --max-warnings 0 apps libs examples scripts test bench

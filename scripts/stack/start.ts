@@ -37,6 +37,7 @@ async function main(): Promise<void> {
       'Video jobs API is ready.',
       ...stack.infra.started.map((line) => `  ${line}`),
       `  API             ${stack.apiUrl}  (docs: ${stack.apiUrl}/docs)`,
+      `  Web page        ${stack.apiUrl}/  (sign in with the API key below)`,
       `  API key         ${stack.apiKey}  (account ${stack.accountId})`,
       '',
       `  curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.apiUrl}/v1/jobs`,

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { jobSchemaIdByType, schemaViolations, type JobType, type SchemaId } from '@vj/contracts';
 import { createDatabase, startS3Server, type LocalS3Server } from '@vj/local-stack';
 import { ObjectStorage } from '@vj/storage';
-import { createGatewayApp } from '../src/app/create-gateway-app';
+import { createGatewayApp, type GatewayOverrides } from '../src/app/create-gateway-app';
 import { gatewayEnv, type GatewayConfig } from '../src/gateway.env';
 import { AccountsRepository } from '../src/identity/accounts.repository';
 import { CreateAccountUseCase, type CreatedAccount } from '../src/identity/create-account.use-case';
@@ -13,7 +13,7 @@ export const TEST_UPLOAD_MAX_BYTES = 1000;
 
 // The real gateway app on a real PostgreSQL database and a real S3 server, with fakes of the jobs
 // service, billing and the render workers' probe.
-export async function startGateway(databaseName: string, env: Record<string, string> = {}) {
+export async function startGateway(databaseName: string, env: Record<string, string> = {}, overrides: Omit<GatewayOverrides, 'messaging'> = {}) {
   const adminUrl = process.env.TEST_DATABASE_ADMIN_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_ADMIN_URL is not set (jest global setup)');
   const s3: LocalS3Server = await startS3Server();
@@ -33,7 +33,7 @@ export async function startGateway(databaseName: string, env: Record<string, str
     ...env,
   });
   const messaging = fakeMessaging();
-  const app: NestExpressApplication = await createGatewayApp(config, { messaging });
+  const app: NestExpressApplication = await createGatewayApp(config, { ...overrides, messaging });
   const storage = new ObjectStorage({
     endpoint: s3.endpoint,
     accessKey: s3.accessKey,

@@ -80,4 +80,25 @@ describe('local S3 server', () => {
     const stored = await client.getObject(bucket, 'uploads/acct-1/upload-2');
     expect(Buffer.concat(await stored.toArray()).toString()).toBe('new bytes');
   });
+
+  it('answers CORS preflights and lets a page on another origin PUT and read with a signature, as MinIO does', async () => {
+    const origin = 'http://localhost:3000';
+    const putUrl = await client.presignedPutObject(bucket, 'uploads/acct-1/upload-3', 60);
+    const preflight = await fetch(putUrl, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
+
+    const put = await fetch(putUrl, { method: 'PUT', body: 'from a page', headers: { origin, 'content-type': 'video/mp4' } });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('access-control-allow-origin')).toBe('*');
+    const get = await fetch(await client.presignedGetObject(bucket, 'uploads/acct-1/upload-3', 60), { headers: { origin } });
+    expect(await get.text()).toBe('from a page');
+    expect(get.headers.get('access-control-allow-origin')).toBe('*');
+    // A refusal is readable too (the page shows a 403, not a network error), and still a refusal.
+    const denied = await fetch(`${s3.endpoint}/${bucket}/${key}`, { headers: { origin } });
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('access-control-allow-origin')).toBe('*');
+  });
 });

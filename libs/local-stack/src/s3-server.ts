@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -34,6 +34,28 @@ function accessDenied(resource: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied.</Message><Resource>${escaped}</Resource></Error>`;
 }
 
+// Browsers PUT uploads to presigned URLs and read results (a canvas composites an H.264 matte) from the
+// web page's origin, the gateway's. As MinIO does by default (MINIO_API_CORS_ALLOW_ORIGIN "*"), any
+// origin may: every object request must carry a valid signature anyway, and none uses cookies.
+const CORS_ALLOWED_HEADERS = new Set(['content-type', 'range']);
+const CORS_EXPOSED_HEADERS = 'ETag, Content-Length, Content-Range, Content-Type, Accept-Ranges';
+
+function answerPreflight(headers: IncomingHttpHeaders, res: ServerResponse): void {
+  const requested = String(headers['access-control-request-headers'] ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => CORS_ALLOWED_HEADERS.has(name));
+  res
+    .writeHead(204, {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, HEAD, PUT',
+      ...(requested.length && { 'access-control-allow-headers': requested.join(', ') }),
+      'access-control-max-age': '3600',
+      vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+    })
+    .end();
+}
+
 // An S3-compatible server for development and tests (production uses MinIO). It checks signatures and
 // refuses unsigned requests (CORS preflights excepted) with 403 AccessDenied, like a private bucket.
 // The minio client lists unfinished multipart uploads before a stream upload; s3rver lacks that call,
@@ -46,6 +68,12 @@ export async function startS3Server(options: { directory?: string; port?: number
   const handle = s3rver.callback();
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
+    if (req.headers.origin) {
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) return answerPreflight(req.headers, res);
+      // On every answer, refusals included, so a page sees the 403 rather than a CORS failure.
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-expose-headers', CORS_EXPOSED_HEADERS);
+    }
     if (req.method !== 'OPTIONS' && !carriesSignature(req.headers, url.searchParams)) {
       res.writeHead(403, { 'content-type': 'application/xml', 'x-amz-error-code': 'AccessDenied' }).end(accessDenied(url.pathname));
       return;

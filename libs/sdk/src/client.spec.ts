@@ -125,6 +125,46 @@ describe('VideoJobs SDK', () => {
     expect(progress.at(-1)).toBe(300_000);
   });
 
+  it('in a browser, PUTs a File with XMLHttpRequest (fetch streams bodies only over HTTP/2), reporting its progress', async () => {
+    const sent: { method: string; url: string; headers: Record<string, string>; body: Blob }[] = [];
+    class FakeXhr {
+      readonly upload: { onprogress: ((event: { loaded: number }) => void) | null } = { onprogress: null };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      status = 0;
+      private request = { method: '', url: '', headers: {} as Record<string, string> };
+      open(method: string, url: string) {
+        this.request = { ...this.request, method, url };
+      }
+      setRequestHeader(name: string, value: string) {
+        this.request.headers[name] = value;
+      }
+      send(body: Blob) {
+        sent.push({ ...this.request, body });
+        this.upload.onprogress?.({ loaded: 100 });
+        this.status = 200;
+        setTimeout(() => this.onload?.(), 0);
+      }
+    }
+    const globals = globalThis as { XMLHttpRequest?: unknown };
+    globals.XMLHttpRequest = FakeXhr;
+    try {
+      const { fetchFn, seen } = fakeFetch(() =>
+        json(201, { upload_id: 'u2', upload_url: 'https://storage.example.com/put?sig=2', video_url: 'upload://u2', expires_at: '2026-11-24T10:00:00.000Z' }),
+      );
+      const file = new Blob([new Uint8Array(250).fill(1)], { type: 'video/webm' });
+      const progress: number[] = [];
+      const upload = await client(fetchFn).uploads.upload(file, { fileName: 'clip.webm', onProgress: (bytes) => progress.push(bytes) });
+      expect(upload.video_url).toBe('upload://u2');
+      expect(seen).toHaveLength(1);
+      expect(sent).toEqual([{ method: 'PUT', url: 'https://storage.example.com/put?sig=2', headers: { 'content-type': 'video/webm' }, body: file }]);
+      expect(progress).toEqual([100, 250]);
+    } finally {
+      delete globals.XMLHttpRequest;
+    }
+  });
+
   it('reports an unreachable API as a network error after its retries', async () => {
     const down = () => Promise.reject(new TypeError('fetch failed'));
     const { fetchFn } = fakeFetch(down, down, down, down, down);

@@ -4,7 +4,7 @@ import { readJobEvents, type Progress } from './follow';
 import type { paths } from './generated/api';
 import { retryingFetch, type RetryOptions } from './retrying-fetch';
 import { FINAL_STATUSES, type Balance, type Estimate, type FileObject, type Job, type JobsByType, type JobStatus, type JobType, type LedgerEntry, type Upload, type UsageReport } from './types';
-import { counted, uploadBody, type UploadSource } from './upload-body';
+import { counted, putFromBrowser, uploadBody, type UploadBody, type UploadSource } from './upload-body';
 
 export interface VideoJobsOptions {
   apiKey: string;
@@ -29,6 +29,18 @@ const CHARGE_WAIT_MS = 10_000;
 
 export type JobRef = { job_id: string } & Partial<Job>;
 
+const REMEMBERED_JOBS = 10_000;
+
+// A bounded map: a long-lived client does not grow with every job it ever saw.
+class RecentTypes extends Map<string, JobType> {
+  override set(jobId: string, type: JobType): this {
+    this.delete(jobId);
+    super.set(jobId, type);
+    if (this.size > REMEMBERED_JOBS) this.delete(this.keys().next().value as string);
+    return this;
+  }
+}
+
 const DEFAULT_RETRY: RetryOptions = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
 const POLL_WAIT_SECONDS = 25;
 
@@ -47,8 +59,8 @@ export class VideoJobs {
   readonly uploads: Uploads;
   readonly billing: Billing;
   private readonly send: (request: Request) => Promise<Response>;
-  // The type of every job this client created or read, so jobs.wait(job) knows its path.
-  readonly typeOf = new Map<string, JobType>();
+  // The type of the jobs this client created or read lately, so jobs.wait(job) knows its path.
+  readonly typeOf = new RecentTypes();
 
   constructor(readonly options: VideoJobsOptions) {
     const inner = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -241,15 +253,26 @@ export class Uploads {
   async upload(source: UploadSource, options: { fileName?: string; contentType?: string; onProgress?: (sent: number, total: number) => void } = {}): Promise<Upload> {
     const body = await uploadBody(source, options);
     const ticket = await this.client.unwrap(this.client.api.POST('/v1/uploads', { body: { file_name: body.fileName, content_type: body.contentType, file_size: body.size } }));
-    const stream = counted(body.stream(), (sent) => options.onProgress?.(sent, body.size));
-    const put = await (this.client.options.fetch ?? fetch)(ticket.upload_url, {
+    const onBytes = (sent: number) => options.onProgress?.(sent, body.size);
+    const status = await this.put(ticket.upload_url, body, onBytes);
+    if (status < 200 || status > 299) throw new VideoJobsError(`the upload was refused by storage (${status})`, status, 'upload_failed', null);
+    return ticket;
+  }
+
+  private async put(url: string, body: UploadBody, onBytes: (sent: number) => void): Promise<number> {
+    try {
+      const fromBrowser = body.blob && putFromBrowser(url, body.blob, body.contentType, onBytes);
+      if (fromBrowser) return await fromBrowser;
+    } catch (error) {
+      throw new VideoJobsError(`the upload failed: ${error instanceof Error ? error.message : String(error)}`, null, 'network', null);
+    }
+    const put = await (this.client.options.fetch ?? fetch)(url, {
       method: 'PUT',
-      body: stream,
+      body: counted(body.stream(), onBytes),
       headers: { 'content-type': body.contentType, 'content-length': String(body.size) },
       duplex: 'half',
     } as RequestInit);
-    if (!put.ok) throw new VideoJobsError(`the upload was refused by storage (${put.status})`, put.status, 'upload_failed', null);
-    return ticket;
+    return put.status;
   }
 }
 

@@ -6,6 +6,8 @@ export interface UploadBody {
   fileName: string;
   contentType: string;
   stream(): ReadableStream<Uint8Array>;
+  // The bytes as a Blob (a browser's File, or bytes given): a browser PUTs it whole, see putFromBrowser.
+  blob?: Blob;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -57,11 +59,13 @@ export async function uploadBody(source: UploadSource, options: { fileName?: str
   const named = (fallback: string) => options.fileName ?? fallback;
   if (source instanceof Uint8Array) {
     const fileName = named('video');
-    return { size: source.byteLength, fileName, contentType: options.contentType ?? contentTypeOf(fileName), stream: () => new Blob([source]).stream() };
+    // (A view on an ArrayBuffer, never a SharedArrayBuffer, as the DOM library's Blob wants it.)
+    const blob = new Blob([source as Uint8Array<ArrayBuffer>]);
+    return { size: source.byteLength, fileName, contentType: options.contentType ?? contentTypeOf(fileName), stream: () => blob.stream(), blob };
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
     const fileName = named((source as Blob & { name?: string }).name || 'video');
-    return { size: source.size, fileName, contentType: options.contentType ?? (source.type || contentTypeOf(fileName)), stream: () => source.stream() };
+    return { size: source.size, fileName, contentType: options.contentType ?? (source.type || contentTypeOf(fileName)), stream: () => source.stream(), blob: source };
   }
   const { stream, size } = source as { stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>; size: number };
   const fileName = named('video');
@@ -85,4 +89,38 @@ export function counted(stream: ReadableStream<Uint8Array>, onBytes: (sent: numb
       },
     }),
   );
+}
+
+// The few XMLHttpRequest members a browser upload uses (the SDK compiles without the DOM library).
+interface BrowserXhr {
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  send(body: Blob): void;
+  readonly upload: { onprogress: ((event: { loaded: number }) => void) | null };
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+  readonly status: number;
+}
+
+// In a browser, a Blob is PUT with XMLHttpRequest: fetch sends a stream body only over HTTP/2 (Chromium
+// refuses it on an HTTP/1.1 storage endpoint), cannot set Content-Length (the URL is signed for it) and
+// reports no upload progress. The browser reads the file from disk as it sends, with its length.
+// Resolves with the HTTP status; null where there is no XMLHttpRequest (Node: the streamed fetch).
+export function putFromBrowser(url: string, blob: Blob, contentType: string, onBytes: (sent: number) => void): Promise<number> | null {
+  const Xhr = (globalThis as { XMLHttpRequest?: new () => BrowserXhr }).XMLHttpRequest;
+  if (!Xhr) return null;
+  return new Promise((resolve, reject) => {
+    const xhr = new Xhr();
+    xhr.open('PUT', url);
+    xhr.setRequestHeader('content-type', contentType);
+    xhr.upload.onprogress = (event) => onBytes(event.loaded);
+    xhr.onload = () => {
+      onBytes(blob.size);
+      resolve(xhr.status);
+    };
+    xhr.onerror = () => reject(new Error('the storage endpoint could not be reached'));
+    xhr.onabort = () => reject(new Error('the upload was aborted'));
+    xhr.send(blob);
+  });
 }

@@ -15,6 +15,7 @@ import { connectGatewayMessaging, type GatewayMessaging } from '../messaging/gat
 import { GatewayModule } from './gateway.module';
 import { logLevelsUpTo } from '@vj/config';
 import { setupOpenApi } from './openapi';
+import { WEB_DIST_DIR, webPageMiddleware } from '../web-page/web-page.middleware';
 
 // Job creation bodies are a few hundred bytes; anything near this is not a real request.
 export const JSON_BODY_LIMIT = '64kb';
@@ -22,6 +23,8 @@ export const JSON_BODY_LIMIT = '64kb';
 export interface GatewayOverrides {
   // Tests pass fakes of the jobs service and the health pings instead of a NATS connection.
   messaging?: GatewayMessaging;
+  // Where the web page's build is (default apps/web/dist); tests point at their own.
+  webDistDir?: string;
 }
 
 // Boot steps (bucket, identity migrations, connections) then the HTTP app, initialised but not listening.
@@ -39,6 +42,8 @@ export async function createGatewayApp(config: GatewayConfig, overrides: Gateway
     });
     app.use(httpObservabilityMiddleware);
     app.use(requestIdMiddleware);
+    // The web page at `/`, public; it sends the API key it is given to /v1 itself.
+    app.use(webPageMiddleware({ distDir: overrides.webDistDir ?? WEB_DIST_DIR, storageOrigin: new URL(config.S3_PUBLIC_ENDPOINT ?? config.S3_ENDPOINT).origin }));
     // Before the body parser: a malformed or oversized body is refused after its key and its token.
     app.use('/v1', apiAccessMiddleware(app.get(AuthenticateApiKeyUseCase), app.get(RateLimiter)));
     app.useBodyParser('json', { limit: JSON_BODY_LIMIT });

@@ -1,0 +1,127 @@
+import type { CleanAudioVideoJob, FileObject, VideoBackgroundRemovalJob } from '@vj/sdk';
+import { el } from './dom';
+import { formatBytes } from './format';
+
+// What a result view leaves running (a drawing loop, an object URL) and stops when replaced.
+export interface ResultView {
+  compare: HTMLElement;
+  downloads: HTMLElement[];
+  dispose(): void;
+}
+
+export function downloadLink(file: FileObject, label: string, shownName = file.file_name): HTMLAnchorElement {
+  const details = [shownName, file.file_size === undefined ? undefined : formatBytes(file.file_size)].filter(Boolean).join(', ');
+  // The presigned URL also says `Content-Disposition: attachment` with the file name, so the file is
+  // saved even where a browser ignores `download` on another origin (the storage endpoint).
+  return el('a', { href: file.url, download: file.file_name ?? '', textContent: details ? `${label} (${details})` : label });
+}
+
+function figure(caption: string, ...content: Node[]): HTMLElement {
+  return el('figure', {}, el('figcaption', { textContent: caption }), ...content);
+}
+
+function media<K extends 'video' | 'audio'>(tag: K, src: string, label: string, props: Partial<HTMLVideoElement> = {}): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  // crossOrigin before src: a video drawn into a canvas must be fetched with CORS.
+  Object.assign(element, { controls: true, preload: 'metadata' }, props);
+  element.setAttribute('aria-label', label);
+  element.src = src;
+  return element;
+}
+
+// Clean audio: the cleaned video, and the sound before (the dropped file, from memory) and after.
+export function cleanAudioView(job: CleanAudioVideoJob, original: File | null): ResultView {
+  const video = job.result!.video;
+  const before = original ? URL.createObjectURL(original) : null;
+  const compare = el(
+    'div',
+    { className: 'compare' },
+    figure('Cleaned video', media('video', video.url, 'Cleaned video', { className: 'preview', playsInline: true })),
+    ...(before ? [figure('Before: the sound of your file', media('audio', before, 'Sound before cleaning'))] : []),
+    figure('After: the cleaned sound', media('audio', video.url, 'Sound after cleaning')),
+  );
+  return { compare, downloads: [downloadLink(video, 'Download the cleaned video')], dispose: () => before && URL.revokeObjectURL(before) };
+}
+
+// Background removal: a VP9 WebM with alpha plays over the checkerboard as it is (Chromium and Firefox
+// decode its alpha); an H.264 picture and its matte are composited in a canvas, frame by frame.
+export function cutoutView(job: VideoBackgroundRemovalJob): ResultView {
+  const files = job.result?.files ?? [];
+  const matte = files.find((file) => file.file_name?.endsWith('-matte.mp4')) ?? (files.length === 2 ? files[1] : undefined);
+  const picture = files.find((file) => file !== matte);
+  const downloads = files.map((file) => downloadLink(file, file === matte ? 'Download the alpha matte' : 'Download the cut-out'));
+  if (!picture) return { compare: el('p', { textContent: 'The job has no result file.' }), downloads, dispose: () => {} };
+  if (!matte) {
+    const video = media('video', picture.url, 'Cut-out over a checkerboard', { className: 'preview', loop: true, playsInline: true });
+    return { compare: figure('Cut-out over a checkerboard', el('div', { className: 'checkerboard' }, video)), downloads, dispose: () => {} };
+  }
+  return { ...composited(picture, matte), downloads };
+}
+
+// The picture's native controls drive playback (and play the sound); the matte follows its clock and
+// each frame's alpha is the matte's luma (white = opaque).
+function composited(pictureFile: FileObject, matteFile: FileObject): Omit<ResultView, 'downloads'> {
+  const picture = media('video', pictureFile.url, 'Picture (plays the sound)', { className: 'preview', crossOrigin: 'anonymous', loop: true, playsInline: true, preload: 'auto' });
+  // In the page (under the checkerboard, out of sight): Chromium pauses a muted video it deems off screen.
+  const matte = media('video', matteFile.url, 'Alpha matte', { crossOrigin: 'anonymous', loop: true, muted: true, controls: false, playsInline: true, preload: 'auto' });
+  matte.setAttribute('aria-hidden', 'true');
+  const canvas = el('canvas', { width: 16, height: 16 });
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', 'The cut-out over a checkerboard: the picture with the matte as its transparency');
+  const context = canvas.getContext('2d', { willReadFrequently: true })!;
+  const matteCanvas = el('canvas');
+  const matteContext = matteCanvas.getContext('2d', { willReadFrequently: true })!;
+  const note = el('p', { className: 'hint' });
+  let frame = 0;
+  let stopped = false;
+  let drawn = '';
+
+  const draw = () => {
+    const { videoWidth: width, videoHeight: height } = picture;
+    // Only when a frame changed: a paused preview costs nothing.
+    const stamp = `${picture.currentTime}/${matte.currentTime}/${width}x${height}`;
+    if (stamp !== drawn && width && height && picture.readyState >= 2 && matte.readyState >= 2) {
+      drawn = stamp;
+      if (!picture.paused && matte.paused) void matte.play().catch(() => {});
+      if (Math.abs(matte.currentTime - picture.currentTime) > 0.1 && !matte.seeking) matte.currentTime = picture.currentTime;
+      if (canvas.width !== width || canvas.height !== height) Object.assign(canvas, { width, height });
+      if (matteCanvas.width !== width || matteCanvas.height !== height) Object.assign(matteCanvas, { width, height });
+      context.drawImage(picture, 0, 0, width, height);
+      matteContext.drawImage(matte, 0, 0, width, height);
+      try {
+        const image = context.getImageData(0, 0, width, height);
+        const alpha = matteContext.getImageData(0, 0, width, height).data;
+        for (let i = 3; i < image.data.length; i += 4) image.data[i] = alpha[i - 3]!;
+        context.putImageData(image, 0, 0);
+      } catch {
+        // A storage endpoint without CORS taints the canvas: say so instead of failing every frame.
+        note.textContent = 'The storage endpoint does not allow this page to read the files (CORS), so the cut-out cannot be composited here; download both files instead.';
+        stopped = true;
+      }
+    }
+    if (!stopped) frame = requestAnimationFrame(draw);
+  };
+  picture.addEventListener('play', () => void matte.play().catch(() => {}));
+  picture.addEventListener('pause', () => matte.pause());
+  picture.addEventListener('seeking', () => (matte.currentTime = picture.currentTime));
+  frame = requestAnimationFrame(draw);
+
+  const compare = el(
+    'div',
+    { className: 'compare' },
+    figure('Cut-out over a checkerboard (H.264 picture + matte)', el('div', { className: 'layered' }, matte, el('div', { className: 'checkerboard' }, canvas)), note),
+    figure('Picture (plays the sound)', picture),
+  );
+  return {
+    compare,
+    dispose: () => {
+      stopped = true;
+      cancelAnimationFrame(frame);
+      for (const video of [picture, matte]) {
+        video.pause();
+        video.removeAttribute('src');
+        video.load();
+      }
+    },
+  };
+}

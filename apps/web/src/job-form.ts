@@ -1,0 +1,64 @@
+import type { CreateCleanAudioVideoJob, CreateVideoBackgroundRemovalJob, JobType } from '@vj/sdk';
+import { byId } from './dom';
+
+// A create body without its video_url, which comes from the upload.
+export type JobChoice =
+  | { type: 'clean-audio-video'; options: Omit<CreateCleanAudioVideoJob, 'video_url'> }
+  | { type: 'video-background-removal'; options: Omit<CreateVideoBackgroundRemovalJob, 'video_url'> };
+
+// The job type and option controls of the "New job" form (index.html).
+export class JobForm {
+  readonly jobType = byId<HTMLSelectElement>('job-type');
+  private readonly cleanAudio = byId<HTMLFieldSetElement>('clean-audio-options');
+  private readonly background = byId<HTMLFieldSetElement>('background-options');
+  private readonly strength = byId<HTMLInputElement>('strength');
+  private readonly strengthValue = byId<HTMLOutputElement>('strength-value');
+  private readonly normalize = byId<HTMLInputElement>('normalize-loudness');
+  private readonly targetLufs = byId<HTMLInputElement>('target-lufs');
+  private readonly codec = byId<HTMLSelectElement>('output-codec');
+  private readonly refine = byId<HTMLInputElement>('refine-edges');
+
+  constructor(onChange: () => void) {
+    const changed = () => {
+      this.sync();
+      onChange();
+    };
+    for (const control of [this.jobType, this.strength, this.normalize, this.targetLufs, this.codec, this.refine]) control.addEventListener('change', changed);
+    this.strength.addEventListener('input', () => this.sync());
+    this.sync();
+  }
+
+  get type(): JobType {
+    return this.jobType.value as JobType;
+  }
+
+  // The options as the API takes them, or null (with the browser's message on the control) when one
+  // is out of range.
+  read(report = false): JobChoice | null {
+    const controls = this.type === 'clean-audio-video' ? [this.strength, this.targetLufs] : [];
+    const invalid = controls.find((control) => !control.checkValidity() || control.value === '');
+    if (invalid) {
+      if (report) invalid.reportValidity();
+      return null;
+    }
+    if (this.type === 'clean-audio-video') {
+      return {
+        type: 'clean-audio-video',
+        options: {
+          strength: Number(this.strength.value),
+          normalize_loudness: this.normalize.checked,
+          ...(this.normalize.checked && { target_lufs: Number(this.targetLufs.value) }),
+        },
+      };
+    }
+    return { type: 'video-background-removal', options: { output_codec: this.codec.value as 'vp9' | 'h264', refine_foreground_edges: this.refine.checked } };
+  }
+
+  // Only the chosen type's options are shown; the loudness target only when loudness is normalised.
+  private sync(): void {
+    this.cleanAudio.hidden = this.type !== 'clean-audio-video';
+    this.background.hidden = this.type !== 'video-background-removal';
+    this.targetLufs.disabled = !this.normalize.checked;
+    this.strengthValue.value = Number(this.strength.value).toFixed(2);
+  }
+}

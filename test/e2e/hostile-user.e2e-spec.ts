@@ -1,5 +1,7 @@
+import autocannon from 'autocannon';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { subjects, type CleanAudioVideoJob, type SchemaId, type VideoBackgroundRemovalJob } from '@vj/contracts';
@@ -234,6 +236,35 @@ describe('a hostile user, against all four services', () => {
       await stall.close();
     }
   });
+
+  it('loses no connection under creates at saturation, nor on a keep-alive connection left idle past Node\'s default timeout', async () => {
+    const account = await newAccount(1_000_000);
+    await cli('account', 'limits', '--account', account.account_id, '--writes-per-second', '100000', '--write-burst', '100000', '--max-processing-jobs', '100000');
+    const { video_url } = await upload(account, shortClip);
+    const headers = { authorization: `Bearer ${account.api_key}`, 'content-type': 'application/json' };
+    const load = await autocannon({ url: `${e2e.stack.apiUrl}${CLEAN.path}`, method: 'POST', headers, body: JSON.stringify({ video_url }), connections: 30, amount: 300 });
+    expect({ errors: load.errors, timeouts: load.timeouts, non2xx: load.non2xx, answered: load['2xx'] }).toEqual({ errors: 0, timeouts: 0, non2xx: 0, answered: 300 });
+    // Suspending cancels them all, so the next tests do not queue behind 300 jobs.
+    expect((await cli('account', 'suspend', '--account', account.account_id)).jobs_cancelled).toBeGreaterThan(250);
+    await cli('account', 'reinstate', '--account', account.account_id);
+
+    // Node closes an idle connection after 5 s unless told otherwise: a client (or a load balancer) that
+    // sends its next request on it at that moment gets "other side closed".
+    const socket = createConnection(Number(new URL(e2e.stack.apiUrl).port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    const request = `GET /v1/jobs HTTP/1.1\r\nHost: api\r\nAuthorization: Bearer ${account.api_key}\r\n\r\n`;
+    try {
+      socket.write(request);
+      await sleep(7_000);
+      expect(socket.destroyed).toBe(false);
+      socket.write(request);
+      await sleep(1_000);
+      expect(received.match(/^HTTP\/1\.1 200/gm)).toHaveLength(2);
+    } finally {
+      socket.destroy();
+    }
+  }, 120_000);
 
   it("cannot use another account's upload, read its job, or fetch its objects from S3", async () => {
     const owner = await newAccount(1000);

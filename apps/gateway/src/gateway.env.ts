@@ -5,6 +5,13 @@ const PRESIGN_MAX_SECONDS = 7 * 24 * 3600;
 
 export const gatewayEnv = defineEnv({
   PORT: env.int({ doc: 'HTTP port of the public API', default: 3000, min: 1, max: 65535 }),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: env.int({
+    doc: "how long an idle client connection is kept open; above every load balancer's and client's own idle timeout (AWS ALB 60 s), so the client always closes first and never sends a request on a connection the gateway is closing",
+    default: 65,
+    min: 1,
+    max: 3600,
+  }),
+  HTTP_HEADERS_TIMEOUT_SECONDS: env.int({ doc: "how long a request's headers may take to arrive once it starts (slow clients are cut off)", default: 30, min: 1, max: 600 }),
   ...natsEnv,
   ...databaseEnv,
   ...s3Env,
@@ -31,6 +38,17 @@ export const gatewayEnv = defineEnv({
     doc: "how long an input's probed duration is reused for the same account's quotes; concurrent quotes of one input always share one probe",
     default: 600,
     min: 1,
+  }),
+  API_KEY_CACHE_SECONDS: env.int({
+    doc: 'how long a resolved API key stays cached while unused; a revocation, suspension or limit change clears it at once on every instance',
+    default: 300,
+    min: 1,
+  }),
+  SETTLED_JOB_CACHE_SECONDS: env.int({
+    doc: 'how long a finished and charged job is answered from memory; a deletion through another gateway instance, or the retention expiry, shows at most this late (0: never cached)',
+    default: 2,
+    min: 0,
+    max: 60,
   }),
   RATE_LIMITS: env.string({ doc: 'on: the token buckets below apply; off only to measure their cost (npm run bench:rate-limit), never in production', default: 'on', choices: ['on', 'off'] }),
   RATE_LIMIT_READS_PER_SECOND: env.int({ doc: "refill rate of each API key's bucket for reads (GET)", default: 50, min: 1 }),

@@ -6,6 +6,7 @@ import { setupLogging, startOpsServer, stopOnSignals } from '@vj/observability';
 import { createGatewayApp } from './app/create-gateway-app';
 import { gatewayEnv } from './gateway.env';
 import { HealthService } from './health/health.service';
+import { applyHttpTimeouts } from './http/http-timeouts';
 
 async function main(): Promise<void> {
   const config = gatewayEnv.parse(process.env);
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   ops.setReadiness(app.get(HealthService).readinessChecks());
   // SIGTERM/SIGINT: stop accepting requests, then close NATS and the database (GatewayResources).
   stopOnSignals('gateway', { stop: () => app.close(), ops, tracing });
+  applyHttpTimeouts(app.getHttpServer(), config);
   await app.listen(config.PORT);
   new Logger('Gateway').log(`listening on http://localhost:${config.PORT} (API docs at /docs; metrics on port ${ops.port}${tracing.enabled ? '; traces exported' : ''})`);
 }

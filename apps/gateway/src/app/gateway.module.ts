@@ -15,6 +15,8 @@ import { SERVICE_HEALTH_PORT } from '../health/service-health.port';
 import { RequestValidationPipe } from '../http/request-validation.pipe';
 import { AccountsRepository } from '../identity/accounts.repository';
 import { AuthenticateApiKeyUseCase } from '../identity/authenticate-api-key.use-case';
+import { IdentityChangeListener } from '../identity/identity-change-listener';
+import { PrincipalCache } from '../identity/principal-cache';
 import { CancelJobService } from '../jobs/cancel-job.service';
 import { DeleteJobService } from '../jobs/delete-job.service';
 import { CleanAudioVideoController } from '../jobs/clean-audio-video.controller';
@@ -29,6 +31,7 @@ import { MEDIA_PROBE_PORT } from '../jobs/media-probe-port';
 import { ProbedDurations } from '../jobs/probed-durations';
 import { QuoteJobService } from '../jobs/quote-job.service';
 import { ReadJobsService } from '../jobs/read-jobs.service';
+import { SettledJobCache } from '../jobs/settled-job-cache';
 import { VideoBackgroundRemovalController } from '../jobs/video-background-removal.controller';
 import { VideoInputResolver } from '../jobs/video-input.resolver';
 import type { GatewayMessaging } from '../messaging/gateway-messaging';
@@ -55,6 +58,7 @@ export class GatewayModule {
   static register(deps: GatewayDeps): DynamicModule {
     const buckets = new RateLimitBuckets(deps.dataSource);
     const uploads = new UploadsRepository(deps.dataSource);
+    const principals = new PrincipalCache(deps.config.API_KEY_CACHE_SECONDS * 1000);
     return {
       module: GatewayModule,
       controllers: [
@@ -79,7 +83,14 @@ export class GatewayModule {
         { provide: ProbedDurations, useValue: new ProbedDurations(deps.config.ESTIMATE_DURATION_TTL_SECONDS * 1000) },
         { provide: SERVICE_HEALTH_PORT, useValue: deps.messaging.serviceHealth },
         { provide: AccountsRepository, useValue: new AccountsRepository(deps.dataSource) },
-        { provide: AuthenticateApiKeyUseCase, useFactory: (accounts: AccountsRepository) => new AuthenticateApiKeyUseCase(accounts), inject: [AccountsRepository] },
+        { provide: PrincipalCache, useValue: principals },
+        { provide: SettledJobCache, useValue: new SettledJobCache(deps.config.SETTLED_JOB_CACHE_SECONDS * 1000) },
+        { provide: IdentityChangeListener, useValue: new IdentityChangeListener(deps.config.DATABASE_URL, principals) },
+        {
+          provide: AuthenticateApiKeyUseCase,
+          useFactory: (accounts: AccountsRepository) => new AuthenticateApiKeyUseCase(accounts, principals),
+          inject: [AccountsRepository],
+        },
         { provide: GatewayResources, useValue: new GatewayResources(deps.dataSource, deps.messaging) },
         { provide: RateLimitBuckets, useValue: buckets },
         { provide: UploadsRepository, useValue: uploads },

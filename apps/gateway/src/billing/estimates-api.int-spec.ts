@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS, uploadObjectKey, uploadVideoUrl } from '@vj/contracts';
+import { createGatewayApp } from '../app/create-gateway-app';
 import type { CreatedAccount } from '../identity/create-account.use-case';
+import { UploadsRepository } from '../uploads/uploads.repository';
+import { fakeMessaging } from '../../test/fake-messaging';
 import { bearer, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 
 const VIDEO = 'https://media.example.com/clip.mp4';
@@ -112,6 +115,26 @@ describe('POST /v1/estimates', () => {
       expect(res.status).toBe(200);
       expectSchema('Estimate', res.body);
       expect(gw.mediaProbe.probes.at(-1)?.input).toMatchObject({ kind: 'upload', upload_id: upload.upload_id, object_key: uploadObjectKey(alice.account_id, upload.upload_id) });
+    });
+
+    it('probes an upload once: its duration is kept with the bytes it was probed on, and new bytes are probed again', async () => {
+      const upload = await gw.upload(alice, 'first bytes');
+      const probesOf = () => gw.mediaProbe.probes.filter((probe) => probe.input.kind === 'upload' && probe.input.upload_id === upload.upload_id).length;
+      expect((await estimate('?type=clean-audio-video', { video_url: upload.video_url })).body.duration_seconds).toBe(12.4);
+      const kept = await gw.app.get(UploadsRepository).findOwn(alice.account_id, upload.upload_id);
+      expect(kept).toMatchObject({ duration_seconds: 12.4, probed_etag: expect.any(String) });
+      // Another gateway instance, with nothing in memory, quotes from the upload's row.
+      const second = await createGatewayApp(gw.config, { messaging: fakeMessaging() });
+      try {
+        const other = await request(second.getHttpServer()).post('/v1/estimates?type=clean-audio-video').set({ Authorization: `Bearer ${alice.api_key}` }).send({ video_url: upload.video_url });
+        expect(other.body.duration_seconds).toBe(12.4);
+        expect(probesOf()).toBe(1);
+      } finally {
+        await second.close();
+      }
+      expect((await fetch(upload.upload_url, { method: 'PUT', body: 'other bytes', headers: { 'content-type': 'video/mp4' } })).status).toBe(200);
+      await estimate('?type=clean-audio-video', { video_url: upload.video_url });
+      expect(probesOf()).toBe(2);
     });
 
     it("refuses another account's upload with 422 on video_url", async () => {

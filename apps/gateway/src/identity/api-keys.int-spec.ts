@@ -3,7 +3,10 @@ import { createGatewayApp } from '../app/create-gateway-app';
 import { fakeMessaging } from '../../test/fake-messaging';
 import { startGateway, type GatewayHarness } from '../../test/gateway-harness';
 import { AccountKeysUseCase } from './account-keys.use-case';
+import { Client } from 'pg';
 import { AccountsRepository } from './accounts.repository';
+import { hashApiKey } from './api-key';
+import { PrincipalCache } from './principal-cache';
 import { SuspendAccountUseCase } from './suspend-account.use-case';
 
 describe('API keys: several per account, revocation and suspension on every gateway instance', () => {
@@ -25,14 +28,30 @@ describe('API keys: several per account, revocation and suspension on every gate
 
   const statusesWith = (apiKey: string) =>
     Promise.all(servers.map(async (server) => (await request(server as never).get('/v1/jobs').set({ Authorization: `Bearer ${apiKey}` })).status));
+  const waitUntil = async (condition: () => Promise<boolean>) => {
+    const deadline = Date.now() + 5_000;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error('condition not met in 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  // Each instance caches the key and hears the change's notification a moment after the commit.
+  const statusesSoonWith = async (apiKey: string, expected: number[]) => {
+    const deadline = Date.now() + 500;
+    let statuses = await statusesWith(apiKey);
+    while (JSON.stringify(statuses) !== JSON.stringify(expected) && Date.now() < deadline) statuses = await statusesWith(apiKey);
+    return statuses;
+  };
 
-  it('answers 401 on every instance from the first request after a key is revoked, while the other key goes on', async () => {
+  it('answers 401 on every instance within moments of a key being revoked, while the other key goes on', async () => {
     const alice = await gw.newAccount('alice');
     const keys = new AccountKeysUseCase(gw.app.get(AccountsRepository));
     const second = await keys.create(alice.account_id, 'ci');
     expect(await statusesWith(second.api_key)).toEqual([200, 200]);
+    // Cached on both instances now.
+    expect(await statusesWith(second.api_key)).toEqual([200, 200]);
     await keys.revoke(second.key_id);
-    expect(await statusesWith(second.api_key)).toEqual([401, 401]);
+    expect(await statusesSoonWith(second.api_key, [401, 401])).toEqual([401, 401]);
     expect(await statusesWith(alice.api_key)).toEqual([200, 200]);
   });
 
@@ -61,7 +80,34 @@ describe('API keys: several per account, revocation and suspension on every gate
     expect(created.status).toBe(202);
     const result = await new SuspendAccountUseCase(gw.app.get(AccountsRepository), gw.jobs).suspend(bob.account_id);
     expect(result.jobs_cancelled).toBe(1);
-    expect(await statusesWith(bob.api_key)).toEqual([401, 401]);
+    expect(await statusesSoonWith(bob.api_key, [401, 401])).toEqual([401, 401]);
     expect((await gw.jobs.get({ version: 1, account_id: bob.account_id, job_id: created.body.job_id })).status).toBe('CANCELLED');
+  });
+
+  it('reads keys from the database while the change listener is down, and caches again once it is back', async () => {
+    const dave = await gw.newAccount('dave');
+    const keys = new AccountKeysUseCase(gw.app.get(AccountsRepository));
+    const spare = await keys.create(dave.account_id, 'spare');
+    expect(await statusesWith(spare.api_key)).toEqual([200, 200]);
+    const cache = gw.app.get(PrincipalCache);
+    const sql = async (query: string): Promise<{ n: number }[]> => {
+      const client = new Client({ connectionString: gw.config.DATABASE_URL });
+      await client.connect();
+      try {
+        return (await client.query(query)).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    const listeners = `FROM pg_stat_activity WHERE application_name = 'vj-gateway-identity-changes' AND datname = current_database()`;
+    const listenersUp = () => sql(`SELECT count(*)::int AS n ${listeners}`);
+    await sql(`SELECT pg_terminate_backend(pid) ${listeners}`);
+    // No notification can reach a terminated listener: the revocation must be read from the database.
+    await waitUntil(async () => cache.get(hashApiKey(spare.api_key)) === undefined);
+    await keys.revoke(spare.key_id);
+    expect(await statusesWith(spare.api_key)).toEqual([401, 401]);
+    // Both instances listen again (after their backoff) and cache again.
+    await waitUntil(async () => (await listenersUp())[0].n === 2);
+    await waitUntil(async () => (await statusesWith(dave.api_key)).every((status) => status === 200) && cache.get(hashApiKey(dave.api_key)) !== undefined);
   });
 });

@@ -4,6 +4,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import { IDENTITY_SCHEMA } from './identity-schema';
 import { CreateIdentity1732250000000 } from './migrations/1732250000000-create-identity';
 import { KeysLimitsUploads1732500000000 } from './migrations/1732500000000-keys-limits-uploads';
+import { IdentityChangesUploadDurations1732600000000 } from './migrations/1732600000000-identity-changes-upload-durations';
 import { RateLimitBucketEntity } from '../rate-limits/rate-limit-bucket.entity';
 import { UploadEntity } from './upload.entity';
 
@@ -17,7 +18,7 @@ export function createIdentityDataSource(databaseUrl: string): DataSource {
     url: databaseUrl,
     schema: IDENTITY_SCHEMA,
     entities: IDENTITY_ENTITIES,
-    migrations: [CreateIdentity1732250000000, KeysLimitsUploads1732500000000],
+    migrations: [CreateIdentity1732250000000, KeysLimitsUploads1732500000000, IdentityChangesUploadDurations1732600000000],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

@@ -27,4 +27,12 @@ export class UploadEntity {
   @Index('IDX_uploads_created_at')
   @Column({ type: 'timestamptz' })
   created_at!: Date;
+
+  // The duration a render worker probed, valid for the object with this ETag only (a PUT again changes
+  // it); null until the first quote of the upload, and when the probe found no duration.
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  probed_etag!: string | null;
+
+  @Column({ type: 'double precision', nullable: true })
+  duration_seconds!: number | null;
 }

@@ -38,9 +38,9 @@ export class CreateJobService {
     // client sent that id again, and the create itself replays it then.
     const earlier = request.idempotency && !isRequestIdKey(request.idempotency.key) && (await this.jobs.replay({ version: 1, account_id: request.accountId, idempotency: request.idempotency }));
     if (earlier) return renderCreatedJob(earlier.job);
-    const { input, estimate } = await this.quotes.quote(request);
-    // A quote takes seconds; an account suspended meanwhile (its jobs cancelled) gets no new one.
-    if (!(await this.accounts.isActive(request.accountId))) throw new ApiError(401, 'unauthenticated', 'the account is suspended');
+    const { input, estimate, probedNow } = await this.quotes.quote(request);
+    // A probe takes seconds; an account suspended meanwhile (its jobs cancelled) gets no new one.
+    if (probedNow && !(await this.accounts.isActive(request.accountId))) throw new ApiError(401, 'unauthenticated', 'the account is suspended');
     const { job } = await this.createOnce({
       version: 1,
       account_id: request.accountId,

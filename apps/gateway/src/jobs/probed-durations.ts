@@ -31,5 +31,6 @@ export class ProbedDurations {
 }
 
 function inputKey(input: JobInputV1): string {
-  return input.kind === 'upload' ? `upload ${input.object_key}` : `url ${input.url}`;
+  // An upload PUT again holds other bytes: its new ETag is another input.
+  return input.kind === 'upload' ? `upload ${input.object_key} ${input.etag ?? ''}` : `url ${input.url}`;
 }

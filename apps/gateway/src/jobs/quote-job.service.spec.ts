@@ -4,6 +4,7 @@ import { BillingServiceError, type BillingPort } from '../billing/billing-port';
 import type { MediaProbePort } from './media-probe-port';
 import { ProbedDurations } from './probed-durations';
 import { QuoteJobService } from './quote-job.service';
+import type { UploadsRepository } from '../uploads/uploads.repository';
 import type { VideoInputResolver } from './video-input.resolver';
 
 const INPUT: JobInputV1 = { kind: 'url', url: 'https://media.example.com/clip.mp4' };
@@ -16,9 +17,10 @@ function service(probe: (request: ProbeInputRequestV1) => Promise<{ duration_sec
   const billing = {
     estimate: estimate ?? (async (request: EstimateRequestV1) => (estimates.push(request), quote)),
   } as BillingPort;
-  const inputs = { resolve: async () => INPUT } as unknown as VideoInputResolver;
+  const inputs = { resolve: async () => ({ input: INPUT }) } as unknown as VideoInputResolver;
   const media: MediaProbePort = { probe };
-  return { quotes: new QuoteJobService(inputs, media, billing, new ProbedDurations(60_000)), estimates, quote };
+  const uploads = { recordDuration: async () => undefined } as unknown as UploadsRepository;
+  return { quotes: new QuoteJobService(inputs, media, billing, new ProbedDurations(60_000), uploads), estimates, quote };
 }
 
 describe('QuoteJobService', () => {
@@ -27,7 +29,7 @@ describe('QuoteJobService', () => {
   it('asks billing for the price of the probed duration and returns the resolved input with the quote', async () => {
     const probed: ProbeInputRequestV1[] = [];
     const { quotes, estimates, quote } = service(async (request) => (probed.push(request), { duration_seconds: 4.5 }));
-    expect(await quotes.quote(REQUEST)).toEqual({ input: INPUT, estimate: quote });
+    expect(await quotes.quote(REQUEST)).toEqual({ input: INPUT, estimate: quote, probedNow: true });
     expect(probed).toEqual([{ version: 1, input: INPUT }]);
     expect(estimates).toEqual([{ version: 1, account_id: 'acc-1', job_type: 'clean-audio-video', options: OPTIONS, duration_seconds: 4.5 }]);
   });

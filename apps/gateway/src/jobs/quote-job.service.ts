@@ -3,6 +3,7 @@ import type { CreditEstimateV1, JobInputV1, JobOptionsByType, JobType } from '@v
 import { BILLING_PORT, type BillingPort } from '../billing/billing-port';
 import { MEDIA_PROBE_PORT, type MediaProbePort } from './media-probe-port';
 import { ProbedDurations } from './probed-durations';
+import { UploadsRepository } from '../uploads/uploads.repository';
 import { VideoInputResolver } from './video-input.resolver';
 
 export interface JobRequest<T extends JobType> {
@@ -15,10 +16,13 @@ export interface JobRequest<T extends JobType> {
 export interface JobQuote {
   input: JobInputV1;
   estimate: CreditEstimateV1;
+  // The input was probed for this quote (seconds may have passed since the caller was authenticated).
+  probedNow: boolean;
 }
 
 // The price of a job before it exists (decision 0015): the input's duration from a render worker's
-// probe, then billing's estimate. Both creates and POST /v1/estimates quote through here.
+// probe, then billing's estimate. Both creates and POST /v1/estimates quote through here. An upload is
+// probed once: its duration is kept with it for the bytes probed (decision 0036).
 @Injectable()
 export class QuoteJobService {
   private readonly logger = new Logger('QuoteJob');
@@ -28,18 +32,29 @@ export class QuoteJobService {
     @Inject(MEDIA_PROBE_PORT) private readonly media: MediaProbePort,
     @Inject(BILLING_PORT) private readonly billing: BillingPort,
     private readonly durations: ProbedDurations,
+    private readonly uploads: UploadsRepository,
   ) {}
 
   async quote<T extends JobType>(request: JobRequest<T>): Promise<JobQuote> {
-    const input = await this.inputs.resolve(request.accountId, request.videoUrl);
+    const { input, probedDuration } = await this.inputs.resolve(request.accountId, request.videoUrl);
+    const probedNow = probedDuration === undefined;
     const estimate = await this.billing.estimate({
       version: 1,
       account_id: request.accountId,
       job_type: request.jobType,
       options: request.options,
-      duration_seconds: await this.durations.durationOf(request.accountId, input, () => this.probeDuration(input)),
+      duration_seconds: probedNow ? await this.durations.durationOf(request.accountId, input, () => this.probeAndKeep(input)) : probedDuration,
     });
-    return { input, estimate };
+    return { input, estimate, probedNow };
+  }
+
+  private async probeAndKeep(input: JobInputV1): Promise<number | null> {
+    const duration = await this.probeDuration(input);
+    if (duration !== null && input.kind === 'upload' && input.etag) {
+      // Only saves the next quote a probe: a failure to keep it fails nothing.
+      await this.uploads.recordDuration(input.upload_id, input.etag, duration).catch((error: unknown) => this.logger.warn(`upload ${input.upload_id}: duration not kept: ${String(error)}`));
+    }
+    return duration;
   }
 
   // The duration only refines the quote: without it billing quotes the job type's maximum, so a slow or

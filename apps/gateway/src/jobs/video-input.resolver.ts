@@ -7,6 +7,12 @@ import type { GatewayConfig } from '../gateway.env';
 import { ApiError } from '../http/api-error';
 import { UploadsRepository } from '../uploads/uploads.repository';
 
+export interface ResolvedInput {
+  input: JobInputV1;
+  // An upload's duration probed earlier on these very bytes (same ETag); absent when not known yet.
+  probedDuration?: number;
+}
+
 // Turns a validated video_url into the job's input. An upload is looked up among the caller's own
 // declarations and under the caller's own prefix, so one account cannot use another's upload; the
 // stored object must be what POST /v1/uploads declared, and the job records its ETag so the worker
@@ -20,8 +26,8 @@ export class VideoInputResolver {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async resolve(accountId: string, videoUrl: string): Promise<JobInputV1> {
-    if (!videoUrl.startsWith(UPLOAD_URL_SCHEME)) return { kind: 'url', url: videoUrl };
+  async resolve(accountId: string, videoUrl: string): Promise<ResolvedInput> {
+    if (!videoUrl.startsWith(UPLOAD_URL_SCHEME)) return { input: { kind: 'url', url: videoUrl } };
     const uploadId = videoUrl.slice(`${UPLOAD_URL_SCHEME}//`.length).toLowerCase();
     const declaration = isUUID(uploadId) ? await this.uploads.findOwn(accountId, uploadId) : null;
     if (!declaration) throw ApiError.invalidField('video_url', 'no upload of this account has this video_url (uploads expire; see UPLOAD_RETENTION_HOURS)');
@@ -37,6 +43,8 @@ export class VideoInputResolver {
         `the uploaded file (${info.size} bytes, ${info.contentType ?? 'no type'}) is not what was declared (${declaration.file_size} bytes, ${declaration.content_type})`,
       );
     }
-    return { kind: 'upload', upload_id: uploadId, object_key: objectKey, etag: info.etag, size: info.size };
+    const input: JobInputV1 = { kind: 'upload', upload_id: uploadId, object_key: objectKey, etag: info.etag, size: info.size };
+    const duration = declaration.probed_etag === info.etag ? declaration.duration_seconds : null;
+    return duration === null ? { input } : { input, probedDuration: duration };
   }
 }

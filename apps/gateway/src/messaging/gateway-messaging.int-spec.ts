@@ -7,6 +7,7 @@ import { BillingServiceError } from '../billing/billing-port';
 import { gatewayEnv } from '../gateway.env';
 import { ProbedDurations } from '../jobs/probed-durations';
 import { QuoteJobService } from '../jobs/quote-job.service';
+import type { UploadsRepository } from '../uploads/uploads.repository';
 import type { VideoInputResolver } from '../jobs/video-input.resolver';
 import { connectGatewayMessaging, type GatewayMessaging } from './gateway-messaging';
 
@@ -103,8 +104,8 @@ describe('gateway messaging: billing and the media probe over NATS', () => {
 
   it('quotes the maximum duration, through real NATS, when the probe times out', async () => {
     probeDelayMs = PROBE_TIMEOUT_MS * 3;
-    const inputs = { resolve: async () => INPUT } as unknown as VideoInputResolver;
-    const quotes = new QuoteJobService(inputs, messaging.mediaProbe, messaging.billing, new ProbedDurations(60_000));
+    const inputs = { resolve: async () => ({ input: INPUT }) } as unknown as VideoInputResolver;
+    const quotes = new QuoteJobService(inputs, messaging.mediaProbe, messaging.billing, new ProbedDurations(60_000), {} as UploadsRepository);
     const options = { output_codec: 'vp9' as const, refine_foreground_edges: true, subject_is_person: true };
     const { estimate } = await quotes.quote({ accountId: 'a1', jobType: 'video-background-removal', videoUrl: INPUT.url, options });
     const expected: CreditEstimateV1 = { credits_estimated: 120, duration_seconds: 60, basis: 'max_duration', price_version: 1 };

@@ -12,8 +12,13 @@ export class UploadsRepository {
   }
 
   // Only the account's own: another account's upload id names nothing.
-  findOwn(accountId: string, uploadId: string): Promise<UploadDeclaration | null> {
+  findOwn(accountId: string, uploadId: string): Promise<UploadEntity | null> {
     return this.dataSource.getRepository(UploadEntity).findOneBy({ upload_id: uploadId, account_id: accountId });
+  }
+
+  // Kept with the upload for the bytes it was probed on: later quotes of the same object need no probe.
+  async recordDuration(uploadId: string, etag: string, durationSeconds: number): Promise<void> {
+    await this.dataSource.getRepository(UploadEntity).update({ upload_id: uploadId }, { probed_etag: etag, duration_seconds: durationSeconds });
   }
 
   // Declarations past the uploads' retention; their objects are deleted by the jobs service's sweeper.

@@ -1,0 +1,175 @@
+import autocannon from 'autocannon';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { generateVideo } from '../../test/support/media-tools';
+import { runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
+
+// bench/api (issue 13): the public API's hot paths against the whole stack as `npm start` runs it, with a
+// bare Node `http` server serving the same bytes in the same run as the baseline. Every route at
+// saturation (CONNECTIONS, default 20) and at a fixed rate; creates with distinct uploads, first use and
+// known; a 1 s clean-audio job's create-to-COMPLETED time on the idle stack. Socket errors (resets,
+// "other side closed", timeouts) are counted on every row: a load balancer or an SDK would see each.
+// Usage: npm run bench:api [-- --seconds 5 --connections 20 --uploads 400]
+
+function numberArg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+const SECONDS = numberArg('--seconds', 5);
+const CONNECTIONS = numberArg('--connections', 20);
+const UPLOADS = numberArg('--uploads', 400);
+const JOB_RUNS = numberArg('--job-runs', 5);
+// Limits far away: this measures the platform, not the rate limiter or the processing cap.
+const ENV = {
+  RATE_LIMIT_READ_BURST: '100000000',
+  RATE_LIMIT_READS_PER_SECOND: '100000000',
+  RATE_LIMIT_WRITE_BURST: '100000000',
+  RATE_LIMIT_WRITES_PER_SECOND: '100000000',
+  ACCOUNT_MAX_PROCESSING_JOBS: '100000000',
+};
+
+interface Row {
+  route: string;
+  load: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  socketErrors: number;
+}
+
+interface Load {
+  route: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  // A body per request (distinct uploads); the same body each time when a string.
+  body?: string | (() => string);
+  rate?: number;
+  amount?: number;
+  connections?: number;
+}
+
+async function measure(load: Load): Promise<Row> {
+  const { body } = load;
+  const result = await autocannon({
+    url: load.url,
+    method: load.method ?? 'GET',
+    headers: load.headers,
+    connections: load.connections ?? CONNECTIONS,
+    ...(load.amount ? { amount: load.amount } : { duration: SECONDS }),
+    ...(load.rate && { overallRate: load.rate }),
+    ...(typeof body === 'string' && { body }),
+    ...(typeof body === 'function' && { requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }] }),
+  });
+  return {
+    route: load.route,
+    load: load.amount ? `${load.amount} requests` : load.rate ? `${load.rate} req/s` : `saturation`,
+    rps: load.amount ? result.requests.total / result.duration : result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    // autocannon's errors include its timeouts: every request that got no HTTP answer.
+    socketErrors: result.errors,
+  };
+}
+
+// The baseline: the same status, headers that matter and body, from a bare Node server on this machine.
+async function startBareServer(body: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+// Uploads `count` copies of the clip, each its own upload (its own probe), a few at a time.
+async function distinctUploads(bench: BenchStack, clip: string, count: number): Promise<string[]> {
+  const urls: string[] = [];
+  for (let i = 0; i < count; i += 10) urls.push(...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, () => bench.upload(clip)))));
+  return urls;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+// create with Prefer: wait: the answer is the final job, so the wall time is create-to-COMPLETED.
+async function timeOneSecondJob(bench: BenchStack, videoUrl: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${bench.stack.apiUrl}/v1/clean-audio-video`, { method: 'POST', headers: { ...bench.headers, prefer: 'wait=60' }, body: JSON.stringify({ video_url: videoUrl }) });
+  const job = (await res.json()) as { status: string };
+  if (job.status !== 'COMPLETED') throw new Error(`the 1 s job ended ${job.status}: ${JSON.stringify(job)}`);
+  return performance.now() - started;
+}
+
+function print(rows: Row[], bareRps: number): void {
+  console.log(`\n${'route'.padEnd(44)} ${'load'.padEnd(14)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'x bare'.padStart(7)} ${'non-2xx'.padStart(8)} ${'socket errors'.padStart(14)}`);
+  for (const row of rows) {
+    const ratio = row.load === 'saturation' ? (row.rps / bareRps).toFixed(3) : '';
+    console.log(
+      `${row.route.padEnd(44)} ${row.load.padEnd(14)} ${row.rps.toFixed(0).padStart(8)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${ratio.padStart(7)} ${String(row.non2xx).padStart(8)} ${String(row.socketErrors).padStart(14)}`,
+    );
+  }
+}
+
+runBench(() =>
+  withBenchStack(ENV, async (bench) => {
+    const api = bench.stack.apiUrl;
+    const auth = { authorization: bench.headers.authorization! };
+    const json = bench.headers;
+    const clip = join(bench.dir, 'clip.mp4');
+    await generateVideo(clip, { codec: 'h264', seconds: 1, audio: true, size: '160x120' });
+
+    // On the idle stack first: the render worker waits for work.
+    const jobTimes: number[] = [];
+    let jobId = '';
+    for (let i = 0; i < JOB_RUNS + 1; i++) {
+      const videoUrl = await bench.upload(clip);
+      const ms = await timeOneSecondJob(bench, videoUrl);
+      // The first run warms the worker (model load, JIT) and is left out.
+      if (i > 0) jobTimes.push(ms);
+      jobId ||= ((await (await fetch(`${api}/v1/jobs?limit=1`, { headers: auth })).json()) as { data: { job: { job_id: string } }[] }).data[0]!.job.job_id;
+    }
+
+    const jobPath = `/v1/clean-audio-video/${jobId}`;
+    const jobBody = await (await fetch(`${api}${jobPath}`, { headers: auth })).text();
+    const bare = await startBareServer(jobBody);
+    const rows: Row[] = [];
+    try {
+      const bareRow = await measure({ route: 'bare Node http, same job body', url: bare.url });
+      rows.push(bareRow, await measure({ route: 'bare Node http, same job body', url: bare.url, rate: 200 }));
+      for (const route of [jobPath, '/v1/jobs?limit=20', '/v1/billing/balance', '/healthz']) {
+        const name = `GET ${route.replace(jobId, '{id}')}`;
+        rows.push(await measure({ route: name, url: `${api}${route}`, headers: auth }));
+        rows.push(await measure({ route: name, url: `${api}${route}`, headers: auth, rate: 200 }));
+      }
+      const readyz = 'http://127.0.0.1:9460/readyz';
+      if ((await fetch(readyz).catch(() => null))?.ok) rows.push(await measure({ route: 'GET /readyz (gateway ops port)', url: readyz }));
+
+      // Creates measure the API alone: the render worker stops, the jobs wait in the queue.
+      await Promise.all(bench.stack.services.filter((service) => service.name.startsWith('render-worker')).map((worker) => worker.stop()));
+      const uploads = await distinctUploads(bench, clip, UPLOADS);
+      let next = 0;
+      const createBody = () => JSON.stringify({ video_url: uploads[next++ % uploads.length] });
+      const create = { url: `${api}/v1/clean-audio-video`, method: 'POST' as const, headers: json, body: createBody };
+      rows.push(await measure({ ...create, route: 'POST /v1/clean-audio-video, first use', amount: uploads.length, connections: 30 }));
+      rows.push(await measure({ ...create, route: 'POST /v1/clean-audio-video, known uploads', connections: 30 }));
+      rows.push(await measure({ ...create, route: 'POST /v1/clean-audio-video, known uploads', rate: 100 }));
+      const estimateBody = () => JSON.stringify({ video_url: uploads[next++ % uploads.length] });
+      rows.push(await measure({ route: 'POST /v1/estimates, known uploads', url: `${api}/v1/estimates?type=clean-audio-video`, method: 'POST', headers: json, body: estimateBody }));
+      const uploadBody = JSON.stringify({ file_name: 'clip.mp4', content_type: 'video/mp4', file_size: 1000 });
+      rows.push(await measure({ route: 'POST /v1/uploads', url: `${api}/v1/uploads`, method: 'POST', headers: json, body: uploadBody }));
+      rows.push(await measure({ route: 'POST /v1/uploads', url: `${api}/v1/uploads`, method: 'POST', headers: json, body: uploadBody, rate: 100 }));
+
+      console.log(`\nbench:api: ${SECONDS} s per row, ${CONNECTIONS} connections (creates 30), one render worker, 2 cores shared with the load generator`);
+      print(rows, bareRow.rps);
+      console.log(`\n1 s clean-audio job, create (Prefer: wait) to COMPLETED on the idle stack: median ${median(jobTimes).toFixed(0)} ms, min ${Math.min(...jobTimes).toFixed(0)} ms (${jobTimes.length} runs)`);
+      const socketErrors = rows.reduce((sum, row) => sum + row.socketErrors, 0);
+      console.log(`socket errors over all rows: ${socketErrors}`);
+    } finally {
+      await bare.close();
+    }
+  }),
+);

@@ -23,4 +23,8 @@ export class RateLimitBucketEntity {
   // Whether the last take found a token: the statement's answer, kept in the row so one UPSERT can return it.
   @Column({ type: 'boolean' })
   allowed!: boolean;
+
+  // How many tokens the last take got (an instance takes several at once for a busy key), likewise.
+  @Column({ type: 'double precision', default: 1 })
+  granted!: number;
 }

@@ -8,6 +8,7 @@ import type { Principal } from '../identity/principal';
 import { bucketKeys, keyPolicy, requestClassOf, unauthenticatedPolicy } from './rate-limit-policy';
 import { RateLimitBuckets } from './rate-limit-buckets';
 import { rateLimitHeaders, retryAfterSeconds, type BucketPolicy } from './token-bucket';
+import { TokenLeases } from './token-leases';
 
 // Takes one token per request and writes the RateLimit-* headers on the answer, whatever it is; an
 // empty bucket is 429 rate_limited with Retry-After.
@@ -16,11 +17,14 @@ export class RateLimiter {
   // Addresses whose bucket for requests without a valid key is empty, until they may try again: refused
   // before their key is looked up. Per instance; the bucket itself is shared.
   private readonly blocked = new LRUCache<string, { until: number; limit: number }>({ max: 10_000 });
+  private readonly leases: TokenLeases;
 
   constructor(
-    private readonly buckets: RateLimitBuckets,
+    buckets: RateLimitBuckets,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  ) {
+    this.leases = new TokenLeases(buckets);
+  }
 
   forKey(principal: Principal, method: string, res: HttpResponse): Promise<void> {
     const requestClass = requestClassOf(method);
@@ -50,7 +54,7 @@ export class RateLimiter {
 
   private async take(bucketKey: string, policy: BucketPolicy, res: HttpResponse, what: string): Promise<void> {
     if (this.config.RATE_LIMITS === 'off') return;
-    const state = await this.buckets.take(bucketKey, policy);
+    const state = await this.leases.take(bucketKey, policy);
     for (const [name, value] of Object.entries(rateLimitHeaders(policy, state))) res.setHeader(name, value);
     if (state.allowed) return;
     const retryAfter = retryAfterSeconds(policy, state);

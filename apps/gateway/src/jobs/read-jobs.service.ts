@@ -24,14 +24,14 @@ export class ReadJobsService {
   ) {}
 
   // job_type scopes the lookup: a job of the other type is not found (api-v1.md). A settled job may
-  // come from the cache; its URLs are presigned on every read either way.
+  // be answered from the cache, URLs presigned a moment ago included.
   async get(accountId: string, jobType: JobType, jobId: string): Promise<JobObject> {
-    let record = this.settled.get(accountId, jobType, jobId);
-    if (!record) {
-      record = await this.jobs.get({ version: 1, account_id: accountId, job_id: jobId, job_type: jobType });
-      this.settled.remember(record);
-    }
-    return this.presenter.present(record);
+    const cached = this.settled.get(accountId, jobType, jobId);
+    if (cached) return cached;
+    const record = await this.jobs.get({ version: 1, account_id: accountId, job_id: jobId, job_type: jobType });
+    const job = await this.presenter.present(record);
+    this.settled.remember(record, job);
+    return job;
   }
 
   async list(accountId: string, query: ListJobsQuery): Promise<JobListPage> {

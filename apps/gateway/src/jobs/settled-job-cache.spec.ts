@@ -28,14 +28,14 @@ describe('SettledJobCache', () => {
   ] as const)('keeps a %s job charged %s: %s', (status, charged, kept) => {
     const cache = new SettledJobCache(60_000);
     const job = record(status, charged);
-    cache.remember(job);
-    expect(cache.get('acc-1', 'clean-audio-video', job.job_id)).toEqual(kept ? job : undefined);
+    cache.remember(job, { job_id: job.job_id, status });
+    expect(cache.get('acc-1', 'clean-audio-video', job.job_id)).toEqual(kept ? { job_id: job.job_id, status } : undefined);
   });
 
   it("never answers another account's read or a read of the other job type", () => {
     const cache = new SettledJobCache(60_000);
     const job = record('FAILED');
-    cache.remember(job);
+    cache.remember(job, { job_id: job.job_id, status: 'FAILED' });
     expect(cache.get('acc-2', 'clean-audio-video', job.job_id)).toBeUndefined();
     expect(cache.get('acc-1', 'video-background-removal', job.job_id)).toBeUndefined();
   });
@@ -43,11 +43,11 @@ describe('SettledJobCache', () => {
   it('forgets a deleted job, and keeps nothing with a time-to-live of 0', () => {
     const cache = new SettledJobCache(60_000);
     const job = record('CANCELLED');
-    cache.remember(job);
+    cache.remember(job, { job_id: job.job_id, status: 'CANCELLED' });
     cache.forget(job.job_id);
     expect(cache.get('acc-1', 'clean-audio-video', job.job_id)).toBeUndefined();
     const off = new SettledJobCache(0);
-    off.remember(job);
+    off.remember(job, { job_id: job.job_id, status: 'CANCELLED' });
     expect(off.get('acc-1', 'clean-audio-video', job.job_id)).toBeUndefined();
   });
 });

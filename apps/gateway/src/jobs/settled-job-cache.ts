@@ -1,32 +1,40 @@
-import type { JobRecordV1, JobType } from '@vj/contracts';
+import type { JobObject, JobRecordV1, JobType } from '@vj/contracts';
 import { LRUCache } from 'lru-cache';
 
 const MAX_ENTRIES = 10_000;
 
-// Job records that can no longer change, kept for a few seconds so a client reading a finished job
-// again (or many times a second) costs no trip to the jobs service (decision 0036). Settled means final
-// and, for a completed job, charged: from then on only a deletion or the retention expiry changes what a
-// read answers. A DELETE through this gateway drops the job at once; a deletion through another
-// instance, or the expiry, shows here at most the time-to-live late. Never a stale status or charge.
+interface SettledJob {
+  accountId: string;
+  jobType: JobType;
+  job: JobObject;
+}
+
+// The answers for jobs that can no longer change, kept for a few seconds so a client reading a finished
+// job again (or many times a second) costs no trip to the jobs service and no presigning (decision
+// 0036). Settled means final and, for a completed job, charged: from then on only a deletion or the
+// retention expiry changes what a read answers. A DELETE through this gateway drops the job at once; a
+// deletion through another instance, or the expiry, shows here at most the time-to-live late, and a
+// URL served from here expires at most that much sooner. Never a stale status or charge.
 export class SettledJobCache {
-  private readonly records: LRUCache<string, JobRecordV1> | null;
+  private readonly jobs: LRUCache<string, SettledJob> | null;
 
   constructor(ttlMs: number) {
-    this.records = ttlMs > 0 ? new LRUCache<string, JobRecordV1>({ max: MAX_ENTRIES, ttl: ttlMs }) : null;
+    this.jobs = ttlMs > 0 ? new LRUCache<string, SettledJob>({ max: MAX_ENTRIES, ttl: ttlMs }) : null;
   }
 
   // Only the owner's read of the right type finds it, as through the jobs service.
-  get(accountId: string, jobType: JobType, jobId: string): JobRecordV1 | undefined {
-    const record = this.records?.get(jobId);
-    return record && record.account_id === accountId && record.job_type === jobType ? record : undefined;
+  get(accountId: string, jobType: JobType, jobId: string): JobObject | undefined {
+    const settled = this.jobs?.get(jobId);
+    return settled && settled.accountId === accountId && settled.jobType === jobType ? settled.job : undefined;
   }
 
-  remember(record: JobRecordV1): void {
-    if (isSettled(record)) this.records?.set(record.job_id, record);
+  // `job` is the record rendered for its owner; it is answered as it is, so no caller may change it.
+  remember(record: JobRecordV1, job: JobObject): void {
+    if (isSettled(record)) this.jobs?.set(record.job_id, { accountId: record.account_id, jobType: record.job_type, job });
   }
 
   forget(jobId: string): void {
-    this.records?.delete(jobId);
+    this.jobs?.delete(jobId);
   }
 }
 

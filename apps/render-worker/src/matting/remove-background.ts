@@ -7,6 +7,7 @@ import { Deadline } from '../media/deadline';
 import { damagedInputError, damageIn, forUser, truncationIn } from '../media/input-damage';
 import { outOfMemory, refusalIn } from '../media/input-refusal';
 import { openJobInput } from '../media/open-job-input';
+import type { MediaProbe } from '../media/parse-probe';
 import { lastLine } from '../media/process-runner';
 import { stillImage } from '../media/still-image';
 import { MAX_MATTING_PICTURE, MIN_SIDE } from './frame-geometry';
@@ -22,6 +23,8 @@ export interface RemoveBackgroundRequest {
   inputPath: string;
   // Every file the job writes goes here; the caller owns the folder and removes it.
   workDir: string;
+  // The worker's probe of this input, taken when it was measured: not run again.
+  probe?: MediaProbe;
   options: Pick<VideoBackgroundRemovalOptions, 'output_codec' | 'refine_foreground_edges'>;
   // The chosen model's variants; each video uses the one closest to its shape.
   segmenters: readonly Segmenter[];

@@ -75,7 +75,7 @@ describe('muxArgs', () => {
       '-c:v', 'copy',
       '-af', 'volume=2.00dB',
       '-ar', '48000', '-ac', '1',
-      '-c:a', 'aac', '-b:a', '128k',
+      '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k',
       '-map_metadata', '0',
       '-movflags', '+faststart',
       '-f', 'mp4', '/w/out',

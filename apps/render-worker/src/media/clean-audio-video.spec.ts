@@ -71,13 +71,17 @@ class ScriptedRunner implements CommandRunner {
   async pipe(commands: readonly ProcessCommand[], options: RunOptions): Promise<RunResult[]> {
     this.steps.push('decode');
     this.args.push(...commands.map((c) => c.args));
-    expect(commands.map((c) => c.file)).toEqual(['ffmpeg', process.execPath]);
+    expect(commands.map((c) => c.file)).toEqual(['ffmpeg', process.execPath, 'ffmpeg']);
     const decoded: NonNullable<Script['decode']> = this.script.decode ?? (() => Promise.resolve({ bytes: 96_000 }));
     const { bytes, decoderStderr = '' } = await decoded();
     await pipeline(Readable.from([Buffer.alloc(bytes)]), options.stdout as Writable);
+    // The pipe's last ffmpeg measures the denoised audio on its way to the raw file.
+    this.steps.push('measure');
+    const measured = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))('pipe:0', this.measures++);
     return [
       { stdout: '', stderrTail: decoderStderr },
       { stdout: '', stderrTail: '' },
+      { stdout: '', stderrTail: measured },
     ];
   }
 }
@@ -118,7 +122,7 @@ describe('cleanAudioVideo', () => {
 
   it("opens the user's file fenced in every run that reads it: probe, decode, loudness and mux", async () => {
     const runner = new ScriptedRunner({
-      measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input.endsWith('.s16le') ? summary(-25, -10) : summary(-22, -7)),
+      measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input === 'pipe:0' ? summary(-25, -10) : summary(-22, -7)),
     });
     await cleanAudioVideo(request(runner, { options: { ...CLEAN_AUDIO_DEFAULTS, normalize_loudness: false } }));
     expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure', 'mux', 'measure']);
@@ -161,7 +165,7 @@ describe('cleanAudioVideo', () => {
 
   it("targets the input's own loudness when normalize_loudness is false", async () => {
     const runner = new ScriptedRunner({
-      measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input.endsWith('.s16le') ? summary(-25, -10) : summary(-22, -7)),
+      measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input === 'pipe:0' ? summary(-25, -10) : summary(-22, -7)),
     });
     const result = await cleanAudioVideo(request(runner, { options: { ...CLEAN_AUDIO_DEFAULTS, normalize_loudness: false } }));
     expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure', 'mux', 'measure']);
@@ -255,7 +259,8 @@ describe('cleanAudioVideo', () => {
 
   it('fails with invalid_file when the decoder fails on the input', async () => {
     const stderr = '[aac @ 0x1] Error decoding AAC frame header.\nError while decoding stream #0:1: Invalid data found when processing input\n';
-    const runner = new ScriptedRunner({ decode: () => Promise.reject(new ProcessFailedError('ffmpeg', 1, null, stderr)) });
+    // The decoder is the pipe's first process.
+    const runner = new ScriptedRunner({ decode: () => Promise.reject(new ProcessFailedError('ffmpeg', 1, null, stderr, 0)) });
     expect(await failureOf(runner)).toMatchObject({ code: 'invalid_file', details: [{ type: 'undecodable_audio' }] });
   });
 
@@ -273,8 +278,14 @@ describe('cleanAudioVideo', () => {
     expect(await failureOf(runner)).toMatchObject({ code: 'invalid_file', details: [{ type: 'undecodable_audio' }] });
   });
 
+  it("lets a failure of the pipe's measuring ffmpeg through, to be retried: it reads only our own audio", async () => {
+    const ours = new ProcessFailedError('ffmpeg', 1, null, 'Error while filtering: Cannot allocate memory', 2);
+    const runner = new ScriptedRunner({ decode: () => Promise.reject(ours) });
+    expect(await failureOf(runner)).toBe(ours);
+  });
+
   it('lets a denoiser failure through as it is, to be retried: that is ours', async () => {
-    const crash = new ProcessFailedError(process.execPath, 1, null, 'TypeError: x is not a function');
+    const crash = new ProcessFailedError(process.execPath, 1, null, 'TypeError: x is not a function', 1);
     const runner = new ScriptedRunner({ decode: () => Promise.reject(crash) });
     expect(await failureOf(runner)).toBe(crash);
   });

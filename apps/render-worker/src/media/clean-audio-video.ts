@@ -7,7 +7,7 @@ import {
   measureLoudnessArgs,
   muxArgs,
   PCM_BYTES_PER_SECOND,
-  rawAudioInput,
+  passAndMeasureArgs,
   type MuxPlan,
 } from './clean-audio-args';
 import { denoiseCommand } from './denoise-command';
@@ -28,6 +28,7 @@ import {
 } from './loudness';
 import { MediaError } from './media-error';
 import { openJobInput } from './open-job-input';
+import type { MediaProbe } from './parse-probe';
 import { outputFormatFor } from './output-format';
 import { lastLine, ProcessFailedError, ProcessRunner, type CommandRunner } from './process-runner';
 
@@ -35,6 +36,8 @@ export interface CleanAudioVideoRequest {
   inputPath: string;
   // Every file the job writes goes here; the caller owns the folder and removes it.
   workDir: string;
+  // The worker's probe of this input, taken when it was measured: not run again.
+  probe?: MediaProbe;
   options: CleanAudioVideoOptions;
   // The job's time limit, shared by all of its processes.
   timeoutMs: number;
@@ -108,14 +111,13 @@ class CleanAudioJob {
     const probe = await openJobInput(this.runner, request, this.deadline);
     const format = outputFormatFor(probe);
     this.checkAudioLength(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
-    const audioSeconds = await this.denoise(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
+    const { seconds: audioSeconds, measured } = await this.denoise(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
     request.onProgress?.(DENOISE_SHARE);
     // "false keeps the input loudness" (api-v1.md): then the input's own loudness is the target,
     // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound).
     const targetLufs = request.options.normalize_loudness
       ? request.options.target_lufs
       : (await this.measure(userFileInput(request.inputPath), true)).integratedLufs;
-    const measured = await this.measure(rawAudioInput(this.rawPath));
     request.onProgress?.(DENOISE_SHARE + (1 - DENOISE_SHARE) / 2);
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
     const measuredLufs = await this.encode(
@@ -170,27 +172,31 @@ class CleanAudioJob {
     ]);
   }
 
-  // ffmpeg decode | rnnoise-filter > raw file, streamed. Returns the audio's length in seconds.
-  private async denoise(probedSeconds: number): Promise<number> {
+  // ffmpeg decode | rnnoise-filter | ffmpeg measuring it > raw file, streamed. Returns the audio's
+  // length in seconds and the denoised audio's loudness.
+  private async denoise(probedSeconds: number): Promise<{ seconds: number; measured: LoudnessMeasurement }> {
     const { request } = this;
     const decode = { file: this.ffmpegPath, args: decodeAudioArgs(request.inputPath, this.maxAudioSeconds) };
     const denoiser = denoiseCommand(request.nodePath ?? process.execPath, request.options.strength);
+    const measurer = { file: this.ffmpegPath, args: passAndMeasureArgs() };
     const raw = createWriteStream(this.rawPath);
     // The denoised samples written so far, against the probed length.
     const expectedBytes = Math.max(1, Math.min(probedSeconds, this.maxAudioSeconds) * PCM_BYTES_PER_SECOND);
     const onProgress = request.onProgress;
     const ticker = onProgress && setInterval(() => onProgress(DENOISE_SHARE * Math.min(1, raw.bytesWritten / expectedBytes)), PROGRESS_TICK_MS);
+    let measured: LoudnessMeasurement;
     try {
-      const [decoded] = await this.runner.pipe([decode, denoiser], {
+      const [decoded, , measuring] = await this.runner.pipe([decode, denoiser, measurer], {
         timeoutMs: this.deadline.remainingMs(),
         signal: request.signal,
         stdout: raw,
       });
       const truncated = truncationIn(decoded.stderrTail);
       if (truncated) throw damagedInputError(truncated, request.inputPath);
+      measured = parseEbur128Summary(measuring.stderrTail);
     } catch (error) {
       // The decoder reads only the input, with arguments fixed by the probe: its failure is the file's.
-      if (error instanceof ProcessFailedError && error.file === this.ffmpegPath) {
+      if (error instanceof ProcessFailedError && error.pipeStage === 0) {
         throw (
           this.refusal(error) ??
           new MediaError('invalid_file', 'The audio stream could not be decoded', [
@@ -210,7 +216,7 @@ class CleanAudioJob {
       ]);
     }
     this.checkAudioLength(seconds);
-    return seconds;
+    return { seconds, measured };
   }
 
   private async measure(input: readonly string[], usersFile = false): Promise<LoudnessMeasurement> {

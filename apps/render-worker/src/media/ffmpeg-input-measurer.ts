@@ -16,6 +16,6 @@ export class FfmpegInputMeasurer implements InputMeasurer {
   async measure(path: string, maxSeconds: number, signal: AbortSignal): Promise<MeasuredInput> {
     const probe = await probeMedia(this.runner, { ffprobePath: this.paths.ffprobePath, inputPath: path, timeoutMs: MEASURE_TIMEOUT_MS, signal });
     const packets = await measurePackets(this.runner, { ffmpegPath: this.paths.ffmpegPath, inputPath: path, maxSeconds, timeoutMs: MEASURE_TIMEOUT_MS, signal });
-    return { seconds: billableSeconds(probe.durationSeconds, packets.seconds), videoFrames: packets.videoFrames };
+    return { seconds: billableSeconds(probe.durationSeconds, packets.seconds), videoFrames: packets.videoFrames, probe };
   }
 }

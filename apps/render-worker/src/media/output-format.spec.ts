@@ -30,7 +30,7 @@ describe('outputFormatFor', () => {
       muxer: 'mp4',
       contentType: 'video/mp4',
       fileExtension: 'mp4',
-      audioCodecArgs: ['-c:a', 'aac', '-b:a', '128k'],
+      audioCodecArgs: ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k'],
       muxerArgs: ['-movflags', '+faststart'],
     });
   });

@@ -17,7 +17,9 @@ const MP4: OutputFormat = {
   muxer: 'mp4',
   contentType: 'video/mp4',
   fileExtension: 'mp4',
-  audioCodecArgs: ['-c:a', 'aac', '-b:a', '128k'],
+  // The fast coder: a third of the default's time on these machines, and no less faithful at 128k
+  // (31.5 dB SNR against the PCM it encoded, against 26 dB for twoloop; decision 0036).
+  audioCodecArgs: ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k'],
   muxerArgs: ['-movflags', '+faststart'],
 };
 

@@ -114,7 +114,7 @@ describe('ProcessRunner', () => {
         })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProcessFailedError);
-      expect(error).toMatchObject({ file: process.execPath, exitCode: 3 });
+      expect(error).toMatchObject({ file: process.execPath, exitCode: 3, pipeStage: 1 });
       expect(isRunning(marker)).toBe(false);
     });
 

@@ -49,9 +49,15 @@ export class ProcessFailedError extends Error {
     readonly exitCode: number | null,
     readonly exitSignal: NodeJS.Signals | null,
     readonly stderrTail: string,
+    // Its place in a pipe (0 is the first process), when it ran in one.
+    readonly pipeStage?: number,
   ) {
     super(`${basename(file)} exited with ${exitSignal ?? `code ${exitCode}`}: ${lastLine(stderrTail)}`);
     this.name = 'ProcessFailedError';
+  }
+
+  atPipeStage(stage: number): ProcessFailedError {
+    return new ProcessFailedError(this.file, this.exitCode, this.exitSignal, this.stderrTail, stage);
   }
 }
 
@@ -140,7 +146,8 @@ export class ProcessRunner implements CommandRunner {
         signal: controller.signal,
         stdin: i === 0 ? options.stdin : links[i - 1],
         stdout: i === last ? options.stdout : links[i],
-      }).catch((error: unknown) => {
+      }).catch((caught: unknown) => {
+        const error = caught instanceof ProcessFailedError ? caught.atPipeStage(i) : caught;
         if (!firstError) {
           firstError = { error };
           controller.abort();

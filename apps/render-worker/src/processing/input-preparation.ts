@@ -4,7 +4,7 @@ import { JobFailure } from '../errors/job-failure';
 import type { FetchedInput } from '../input/fetched-input';
 import { MODERATION_POLICY, type ModerationPolicy } from '../moderation/moderation-policy';
 import { untilReachable } from './dependency-outage';
-import { INPUT_MEASURER, INPUT_SOURCE, JOB_FUNDING, type InputMeasurer, type InputSource, type JobFunding, type JobTypeProcessor } from './ports';
+import { INPUT_MEASURER, INPUT_SOURCE, JOB_FUNDING, type InputMeasurer, type InputSource, type JobFunding, type JobTypeProcessor, type MeasuredInput } from './ports';
 
 // Everything between a job's work message and its processing: the input fetched and moderated, then
 // measured from its own packets and paid for (decision 0023). A quote may have been made on other
@@ -31,13 +31,13 @@ export class InputPreparation {
     return input;
   }
 
-  // The seconds the job will process and be charged for, once billing holds their price.
-  async payFor(job: JobWorkRequestedV1, processor: JobTypeProcessor, input: FetchedInput, signal: AbortSignal): Promise<number> {
+  // The input as the job will process and be charged for it, once billing holds the price of its seconds.
+  async payFor(job: JobWorkRequestedV1, processor: JobTypeProcessor, input: FetchedInput, signal: AbortSignal): Promise<MeasuredInput> {
     const measured = await this.measurer.measure(input.path, processor.maxSeconds, signal);
     const refusal = processor.refusal(measured);
     if (refusal) throw refusal;
     await untilReachable(`job ${job.job_id}: billing`, () => this.funding.cover(job, measured.seconds), signal, this.logger);
     signal.throwIfAborted();
-    return measured.seconds;
+    return measured;
   }
 }

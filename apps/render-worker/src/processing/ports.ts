@@ -1,5 +1,6 @@
 import type { JobReportKind, JobStatus, JobType, JobWorkRequestedV1, ReportPayloads } from '@vj/contracts';
 import type { FetchedInput } from '../input/fetched-input';
+import type { MediaProbe } from '../media/parse-probe';
 
 // The job processor's I/O, behind interfaces so it unit-tests with fakes (STYLE habit 5).
 
@@ -31,6 +32,8 @@ export const INPUT_SOURCE = Symbol('InputSource');
 export interface MeasuredInput {
   seconds: number;
   videoFrames: number;
+  // The fenced probe taken to measure it: the processor opens the input with it instead of probing again.
+  probe?: MediaProbe;
 }
 
 export interface InputMeasurer {
@@ -68,6 +71,8 @@ export interface ProcessorRun<T extends JobType> {
   inputPath: string;
   workDir: string;
   signal: AbortSignal;
+  // The input's probe from its measuring, when there was one.
+  probe?: MediaProbe;
   // How much of the processing is done, 0 to 1, as the processor learns it.
   onProgress?: (fraction: number) => void;
 }

@@ -139,10 +139,10 @@ export class ProcessJobUseCase {
     const input = await this.inputs.fetch(job, join(workDir, 'input'), signal);
     return withTimeLimit(processor.timeLimitMs, signal, async (limited) => {
       progress.stage('probing');
-      const durationSeconds = await this.inputs.payFor(job, processor, input, limited);
+      const measured = await this.inputs.payFor(job, processor, input, limited);
       progress.stage('processing');
-      const output = await processor.run({ job, inputPath: input.path, workDir, signal: limited, onProgress: (fraction) => progress.within(fraction) });
-      return { files: output.files, durationSeconds };
+      const output = await processor.run({ job, inputPath: input.path, workDir, signal: limited, probe: measured.probe, onProgress: (fraction) => progress.within(fraction) });
+      return { files: output.files, durationSeconds: measured.seconds };
     });
   }
 

@@ -31,10 +31,11 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
     ]);
   }
 
-  async run({ job, inputPath, workDir, signal, onProgress }: ProcessorRun<'clean-audio-video'>): Promise<ProcessorOutput> {
+  async run({ job, inputPath, workDir, signal, probe, onProgress }: ProcessorRun<'clean-audio-video'>): Promise<ProcessorOutput> {
     const cleaned = await this.clean({
       inputPath,
       workDir,
+      probe,
       // Defaults again, for work messages written before an option existed.
       options: { ...CLEAN_AUDIO_DEFAULTS, ...job.options },
       maxAudioSeconds: this.settings.maxAudioSeconds,

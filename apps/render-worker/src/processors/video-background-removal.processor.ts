@@ -51,11 +51,12 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     this.models.segmentersFor(optionsOf(job).subject_is_person);
   }
 
-  async run({ job, inputPath, workDir, signal, onProgress }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
+  async run({ job, inputPath, workDir, signal, probe, onProgress }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
     const options = optionsOf(job);
     const matted = await this.remove({
       inputPath,
       workDir,
+      probe,
       options,
       segmenters: this.models.segmentersFor(options.subject_is_person),
       maxSeconds: this.settings.maxSeconds,

@@ -1,4 +1,5 @@
-import { BilinearMap, BilinearResampler } from './bilinear';
+import { BilinearMap } from './bilinear';
+import { BilinearResampler } from './testing/bilinear-resampler';
 
 function resized(source: number[], sourceWidth: number, sourceHeight: number, width: number, height: number): number[] {
   const out: number[] = [];

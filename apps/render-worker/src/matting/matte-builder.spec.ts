@@ -1,4 +1,5 @@
-import { BilinearMap, BilinearResampler } from './bilinear';
+import { BilinearMap } from './bilinear';
+import { BilinearResampler } from './testing/bilinear-resampler';
 import { DEFAULT_MATTE, MatteBuilder } from './matte-builder';
 
 const [MASK_W, MASK_H] = [4, 4];

@@ -1,6 +1,6 @@
-import { BilinearMap, BilinearResampler } from './bilinear';
-import { lumaOf } from './model-input';
+import { BilinearMap } from './bilinear';
 import { GuidedFilter, type GuidedFilterSettings } from './guided-filter';
+import { RefinedAlpha } from './refined-alpha';
 
 // Turns the model-size mask into the 8-bit alpha the encoder reads. Plain, it stays at the mask's
 // size and the encoder scales it up (bilinear, so edges are smooth, never stair-stepped). With
@@ -22,10 +22,8 @@ export const DEFAULT_MATTE: Omit<MatteSettings, 'refine'> = {
   opaqueFrom: 0.7,
 };
 
-const LUMA = Float32Array.from({ length: 256 }, (_, y) => lumaOf(y));
-
 export class MatteBuilder {
-  private readonly refined: { filter: GuidedFilter; resampler: BilinearResampler } | null;
+  private readonly refined: { filter: GuidedFilter; alpha: RefinedAlpha } | null;
   // The size of the alpha frames it makes.
   readonly width: number;
   readonly height: number;
@@ -40,7 +38,7 @@ export class MatteBuilder {
     this.refined = settings.refine
       ? {
           filter: new GuidedFilter(maskWidth, maskHeight, settings.guided),
-          resampler: new BilinearResampler(new BilinearMap(maskWidth, maskHeight, frameWidth, frameHeight), 2),
+          alpha: new RefinedAlpha(new BilinearMap(maskWidth, maskHeight, frameWidth, frameHeight), settings),
         }
       : null;
     this.width = settings.refine ? frameWidth : maskWidth;
@@ -57,13 +55,9 @@ export class MatteBuilder {
       for (let i = 0; i < mask.length; i++) alpha[i] = (mask[i] - low) * gain;
     } else {
       if (!fullLuma) throw new Error('Edge refinement needs the full-size luma');
-      const { filter, resampler } = this.refined;
-      const { width } = this;
+      const { filter, alpha: refinedAlpha } = this.refined;
       filter.solve(luma, mask);
-      resampler.run([filter.a, filter.b], (y, [a, b]) => {
-        const offset = y * width;
-        for (let x = 0; x < width; x++) alpha[offset + x] = (a[x] * LUMA[fullLuma[offset + x]] + b[x] - low) * gain;
-      });
+      refinedAlpha.write(filter.a, filter.b, fullLuma, alpha);
     }
     return new Uint8Array(alpha.buffer);
   }

@@ -75,8 +75,10 @@ export class OutboxRelay {
       });
   }
 
+  // Batch after batch while they come back full: a partial batch was all there was (a commit meanwhile
+  // nudges the relay again), so no claim is spent finding nothing.
   private async drain(): Promise<void> {
-    while (!this.stopped && (await this.publishBatch()) > 0);
+    while (!this.stopped && (await this.publishBatch()) >= this.batchSize());
     if (Date.now() - this.lastPrune > this.keepPublishedMs() / 4) {
       this.lastPrune = Date.now();
       await this.prune();
@@ -116,7 +118,7 @@ export class OutboxRelay {
            WHERE "published_at" IS NULL AND "parked_at" IS NULL AND ("claimed_until" IS NULL OR "claimed_until" < now())
            ORDER BY ("last_error" IS NOT NULL), "position" LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING "id", "subject", "msg_id", "payload", "context", "position", ("last_error" IS NOT NULL) AS "failing"`,
-        [this.options.batchSize ?? 100, this.options.claimMs ?? 30_000],
+        [this.batchSize(), this.options.claimMs ?? 30_000],
       ),
     );
     // Rows that failed before go last: a poisoned row never holds the ones behind it.
@@ -149,6 +151,10 @@ export class OutboxRelay {
       if (parked?.parked_at) this.logger.error(`outbox of ${this.options.schema}: parked ${row.subject} (${row.msg_id}) after ${maxFailures} failed publishes: ${String(error)}`);
       else this.logger.warn(`outbox of ${this.options.schema}: ${row.subject} (${row.msg_id}) failed while later rows went out: ${String(error)}`);
     }
+  }
+
+  private batchSize(): number {
+    return this.options.batchSize ?? 100;
   }
 
   private keepPublishedMs(): number {

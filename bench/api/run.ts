@@ -146,7 +146,7 @@ runBench(() =>
       const bareRow = await measure({ route: 'bare Node http, same job body', url: bare.url });
       rows.push(bareRow, await measure({ route: 'bare Node http, same job body', url: bare.url, rate: 200 }));
       for (const route of [jobPath, '/v1/jobs?limit=20', '/v1/billing/balance', '/healthz']) {
-        const name = `GET ${route.replace(jobId, '{id}')}`;
+        const name = route === jobPath ? 'GET /v1/clean-audio-video/{id}, COMPLETED' : `GET ${route}`;
         rows.push(await measure({ route: name, url: `${api}${route}`, headers: auth }));
         rows.push(await measure({ route: name, url: `${api}${route}`, headers: auth, rate: 200 }));
       }
@@ -155,6 +155,11 @@ runBench(() =>
 
       // Creates measure the API alone: the render worker stops, the jobs wait in the queue.
       await Promise.all(bench.stack.services.filter((service) => service.name.startsWith('render-worker')).map((worker) => worker.stop()));
+      // A job that stays PROCESSING (no worker): what a client polling a running job reads.
+      const queued = (await (await fetch(`${api}/v1/clean-audio-video`, { method: 'POST', headers: json, body: JSON.stringify({ video_url: await bench.upload(clip) }) })).json()) as { job_id: string };
+      const queuedUrl = `${api}/v1/clean-audio-video/${queued.job_id}`;
+      rows.push(await measure({ route: 'GET /v1/clean-audio-video/{id}, PROCESSING', url: queuedUrl, headers: auth }));
+      rows.push(await measure({ route: 'GET /v1/clean-audio-video/{id}, PROCESSING', url: queuedUrl, headers: auth, rate: 200 }));
       const uploads = await distinctUploads(bench, clip, UPLOADS);
       let next = 0;
       const createBody = () => JSON.stringify({ video_url: uploads[next++ % uploads.length] });

@@ -202,7 +202,8 @@ describe('removeBackground', () => {
 
   it('fails with timeout when processing runs past the time limit', async () => {
     const input = await makeClip('slow.mp4', { seconds: 10, size: '640x480' });
-    const error = await failureOf(removeBackground(request(input, { timeoutMs: 1_500 })));
+    // Far below the 2 s or more that 300 frames take here, however fast the machine is that day.
+    const error = await failureOf(removeBackground(request(input, { timeoutMs: 600 })));
     expect(error).toMatchObject({ code: 'timeout' });
   });
 });

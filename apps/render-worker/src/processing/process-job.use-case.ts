@@ -1,14 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isFinalJobStatus, type JobError, type JobWorkRequestedV1 } from '@vj/contracts';
-import { HandBack, MaxProcessingTimeExceeded } from '@vj/messaging';
+import { HandBack } from '@vj/messaging';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DoubtfulMediaError } from '../media/media-error';
 import { AttemptReports } from './attempt-reports';
-import { CancellationRegistry, JobEnded, WorkAbandoned } from './cancellation-registry';
-import { isDependencyOutage, untilReachable } from './dependency-outage';
+import { CancellationRegistry } from './cancellation-registry';
+import { untilReachable } from './dependency-outage';
+import { failedAttempt } from './failed-attempt';
 import { InputPreparation } from './input-preparation';
-import { jobErrorOf } from './job-error-of';
 import {
   JOB_PROCESSORS,
   JOB_STATUS_READER,
@@ -147,42 +146,31 @@ export class ProcessJobUseCase {
   }
 
   private async handleError(job: JobWorkRequestedV1, attempt: Attempt, signal: AbortSignal, error: unknown): Promise<JobOutcome> {
-    const reason: unknown = signal.aborted ? signal.reason : undefined;
-    // The jobs service already made it final (CANCELLED, FAILED, ...): nothing to report, whatever the abort broke.
-    if (reason instanceof JobEnded) {
-      this.logger.log(`job ${job.job_id} became ${reason.status} while processing; stopped`);
-      return reason.status === 'CANCELLED' ? 'cancelled' : 'stopped';
+    const outcome = failedAttempt(signal.aborted ? signal.reason : undefined, error, attempt, this.settings.maxFailedAttempts);
+    const delivery = `job ${job.job_id} delivery ${attempt.number}`;
+    switch (outcome.kind) {
+      case 'ended':
+        this.logger.log(`job ${job.job_id} became ${outcome.reason.status} while processing; stopped`);
+        return outcome.reason.status === 'CANCELLED' ? 'cancelled' : 'stopped';
+      case 'abandoned':
+        this.logger.warn(`${delivery} handed back: ${outcome.reason.message}`);
+        throw outcome.reason;
+      case 'timed_out':
+        this.logger.warn(`${delivery}: ${outcome.reason.message}`);
+        await this.fail(job, attempt, { code: 'timeout', message: 'processing exceeded the time limit of the job type', details: null });
+        return 'failed';
+      case 'outage':
+        this.logger.warn(`${delivery}: a dependency is unavailable (${String(error)}); handed back`);
+        throw new HandBack(`a dependency is unavailable: ${String(error)}`, OUTAGE_REDELIVERY_MS);
+      case 'retry':
+        if (outcome.unexpected) this.logger.error(`${delivery}: ${describe(error)}`);
+        return this.retry(job, attempt, error);
+      case 'fail':
+        if (outcome.unexpected) this.logger.error(`${delivery}: ${describe(error)}`);
+        else this.logger.log(`job ${job.job_id} failed with ${outcome.error.code}: ${outcome.error.message}`);
+        await this.fail(job, attempt, outcome.error);
+        return 'failed';
     }
-    // Shutdown: not the job's fault and not a failed attempt of ours. Never report it failed, even on the
-    // last delivery: the message goes back to the stream at once, for an idle worker elsewhere.
-    if (reason instanceof WorkAbandoned) {
-      this.logger.warn(`job ${job.job_id} delivery ${attempt.number} handed back: ${reason.message}`);
-      throw reason;
-    }
-    // The delivery outlived every limit of the job (fetch, processing, upload): the job took too long.
-    if (reason instanceof MaxProcessingTimeExceeded) {
-      this.logger.warn(`job ${job.job_id} delivery ${attempt.number}: ${reason.message}`);
-      await this.fail(job, attempt, { code: 'timeout', message: 'processing exceeded the time limit of the job type', details: null });
-      return 'failed';
-    }
-    // A dependency gone mid-run (NATS, a service): back to the stream after a while, no attempt spent.
-    if (isDependencyOutage(error)) {
-      this.logger.warn(`job ${job.job_id} delivery ${attempt.number}: a dependency is unavailable (${String(error)}); handed back`);
-      throw new HandBack(`a dependency is unavailable: ${String(error)}`, OUTAGE_REDELIVERY_MS);
-    }
-    const lastAttempt = attempt.failedBefore + 1 >= this.settings.maxFailedAttempts || attempt.isLastDelivery;
-    // Maybe the input's fault, maybe ours: another attempt tells.
-    if (error instanceof DoubtfulMediaError && !lastAttempt) return this.retry(job, attempt, error);
-    const jobError = jobErrorOf(error);
-    if (jobError) {
-      this.logger.log(`job ${job.job_id} failed with ${jobError.code}: ${jobError.message}`);
-      await this.fail(job, attempt, jobError);
-      return 'failed';
-    }
-    this.logger.error(`job ${job.job_id} delivery ${attempt.number}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    if (!lastAttempt) return this.retry(job, attempt, error);
-    await this.fail(job, attempt, { code: 'generation_failed', message: `Processing failed after ${attempt.failedBefore + 1} attempts`, details: null });
-    return 'failed';
   }
 
   // Counts the failed attempt with the jobs service, then throws so the message is retried after its backoff.
@@ -196,4 +184,8 @@ export class ProcessJobUseCase {
   private fail(job: JobWorkRequestedV1, attempt: Attempt, error: JobError): Promise<void> {
     return this.reports.failed(job, attempt.number, error);
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { generateVideo } from '../../test/support/media-tools';
-import { runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
+import { numberArg, runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
 
 // bench/api (issue 13): the public API's hot paths against the whole stack as `npm start` runs it, with a
 // bare Node `http` server serving the same bytes in the same run as the baseline. Every route at
@@ -11,11 +11,6 @@ import { runBench, withBenchStack, type BenchStack } from '../support/bench-stac
 // known; a 1 s clean-audio job's create-to-COMPLETED time on the idle stack. Socket errors (resets,
 // "other side closed", timeouts) are counted on every row: a load balancer or an SDK would see each.
 // Usage: npm run bench:api [-- --seconds 5 --connections 20 --uploads 400 --job-runs 5 --job-only]
-
-function numberArg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
 
 const SECONDS = numberArg('--seconds', 5);
 const CONNECTIONS = numberArg('--connections', 20);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { serveFolder } from '../../test/support/file-server';
-import { runBench, withBenchStack } from '../support/bench-stack';
+import { numberArg, runBench, withBenchStack } from '../support/bench-stack';
 
 // bench/burst (issue 10): N creates at a fixed concurrency against the whole stack with 3 render
 // workers, each a 1 s clean-audio job on a URL input. Prints the creates' rate and p50/p99, the time for
@@ -10,11 +10,6 @@ import { runBench, withBenchStack } from '../support/bench-stack';
 // nothing held, every COMPLETED job charged. Usage: npm run bench:burst [-- --jobs 1000 --concurrency 50]
 
 const run = promisify(execFile);
-
-function numberArg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -5,7 +5,7 @@ import { STREAMS } from '@vj/contracts';
 import { natsServerOptions } from '@vj/messaging';
 import { connect } from 'nats';
 import { childrenOf, killHard } from '../../test/support/processes';
-import { runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
+import { numberArg, runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
 
 // npm run chaos (issue 10, the long run; test/e2e/chaos, outages and recovery are the short ones in npm test).
 // Two render workers, NATS as a three-node JetStream cluster (streams R3, as docker-compose.yml runs it)
@@ -19,11 +19,6 @@ import { runBench, withBenchStack, type BenchStack } from '../support/bench-stac
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function numberArg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
 
 const live = (bench: BenchStack, prefix: string) => bench.stack.services.filter((s) => s.name.startsWith(prefix) && s.child.exitCode === null && s.child.signalCode === null);
 

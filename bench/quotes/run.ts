@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
+import { numberArg, runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
 
 // bench/quotes: a burst of concurrent POST /v1/estimates through the whole stack (decision 0018).
 // Baseline, in the same run: the same burst over as many distinct uploads, where every quote needs a
@@ -24,11 +24,6 @@ async function burst(bench: BenchStack, videoUrls: string[]): Promise<{ seconds:
   const start = process.hrtime.bigint();
   const quotes = await Promise.all(videoUrls.map(estimate));
   return { seconds: Number(process.hrtime.bigint() - start) / 1e9, fallbacks: quotes.filter((q) => q.basis === 'max_duration').length };
-}
-
-function numberArg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
 async function main(): Promise<void> {

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { freePort, waitFor } from '@vj/local-stack';
 import { startService } from '../../scripts/stack/service-process';
-import { runBench, withBenchStack } from '../support/bench-stack';
+import { numberArg, runBench, withBenchStack } from '../support/bench-stack';
 
 // bench/rate-limit: what the per-key token bucket (decision 0022) costs GET /v1/{type}/{id}. One stack;
 // beside its gateway (limits on, buckets far too large to refuse anything) a second gateway process on
@@ -13,11 +13,6 @@ import { runBench, withBenchStack } from '../support/bench-stack';
 // Usage: npm run bench:rate-limit [-- --rounds 3 --seconds 5 --connections 20]
 
 const run = promisify(execFile);
-
-function numberArg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
 
 interface Round {
   rps: number;

@@ -45,6 +45,12 @@ export async function withBenchStack(env: NodeJS.ProcessEnv, work: (bench: Bench
   }
 }
 
+// A benchmark's numeric option: `--name value`, or the fallback when it is not given.
+export function numberArg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
 export function runBench(main: () => Promise<void>): void {
   main().catch((error: unknown) => {
     console.error(error);

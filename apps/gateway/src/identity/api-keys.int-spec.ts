@@ -3,6 +3,7 @@ import { createGatewayApp } from '../app/create-gateway-app';
 import { fakeMessaging } from '../../test/fake-messaging';
 import { startGateway, type GatewayHarness } from '../../test/gateway-harness';
 import { AccountKeysUseCase } from './account-keys.use-case';
+import { waitFor } from '@vj/local-stack';
 import { Client } from 'pg';
 import { AccountsRepository } from './accounts.repository';
 import { hashApiKey } from './api-key';
@@ -28,13 +29,6 @@ describe('API keys: several per account, revocation and suspension on every gate
 
   const statusesWith = (apiKey: string) =>
     Promise.all(servers.map(async (server) => (await request(server as never).get('/v1/jobs').set({ Authorization: `Bearer ${apiKey}` })).status));
-  const waitUntil = async (condition: () => Promise<boolean>) => {
-    const deadline = Date.now() + 5_000;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error('condition not met in 5 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
   // Each instance caches the key and hears the change's notification a moment after the commit.
   const statusesSoonWith = async (apiKey: string, expected: number[]) => {
     const deadline = Date.now() + 500;
@@ -103,11 +97,11 @@ describe('API keys: several per account, revocation and suspension on every gate
     const listenersUp = () => sql(`SELECT count(*)::int AS n ${listeners}`);
     await sql(`SELECT pg_terminate_backend(pid) ${listeners}`);
     // No notification can reach a terminated listener: the revocation must be read from the database.
-    await waitUntil(async () => cache.get(hashApiKey(spare.api_key)) === undefined);
+    await waitFor('the cache turned off', async () => cache.get(hashApiKey(spare.api_key)) === undefined, 5_000);
     await keys.revoke(spare.key_id);
     expect(await statusesWith(spare.api_key)).toEqual([401, 401]);
     // Both instances listen again (after their backoff) and cache again.
-    await waitUntil(async () => (await listenersUp())[0].n === 2);
-    await waitUntil(async () => (await statusesWith(dave.api_key)).every((status) => status === 200) && cache.get(hashApiKey(dave.api_key)) !== undefined);
+    await waitFor('both listeners back', async () => (await listenersUp())[0].n === 2, 5_000);
+    await waitFor('keys cached again', async () => (await statusesWith(dave.api_key)).every((status) => status === 200) && cache.get(hashApiKey(dave.api_key)) !== undefined, 5_000);
   });
 });

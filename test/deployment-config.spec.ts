@@ -337,7 +337,7 @@ describe('NATS permissions (deploy/nats/nats.conf)', () => {
     for (const method of WEBHOOKS_RPC_METHODS) expect(servers(subjects.webhooksRpc(method))).toEqual(['webhook-delivery']);
     expect(requesters(subjects.webhooksRpc('create_endpoint'))).toEqual(['gateway']);
     expect(requesters(subjects.billingRpc('grant'))).toEqual(['operator']);
-    expect(requesters(subjects.billingRpc('estimate'))).toEqual(['gateway']);
+    expect(requesters(subjects.billingRpc('price_list'))).toEqual(['gateway']);
     expect(requesters(subjects.jobsRpc('get'))).toEqual(['gateway', 'render-worker', 'webhook-delivery']);
     expect(requesters(subjects.jobsRpc('create'))).toEqual(['gateway']);
     expect(requesters(subjects.mediaRpc('probe'))).toEqual(['gateway']);

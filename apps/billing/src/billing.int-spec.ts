@@ -1,6 +1,7 @@
 import {
   BACKGROUND_REMOVAL_DEFAULTS,
   CLEAN_AUDIO_DEFAULTS,
+  quoteJob,
   STREAMS,
   subjects,
   type BillingEventKind,
@@ -12,7 +13,7 @@ import {
   type LedgerEntryV1,
 } from '@vj/contracts';
 import { createDatabase, startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
-import { BillingRpcClient, decodeJson, JetStreamPublisher, pingHealth, RpcError } from '@vj/messaging';
+import { BillingRpcClient, decodeJson, JetStreamPublisher, pingHealth } from '@vj/messaging';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,18 +117,11 @@ describe('billing against PostgreSQL and nats-server', () => {
     expect(await pingHealth(nc, 'billing')).toEqual(expect.objectContaining({ service: 'billing', ready: true }));
   });
 
-  describe('estimates', () => {
-    it('prices the probed duration, or the job type maximum when the duration is unknown', async () => {
-      const request = { version: 1 as const, account_id: randomUUID(), job_type: 'video-background-removal' as const, options: BACKGROUND_REMOVAL_DEFAULTS };
-      expect(await rpc.call('estimate', { ...request, duration_seconds: 9.2 })).toEqual({ credits_estimated: 30, duration_seconds: 9.2, basis: 'probed_duration', price_version: 1 });
-      expect(await rpc.call('estimate', { ...request, duration_seconds: null })).toEqual({ credits_estimated: 180, duration_seconds: 60, basis: 'max_duration', price_version: 1 });
-    });
-
-    it('refuses an unknown job type or a negative duration', async () => {
-      const request = { version: 1 as const, account_id: randomUUID(), options: CLEAN_AUDIO_DEFAULTS };
-      await expect(rpc.call('estimate', { ...request, job_type: 'nope' as JobType, duration_seconds: 1 })).rejects.toEqual(new RpcError('invalid_request', 'unknown job type nope'));
-      await expect(rpc.call('estimate', { ...request, job_type: 'clean-audio-video', duration_seconds: -1 })).rejects.toMatchObject({ code: 'invalid_request' });
-    });
+  it('serves its current price list, which quotes the probed duration or the job type maximum', async () => {
+    const list = await rpc.call('price_list', { version: 1 });
+    expect(list).toEqual({ version: 1, prices: DEFAULT_PRICES });
+    expect(quoteJob(list, 'video-background-removal', BACKGROUND_REMOVAL_DEFAULTS, 9.2)).toEqual({ credits_estimated: 30, duration_seconds: 9.2, basis: 'probed_duration', price_version: 1 });
+    expect(quoteJob(list, 'video-background-removal', BACKGROUND_REMOVAL_DEFAULTS, null)).toEqual({ credits_estimated: 180, duration_seconds: 60, basis: 'max_duration', price_version: 1 });
   });
 
   describe('grants and balances', () => {
@@ -408,10 +402,11 @@ describe('billing against PostgreSQL and nats-server', () => {
     const config = billingEnv.parse({ NATS_URL: nats.url, DATABASE_URL: databaseUrl, LOG_LEVEL: 'error', BILLING_PRICES_FILE: file });
     await billing.stop();
     billing = await bootBilling(config);
-    const request = { version: 1 as const, account_id: randomUUID(), job_type: 'clean-audio-video' as const, options: CLEAN_AUDIO_DEFAULTS, duration_seconds: 3 };
-    expect(await rpc.call('estimate', request)).toEqual({ credits_estimated: 8, duration_seconds: 3, basis: 'probed_duration', price_version: 2 });
+    const list = await rpc.call('price_list', { version: 1 });
+    expect(list.version).toBe(2);
+    expect(quoteJob(list, 'clean-audio-video', CLEAN_AUDIO_DEFAULTS, 3)).toEqual({ credits_estimated: 8, duration_seconds: 3, basis: 'probed_duration', price_version: 2 });
     await billing.stop();
     billing = await bootBilling(config);
-    expect(await rpc.call('estimate', request)).toMatchObject({ price_version: 2 });
+    expect(await rpc.call('price_list', { version: 1 })).toMatchObject({ version: 2 });
   });
 });

@@ -50,6 +50,12 @@ export const gatewayEnv = defineEnv({
     min: 0,
     max: 60,
   }),
+  PRICE_LIST_CACHE_SECONDS: env.int({
+    doc: "how long billing's current price list is kept for quotes; a new price version reaches creates and estimates at most this late (0: asked for every quote)",
+    default: 10,
+    min: 0,
+    max: 300,
+  }),
   RATE_LIMITS: env.string({ doc: 'on: the token buckets below apply; off only to measure their cost (npm run bench:rate-limit), never in production', default: 'on', choices: ['on', 'off'] }),
   RATE_LIMIT_READS_PER_SECOND: env.int({ doc: "refill rate of each API key's bucket for reads (GET)", default: 50, min: 1 }),
   RATE_LIMIT_READ_BURST: env.int({ doc: "size of each API key's bucket for reads: how many may come at once", default: 100, min: 1 }),

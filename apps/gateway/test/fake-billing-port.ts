@@ -1,13 +1,12 @@
 import type {
   BalanceRequestV1,
   BalanceV1,
-  CreditEstimateV1,
-  EstimateRequestV1,
   GrantCreditsReplyV1,
   GrantCreditsRequestV1,
   LedgerEntryV1,
   LedgerPageV1,
   LedgerRequestV1,
+  PriceListV1,
   UsageReportV1,
   UsageRequestV1,
   UsageRowV1,
@@ -17,10 +16,13 @@ import { BillingServiceError, type BillingPort } from '../src/billing/billing-po
 const FAKE_CREDITS_PER_SECOND = 2;
 const FAKE_MAX_DURATION_SECONDS = 60;
 
-// An in-memory billing service: a fixed price per second (the maximum duration when none is known),
-// grants with idempotency keys, and usage rows and ledger entries the test sets.
+const FAKE_PRICE = { credits_per_second: FAKE_CREDITS_PER_SECOND, option_multipliers: {}, minimum_credits: 0, max_duration_seconds: FAKE_MAX_DURATION_SECONDS };
+
+// An in-memory billing service: a fixed price per second for every job type (the maximum duration
+// when none is known), grants with idempotency keys, and usage rows and ledger entries the test sets.
 export class FakeBillingPort implements BillingPort {
-  readonly estimates: EstimateRequestV1[] = [];
+  // How many times the price list was asked for: a quote that reached billing.
+  priceListCalls = 0;
   readonly usageRequests: UsageRequestV1[] = [];
   readonly ledgerRequests: LedgerRequestV1[] = [];
   reachable = true;
@@ -29,16 +31,10 @@ export class FakeBillingPort implements BillingPort {
   private readonly balances = new Map<string, number>();
   private readonly grants = new Set<string>();
 
-  async estimate(request: EstimateRequestV1): Promise<CreditEstimateV1> {
+  async priceList(): Promise<PriceListV1> {
     this.ensureReachable();
-    this.estimates.push(request);
-    const duration = request.duration_seconds ?? FAKE_MAX_DURATION_SECONDS;
-    return {
-      credits_estimated: Math.ceil(duration) * FAKE_CREDITS_PER_SECOND,
-      duration_seconds: duration,
-      basis: request.duration_seconds === null ? 'max_duration' : 'probed_duration',
-      price_version: 1,
-    };
+    this.priceListCalls++;
+    return { version: 1, prices: { 'clean-audio-video': FAKE_PRICE, 'video-background-removal': FAKE_PRICE } };
   }
 
   async balance(request: BalanceRequestV1): Promise<BalanceV1> {

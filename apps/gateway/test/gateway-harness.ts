@@ -30,6 +30,9 @@ export async function startGateway(databaseName: string, env: Record<string, str
     RATE_LIMIT_WRITE_BURST: '100000',
     RATE_LIMIT_UNAUTHENTICATED_BURST: '100000',
     ACCOUNT_MAX_PROCESSING_JOBS: '100000',
+    // Every quote asks the fake billing, so a test can make it unreachable at once (current-prices.spec.ts
+    // covers the cache).
+    PRICE_LIST_CACHE_SECONDS: '0',
     ...env,
   });
   const messaging = fakeMessaging();

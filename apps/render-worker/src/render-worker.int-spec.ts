@@ -53,7 +53,7 @@ describe('render worker against nats-server and S3', () => {
         const covered = request.duration_seconds <= coverableSeconds;
         return { covered, credits_required: Math.ceil(request.duration_seconds), credits_held: covered ? Math.ceil(request.duration_seconds) : 1, credits_available: 1 };
       },
-      estimate: async () => Promise.reject(new Error('unused')),
+      price_list: async () => Promise.reject(new Error('unused')),
       balance: async () => Promise.reject(new Error('unused')),
       usage: async () => Promise.reject(new Error('unused')),
       ledger: async () => Promise.reject(new Error('unused')),

@@ -28,3 +28,4 @@ export * from './requests/webhook-url.validator';
 export * from './requests/create-webhook-endpoint.dto';
 export * from './schemas/webhook-responses.schema';
 export * from './http/openapi-file';
+export * from './pricing/price-list';

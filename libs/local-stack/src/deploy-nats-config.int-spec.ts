@@ -200,7 +200,7 @@ describe('deploy/nats/nats.conf on nats-server', () => {
     it('lets the gateway call the jobs, billing, media and webhooks RPC and ping every service', async () => {
       expect(await requestOutcome(gateway, subjects.jobsRpc('create'))).toBe('answered');
       expect(await requestOutcome(gateway, subjects.jobsRpc('list'))).toBe('answered');
-      expect(await requestOutcome(gateway, subjects.billingRpc('estimate'))).toBe('answered');
+      expect(await requestOutcome(gateway, subjects.billingRpc('price_list'))).toBe('answered');
       expect(await requestOutcome(gateway, subjects.billingRpc('usage'))).toBe('answered');
       expect(await requestOutcome(gateway, subjects.mediaRpc('probe'))).toBe('answered');
       for (const method of WEBHOOKS_RPC_METHODS) expect(await requestOutcome(gateway, subjects.webhooksRpc(method))).toBe('answered');
@@ -225,11 +225,11 @@ describe('deploy/nats/nats.conf on nats-server', () => {
       expect(await requestOutcome(worker, subjects.billingRpc('grant'))).toBe('refused');
       expect(await requestOutcome(gateway, subjects.billingRpc('grant'))).toBe('refused');
       expect(await requestOutcome(operator, subjects.jobsRpc('create'))).toBe('refused');
-      expect(await requestOutcome(operator, subjects.billingRpc('estimate'))).toBe('refused');
+      expect(await requestOutcome(operator, subjects.billingRpc('price_list'))).toBe('refused');
       expect(await requestOutcome(billing, subjects.jobsRpc('cancel'))).toBe('refused');
       expect(await requestOutcome(worker, subjects.jobsRpc('cancel'))).toBe('refused');
       expect(await requestOutcome(webhooks, subjects.jobsRpc('create'))).toBe('refused');
-      expect(await requestOutcome(webhooks, subjects.billingRpc('estimate'))).toBe('refused');
+      expect(await requestOutcome(webhooks, subjects.billingRpc('price_list'))).toBe('refused');
       expect(await requestOutcome(operator, subjects.webhooksRpc('create_endpoint'))).toBe('refused');
       expect(await requestOutcome(worker, subjects.webhooksRpc('list_endpoints'))).toBe('refused');
       expect(await requestOutcome(jobs, subjects.webhooksRpc('list_deliveries'))).toBe('refused');

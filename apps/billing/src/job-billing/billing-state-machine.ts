@@ -1,6 +1,5 @@
-import type { BillingEventKind, CreditEstimateV1, JobOptionsByType, JobType, LedgerEntryKind } from '@vj/contracts';
+import type { BillingEventKind, CreditEstimateV1, JobOptionsByType, JobType, LedgerEntryKind, Price } from '@vj/contracts';
 import type { JobBillingEntity } from '../database/job-billing.entity';
-import type { Price } from '../pricing/price';
 
 // A job's billing, as a pure function of its row, the account's available credits and what happened
 // (decisions 0015, 0017, 0023). The store locks the row and the account, asks decide(), then writes

@@ -1,9 +1,7 @@
-import type { ExtendHoldReplyV1, ExtendHoldRequestV1, JobCancelledEventV1, JobCompletedEventV1, JobCreatedEventV1, JobFailedEventV1 } from '@vj/contracts';
+import { priceOf, quoteJob, type ExtendHoldReplyV1, type ExtendHoldRequestV1, type JobCancelledEventV1, type JobCompletedEventV1, type JobCreatedEventV1, type JobFailedEventV1 } from '@vj/contracts';
 import { RpcError } from '@vj/messaging';
-import { priceOf } from '../pricing/price';
 import type { PriceCatalog } from '../pricing/price-catalog';
 import type { PriceList } from '../pricing/price-list';
-import { quote } from '../pricing/quote';
 import { decide, type BillingCommand, type BillingDecision } from './billing-state-machine';
 import type { JobBillingStore, JobRef } from './job-billing.store';
 import type { JobBillingEntity } from '../database/job-billing.entity';
@@ -21,7 +19,7 @@ export class JobBillingService {
   // Holds the quote if the available balance covers it, else records the rejection. Jobs created
   // before billing carry no quote: the most they can cost is held.
   async onCreated(event: JobCreatedEventV1): Promise<void> {
-    const estimate = event.estimate ?? quote(this.prices.current(), event.job_type, event.options, null);
+    const estimate = event.estimate ?? quoteJob(this.prices.current(), event.job_type, event.options, null);
     await this.handle(event, async () => ({ kind: 'hold', estimate, options: event.options }));
   }
 

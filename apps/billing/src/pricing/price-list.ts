@@ -1,27 +1,9 @@
-import { JOB_TYPES, type JobOptionsByType, type JobType } from '@vj/contracts';
+import { JOB_TYPES, type JobType, type JobTypePriceV1, type JobTypePricesV1, type PriceListV1 } from '@vj/contracts';
 
-// What one job type costs. Rates and multipliers have at most 3 decimals so prices are exact integers
-// of thousandths (no float drift between a quote and a charge).
-export interface JobTypePrice {
-  // Credits per started second of input video.
-  credits_per_second: number;
-  // Applied (multiplied together) when the boolean option of that name is true on the job.
-  option_multipliers: Partial<Record<BooleanOption, number>>;
-  // No job costs less than this, however short.
-  minimum_credits: number;
-  // What an estimate assumes when the input's duration cannot be known in time: the job type's limit.
-  max_duration_seconds: number;
-}
-
-type BooleanOptionOf<T> = { [K in keyof T]: T[K] extends boolean ? K : never }[keyof T];
-export type BooleanOption = { [T in JobType]: BooleanOptionOf<JobOptionsByType[T]> }[JobType] & string;
-
-export type JobTypePrices = Record<JobType, JobTypePrice>;
-
-export interface PriceList {
-  version: number;
-  prices: JobTypePrices;
-}
+// Billing's names for the contracts' price types (libs/contracts pricing): billing owns the lists.
+export type JobTypePrice = JobTypePriceV1;
+export type JobTypePrices = JobTypePricesV1;
+export type PriceList = PriceListV1;
 
 // The built-in prices (README "Prices"); BILLING_PRICES_FILE replaces them.
 export const DEFAULT_PRICES: JobTypePrices = {

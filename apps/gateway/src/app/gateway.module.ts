@@ -32,6 +32,7 @@ import { ProbedDurations } from '../jobs/probed-durations';
 import { QuoteJobService } from '../jobs/quote-job.service';
 import { ReadJobsService } from '../jobs/read-jobs.service';
 import { SettledJobCache } from '../jobs/settled-job-cache';
+import { CurrentPrices, PRICE_LIST_TTL_MS } from '../billing/current-prices';
 import { VideoBackgroundRemovalController } from '../jobs/video-background-removal.controller';
 import { VideoInputResolver } from '../jobs/video-input.resolver';
 import type { GatewayMessaging } from '../messaging/gateway-messaging';
@@ -100,6 +101,8 @@ export class GatewayModule {
         { provide: APP_PIPE, useValue: new RequestValidationPipe() },
         VideoInputResolver,
         JobPresenter,
+        { provide: PRICE_LIST_TTL_MS, useValue: deps.config.PRICE_LIST_CACHE_SECONDS * 1000 },
+        CurrentPrices,
         QuoteJobService,
         CreateJobService,
         ReadJobsService,

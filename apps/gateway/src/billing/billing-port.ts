@@ -1,12 +1,12 @@
 import type {
   BalanceRequestV1,
   BalanceV1,
-  CreditEstimateV1,
-  EstimateRequestV1,
   GrantCreditsReplyV1,
   GrantCreditsRequestV1,
   LedgerPageV1,
   LedgerRequestV1,
+  PriceListRequestV1,
+  PriceListV1,
   RpcErrorCode,
   UsageReportV1,
   UsageRequestV1,
@@ -15,7 +15,7 @@ import type {
 // The gateway's view of the billing service (its NATS RPC catalogue, BillingRpc in contracts). Behind a
 // port so the HTTP API and the CLI test against a fake; messaging/rpc-billing.adapter.ts binds it to NATS.
 export interface BillingPort {
-  estimate(request: EstimateRequestV1): Promise<CreditEstimateV1>;
+  priceList(request: PriceListRequestV1): Promise<PriceListV1>;
   balance(request: BalanceRequestV1): Promise<BalanceV1>;
   usage(request: UsageRequestV1): Promise<UsageReportV1>;
   ledger(request: LedgerRequestV1): Promise<LedgerPageV1>;

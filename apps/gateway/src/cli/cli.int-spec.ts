@@ -57,7 +57,7 @@ function serveFakeBilling(nc: NatsConnection, grants: GrantCreditsRequestV1[], f
       seen.add(request.idempotency_key);
       return { account_id: request.account_id, balance: balances.get(request.account_id) ?? 0 };
     },
-    estimate: unused,
+    price_list: unused,
     balance: unused,
     usage: unused,
     ledger: unused,

@@ -123,19 +123,13 @@ describe('job endpoints', () => {
   });
 
   describe('quote on create', () => {
-    it('probes the input, asks billing for the price and sends the quote with the create command', async () => {
+    it("probes the input, prices it with billing's list and sends the quote with the create command", async () => {
       const video = unprobedVideo();
       const res = await create('clean-audio-video', { video_url: video, strength: 0.2 });
       expect(res.status).toBe(202);
       expectJob('clean-audio-video', res.body);
       expect(gw.mediaProbe.probes.at(-1)).toEqual({ version: 1, input: { kind: 'url', url: video } });
-      expect(gw.billing.estimates.at(-1)).toEqual({
-        version: 1,
-        account_id: alice.account_id,
-        job_type: 'clean-audio-video',
-        options: { ...CLEAN_AUDIO_DEFAULTS, strength: 0.2 },
-        duration_seconds: 12.4,
-      });
+      expect(gw.jobs.creates.at(-1)?.options).toEqual({ ...CLEAN_AUDIO_DEFAULTS, strength: 0.2 });
       const estimate = { credits_estimated: 26, duration_seconds: 12.4, basis: 'probed_duration', price_version: 1 };
       expect(gw.jobs.creates.at(-1)?.estimate).toEqual(estimate);
       expect(res.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING', credits_estimated: 26 });
@@ -158,7 +152,6 @@ describe('job endpoints', () => {
         const res = await create('video-background-removal', { video_url: unprobedVideo() });
         expect(res.status).toBe(202);
         expectJob('video-background-removal', res.body);
-        expect(gw.billing.estimates.at(-1)?.duration_seconds).toBeNull();
         expect(gw.jobs.creates.at(-1)?.estimate).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration', price_version: 1 });
         expect(res.body.credits_estimated).toBe(120);
       } finally {
@@ -212,10 +205,10 @@ describe('job endpoints', () => {
 
     it('neither probes nor quotes a body that fails validation', async () => {
       const probes = gw.mediaProbe.probes.length;
-      const estimates = gw.billing.estimates.length;
+      const quotes = gw.billing.priceListCalls;
       expectInvalid(await create('clean-audio-video', { video_url: VIDEO, strength: 2 }), 422, ['strength']);
       expect(gw.mediaProbe.probes).toHaveLength(probes);
-      expect(gw.billing.estimates).toHaveLength(estimates);
+      expect(gw.billing.priceListCalls).toBe(quotes);
     });
   });
 
@@ -244,7 +237,7 @@ describe('job endpoints', () => {
     it('replays without a new quote, so a replay succeeds while billing is down', async () => {
       const first = await createWithKey('order-5', { video_url: VIDEO });
       const probes = gw.mediaProbe.probes.length;
-      const estimates = gw.billing.estimates.length;
+      const quotes = gw.billing.priceListCalls;
       gw.billing.reachable = false;
       try {
         const replay = await createWithKey('order-5', { video_url: VIDEO });
@@ -254,7 +247,7 @@ describe('job endpoints', () => {
         gw.billing.reachable = true;
       }
       expect(gw.mediaProbe.probes).toHaveLength(probes);
-      expect(gw.billing.estimates).toHaveLength(estimates);
+      expect(gw.billing.priceListCalls).toBe(quotes);
     });
 
     it('replays PROCESSING even after the job was cancelled', async () => {

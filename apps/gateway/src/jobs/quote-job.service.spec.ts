@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
-import type { CreditEstimateV1, EstimateRequestV1, JobInputV1, ProbeInputRequestV1 } from '@vj/contracts';
+import type { JobInputV1, PriceListV1, ProbeInputRequestV1 } from '@vj/contracts';
 import { BillingServiceError, type BillingPort } from '../billing/billing-port';
+import { CurrentPrices } from '../billing/current-prices';
 import type { MediaProbePort } from './media-probe-port';
 import { ProbedDurations } from './probed-durations';
 import { QuoteJobService } from './quote-job.service';
@@ -10,41 +11,43 @@ import type { VideoInputResolver } from './video-input.resolver';
 const INPUT: JobInputV1 = { kind: 'url', url: 'https://media.example.com/clip.mp4' };
 const OPTIONS = { strength: 0.5, normalize_loudness: true, target_lufs: -19 };
 const REQUEST = { accountId: 'acc-1', jobType: 'clean-audio-video' as const, videoUrl: INPUT.url, options: OPTIONS };
+const PRICES: PriceListV1 = {
+  version: 2,
+  prices: {
+    'clean-audio-video': { credits_per_second: 2, option_multipliers: {}, minimum_credits: 1, max_duration_seconds: 60 },
+    'video-background-removal': { credits_per_second: 3, option_multipliers: {}, minimum_credits: 1, max_duration_seconds: 30 },
+  },
+};
 
-function service(probe: (request: ProbeInputRequestV1) => Promise<{ duration_seconds: number | null }>, estimate?: BillingPort['estimate']) {
-  const estimates: EstimateRequestV1[] = [];
-  const quote: CreditEstimateV1 = { credits_estimated: 9, duration_seconds: 4.5, basis: 'probed_duration', price_version: 2 };
-  const billing = {
-    estimate: estimate ?? (async (request: EstimateRequestV1) => (estimates.push(request), quote)),
-  } as BillingPort;
+function service(probe: (request: ProbeInputRequestV1) => Promise<{ duration_seconds: number | null }>, priceList?: BillingPort['priceList']) {
+  const billing = { priceList: priceList ?? (async () => PRICES) } as unknown as BillingPort;
   const inputs = { resolve: async () => ({ input: INPUT }) } as unknown as VideoInputResolver;
   const media: MediaProbePort = { probe };
   const uploads = { recordDuration: async () => undefined } as unknown as UploadsRepository;
-  return { quotes: new QuoteJobService(inputs, media, billing, new ProbedDurations(60_000), uploads), estimates, quote };
+  return new QuoteJobService(inputs, media, new CurrentPrices(billing, 0), new ProbedDurations(60_000), uploads);
 }
 
 describe('QuoteJobService', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
-  it('asks billing for the price of the probed duration and returns the resolved input with the quote', async () => {
+  it("prices the probed duration with billing's current list and returns the resolved input with the quote", async () => {
     const probed: ProbeInputRequestV1[] = [];
-    const { quotes, estimates, quote } = service(async (request) => (probed.push(request), { duration_seconds: 4.5 }));
-    expect(await quotes.quote(REQUEST)).toEqual({ input: INPUT, estimate: quote, probedNow: true });
+    const quotes = service(async (request) => (probed.push(request), { duration_seconds: 4.5 }));
+    const estimate = { credits_estimated: 10, duration_seconds: 4.5, basis: 'probed_duration', price_version: 2 };
+    expect(await quotes.quote(REQUEST)).toEqual({ input: INPUT, estimate, probedNow: true });
     expect(probed).toEqual([{ version: 1, input: INPUT }]);
-    expect(estimates).toEqual([{ version: 1, account_id: 'acc-1', job_type: 'clean-audio-video', options: OPTIONS, duration_seconds: 4.5 }]);
   });
 
   it.each([
     ['fails', async () => Promise.reject(new Error('media.probe: TIMEOUT'))],
     ['cannot tell', async () => ({ duration_seconds: null })],
-  ])('quotes an unknown duration (null) when the probe %s', async (_name, probe) => {
-    const { quotes, estimates } = service(probe);
-    await quotes.quote(REQUEST);
-    expect(estimates[0].duration_seconds).toBeNull();
+  ])("quotes the job type's maximum when the probe %s", async (_name, probe) => {
+    const { estimate } = await service(probe).quote(REQUEST);
+    expect(estimate).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration', price_version: 2 });
   });
 
   it('lets billing being unreachable fail the quote', async () => {
-    const { quotes } = service(
+    const quotes = service(
       async () => ({ duration_seconds: 1 }),
       async () => Promise.reject(new BillingServiceError('unavailable', 'no responders')),
     );

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { CreditEstimateV1, JobInputV1, JobOptionsByType, JobType } from '@vj/contracts';
-import { BILLING_PORT, type BillingPort } from '../billing/billing-port';
+import { quoteJob, type CreditEstimateV1, type JobInputV1, type JobOptionsByType, type JobType } from '@vj/contracts';
+import { CurrentPrices } from '../billing/current-prices';
 import { MEDIA_PROBE_PORT, type MediaProbePort } from './media-probe-port';
 import { ProbedDurations } from './probed-durations';
 import { UploadsRepository } from '../uploads/uploads.repository';
@@ -21,8 +21,9 @@ export interface JobQuote {
 }
 
 // The price of a job before it exists (decision 0015): the input's duration from a render worker's
-// probe, then billing's estimate. Both creates and POST /v1/estimates quote through here. An upload is
-// probed once: its duration is kept with it for the bytes probed (decision 0036).
+// probe, priced with billing's current price list (cached, decision 0037). Both creates and
+// POST /v1/estimates quote through here. An upload is probed once: its duration is kept with it for
+// the bytes probed (decision 0036).
 @Injectable()
 export class QuoteJobService {
   private readonly logger = new Logger('QuoteJob');
@@ -30,7 +31,7 @@ export class QuoteJobService {
   constructor(
     private readonly inputs: VideoInputResolver,
     @Inject(MEDIA_PROBE_PORT) private readonly media: MediaProbePort,
-    @Inject(BILLING_PORT) private readonly billing: BillingPort,
+    private readonly prices: CurrentPrices,
     private readonly durations: ProbedDurations,
     private readonly uploads: UploadsRepository,
   ) {}
@@ -38,13 +39,8 @@ export class QuoteJobService {
   async quote<T extends JobType>(request: JobRequest<T>): Promise<JobQuote> {
     const { input, probedDuration } = await this.inputs.resolve(request.accountId, request.videoUrl);
     const probedNow = probedDuration === undefined;
-    const estimate = await this.billing.estimate({
-      version: 1,
-      account_id: request.accountId,
-      job_type: request.jobType,
-      options: request.options,
-      duration_seconds: probedNow ? await this.durations.durationOf(request.accountId, input, () => this.probeAndKeep(input)) : probedDuration,
-    });
+    const duration = probedNow ? await this.durations.durationOf(request.accountId, input, () => this.probeAndKeep(input)) : probedDuration;
+    const estimate = quoteJob(await this.prices.current(), request.jobType, request.options, duration);
     return { input, estimate, probedNow };
   }
 
@@ -57,7 +53,7 @@ export class QuoteJobService {
     return duration;
   }
 
-  // The duration only refines the quote: without it billing quotes the job type's maximum, so a slow or
+  // The duration only refines the quote: without it the job type's maximum is quoted, so a slow or
   // failed probe never fails a create.
   private async probeDuration(input: JobInputV1): Promise<number | null> {
     try {

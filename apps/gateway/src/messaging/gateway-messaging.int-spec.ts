@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
-import type { CreditEstimateV1, EstimateRequestV1, JobInputV1 } from '@vj/contracts';
+import type { CreditEstimateV1, JobInputV1 } from '@vj/contracts';
 import { startNatsServer, type LocalNatsServer } from '@vj/local-stack';
 import { RpcError, serveBillingRpc, serveMediaRpc, type BillingRpcHandlers, type RpcService } from '@vj/messaging';
 import { connect, type NatsConnection } from 'nats';
 import { BillingServiceError } from '../billing/billing-port';
+import { CurrentPrices } from '../billing/current-prices';
 import { gatewayEnv } from '../gateway.env';
 import { ProbedDurations } from '../jobs/probed-durations';
 import { QuoteJobService } from '../jobs/quote-job.service';
@@ -26,15 +27,11 @@ describe('gateway messaging: billing and the media probe over NATS', () => {
   let billing: RpcService;
   let media: RpcService;
   let probeDelayMs = 0;
-  const estimates: EstimateRequestV1[] = [];
+  const PRICE = { credits_per_second: 2, option_multipliers: {}, minimum_credits: 0, max_duration_seconds: 60 };
   const pendingProbes: Promise<unknown>[] = [];
 
   const handlers: BillingRpcHandlers = {
-    estimate: async (request) => {
-      estimates.push(request);
-      const duration = request.duration_seconds ?? 60;
-      return { credits_estimated: duration * 2, duration_seconds: duration, basis: request.duration_seconds === null ? 'max_duration' : 'probed_duration', price_version: 1 };
-    },
+    price_list: async () => ({ version: 1, prices: { 'clean-audio-video': PRICE, 'video-background-removal': PRICE } }),
     balance: async (request) => ({ account_id: request.account_id, balance: 5, held: 1, available: 4 }),
     usage: notServed,
     ledger: async () => {
@@ -105,12 +102,11 @@ describe('gateway messaging: billing and the media probe over NATS', () => {
   it('quotes the maximum duration, through real NATS, when the probe times out', async () => {
     probeDelayMs = PROBE_TIMEOUT_MS * 3;
     const inputs = { resolve: async () => ({ input: INPUT }) } as unknown as VideoInputResolver;
-    const quotes = new QuoteJobService(inputs, messaging.mediaProbe, messaging.billing, new ProbedDurations(60_000), {} as UploadsRepository);
+    const quotes = new QuoteJobService(inputs, messaging.mediaProbe, new CurrentPrices(messaging.billing, 10_000), new ProbedDurations(60_000), {} as UploadsRepository);
     const options = { output_codec: 'vp9' as const, refine_foreground_edges: true, subject_is_person: true };
     const { estimate } = await quotes.quote({ accountId: 'a1', jobType: 'video-background-removal', videoUrl: INPUT.url, options });
     const expected: CreditEstimateV1 = { credits_estimated: 120, duration_seconds: 60, basis: 'max_duration', price_version: 1 };
     expect(estimate).toEqual(expected);
-    expect(estimates.at(-1)?.duration_seconds).toBeNull();
   });
 
   it('answers unavailable when billing does not answer', async () => {

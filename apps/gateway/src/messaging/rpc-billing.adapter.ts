@@ -6,8 +6,8 @@ import { BillingServiceError, type BillingPort } from '../billing/billing-port';
 export class RpcBillingAdapter implements BillingPort {
   constructor(private readonly client: BillingRpcClient) {}
 
-  estimate(request: BillingRpc['estimate']['request']) {
-    return this.call('estimate', request);
+  priceList(request: BillingRpc['price_list']['request']) {
+    return this.call('price_list', request);
   }
 
   balance(request: BillingRpc['balance']['request']) {

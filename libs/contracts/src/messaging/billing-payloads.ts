@@ -1,5 +1,4 @@
 import type { JobInputV1 } from '../job/job-input';
-import type { JobOptionsByType } from '../job/job-options';
 import type { JobType } from '../job/job-type';
 
 // Billing's messages: its RPC catalogue (vj.rpc.billing.v1.*), its events (vj.events.billing.v1.*) and
@@ -16,15 +15,6 @@ export interface CreditEstimateV1 {
   basis: EstimateBasis;
   // The price list the quote used; the charge at completion uses the same one.
   price_version: number;
-}
-
-export interface EstimateRequestV1<T extends JobType = JobType> {
-  version: 1;
-  account_id: string;
-  job_type: T;
-  options: JobOptionsByType[T];
-  // null: the probe could not tell; billing quotes the job type's maximum duration.
-  duration_seconds: number | null;
 }
 
 export interface BalanceRequestV1 {

@@ -1,11 +1,10 @@
 import type { JobType } from '../job/job-type';
+import type { PriceListRequestV1, PriceListV1 } from '../pricing/price-list';
 import type { BillingEventKind, BillingRpcMethod, JobEventKind, JobReportKind, JobsRpcMethod, MediaRpcMethod } from './names';
 import type {
   BalanceRequestV1,
   BalanceV1,
   ChargeCapturedEventV1,
-  CreditEstimateV1,
-  EstimateRequestV1,
   ExtendHoldReplyV1,
   ExtendHoldRequestV1,
   GrantCreditsReplyV1,
@@ -84,7 +83,7 @@ export interface BillingEventPayloads extends Record<BillingEventKind, unknown> 
 }
 
 export interface BillingRpc extends Record<BillingRpcMethod, { request: unknown; reply: unknown }> {
-  estimate: { request: EstimateRequestV1; reply: CreditEstimateV1 };
+  price_list: { request: PriceListRequestV1; reply: PriceListV1 };
   balance: { request: BalanceRequestV1; reply: BalanceV1 };
   usage: { request: UsageRequestV1; reply: UsageReportV1 };
   ledger: { request: LedgerRequestV1; reply: LedgerPageV1 };

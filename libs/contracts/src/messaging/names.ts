@@ -51,8 +51,9 @@ export type BillingEventKind = (typeof BILLING_EVENT_KINDS)[number];
 export const RPC_METHODS = ['create', 'replay', 'get', 'list', 'cancel', 'cancel_account', 'delete'] as const;
 export type JobsRpcMethod = (typeof RPC_METHODS)[number];
 
+// price_list: the current prices, which the gateway caches and quotes from (decision 0037).
 // extend_hold: a render worker, before processing, holds the price of the input it actually fetched.
-export const BILLING_RPC_METHODS = ['estimate', 'balance', 'usage', 'ledger', 'grant', 'extend_hold'] as const;
+export const BILLING_RPC_METHODS = ['price_list', 'balance', 'usage', 'ledger', 'grant', 'extend_hold'] as const;
 export type BillingRpcMethod = (typeof BILLING_RPC_METHODS)[number];
 
 // Served by the webhook delivery service: an account's endpoints, their deliveries and its default secret.

@@ -1,5 +1,4 @@
-import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
-import { priceOf } from './price';
+import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS, priceOf, quoteJob } from '@vj/contracts';
 import { DEFAULT_PRICES, parsePrices, PriceListError } from './price-list';
 
 const removal = DEFAULT_PRICES['video-background-removal'];
@@ -34,6 +33,23 @@ describe('priceOf', () => {
   it('multiplies several options together', () => {
     const price = { ...removal, option_multipliers: { refine_foreground_edges: 1.5, subject_is_person: 1.1 } };
     expect(priceOf(price, { ...BACKGROUND_REMOVAL_DEFAULTS, refine_foreground_edges: true, subject_is_person: true }, 10)).toEqual({ credits: 33, billed_seconds: 10 });
+  });
+});
+
+describe('quoteJob', () => {
+  const list = { version: 4, prices: DEFAULT_PRICES };
+
+  it('prices the probed duration with the list it names', () => {
+    expect(quoteJob(list, 'clean-audio-video', CLEAN_AUDIO_DEFAULTS, 9.2)).toEqual({ credits_estimated: 10, duration_seconds: 9.2, basis: 'probed_duration', price_version: 4 });
+  });
+
+  it("prices the job type's maximum when the duration is unknown", () => {
+    expect(quoteJob(list, 'video-background-removal', BACKGROUND_REMOVAL_DEFAULTS, null)).toEqual({
+      credits_estimated: 180,
+      duration_seconds: 60,
+      basis: 'max_duration',
+      price_version: 4,
+    });
   });
 });
 

@@ -7,8 +7,8 @@ import { numberArg, runBench, withBenchStack, type BenchStack } from '../support
 
 // bench/api (issue 13): the public API's hot paths against the whole stack as `npm start` runs it, with a
 // bare Node `http` server serving the same bytes in the same run as the baseline. Every route at
-// saturation (CONNECTIONS, default 20) and at a fixed rate; creates with distinct uploads, first use and
-// known; a 1 s clean-audio job's create-to-COMPLETED time on the idle stack. Socket errors (resets,
+// saturation (CONNECTIONS, default 20) and at a fixed rate; the first quote of distinct uploads (a probe
+// on the render worker each), then creates and estimates of those uploads, known by then; a 1 s clean-audio job's create-to-COMPLETED time on the idle stack. Socket errors (resets,
 // "other side closed", timeouts) are counted on every row: a load balancer or an SDK would see each.
 // Usage: npm run bench:api [-- --seconds 5 --connections 20 --uploads 400 --job-runs 5 --job-only]
 
@@ -148,6 +148,14 @@ runBench(() =>
       const readyz = 'http://127.0.0.1:9460/readyz';
       if ((await fetch(readyz).catch(() => null))?.ok) rows.push(await measure({ route: 'GET /readyz (gateway ops port)', url: readyz }));
 
+      // The first quote of an upload probes it on a render worker and keeps its duration with the upload
+      // (decision 0036): measured with estimates, which make no job for the worker to run.
+      const uploads = await distinctUploads(bench, clip, UPLOADS);
+      let next = 0;
+      const nextUpload = () => JSON.stringify({ video_url: uploads[next++ % uploads.length] });
+      const estimates = { url: `${api}/v1/estimates?type=clean-audio-video`, method: 'POST' as const, headers: json, body: nextUpload };
+      rows.push(await measure({ ...estimates, route: 'POST /v1/estimates, first use', amount: uploads.length, connections: 30 }));
+
       // Creates measure the API alone: the render worker stops, the jobs wait in the queue.
       await Promise.all(bench.stack.services.filter((service) => service.name.startsWith('render-worker')).map((worker) => worker.stop()));
       // A job that stays PROCESSING (no worker): what a client polling a running job reads.
@@ -155,15 +163,10 @@ runBench(() =>
       const queuedUrl = `${api}/v1/clean-audio-video/${queued.job_id}`;
       rows.push(await measure({ route: 'GET /v1/clean-audio-video/{id}, PROCESSING', url: queuedUrl, headers: auth }));
       rows.push(await measure({ route: 'GET /v1/clean-audio-video/{id}, PROCESSING', url: queuedUrl, headers: auth, rate: 200 }));
-      const uploads = await distinctUploads(bench, clip, UPLOADS);
-      let next = 0;
-      const createBody = () => JSON.stringify({ video_url: uploads[next++ % uploads.length] });
-      const create = { url: `${api}/v1/clean-audio-video`, method: 'POST' as const, headers: json, body: createBody };
-      rows.push(await measure({ ...create, route: 'POST /v1/clean-audio-video, first use', amount: uploads.length, connections: 30 }));
+      const create = { url: `${api}/v1/clean-audio-video`, method: 'POST' as const, headers: json, body: nextUpload };
       rows.push(await measure({ ...create, route: 'POST /v1/clean-audio-video, known uploads', connections: 30 }));
       rows.push(await measure({ ...create, route: 'POST /v1/clean-audio-video, known uploads', rate: 100 }));
-      const estimateBody = () => JSON.stringify({ video_url: uploads[next++ % uploads.length] });
-      rows.push(await measure({ route: 'POST /v1/estimates, known uploads', url: `${api}/v1/estimates?type=clean-audio-video`, method: 'POST', headers: json, body: estimateBody }));
+      rows.push(await measure({ ...estimates, route: 'POST /v1/estimates, known uploads' }));
       const uploadBody = JSON.stringify({ file_name: 'clip.mp4', content_type: 'video/mp4', file_size: 1000 });
       rows.push(await measure({ route: 'POST /v1/uploads', url: `${api}/v1/uploads`, method: 'POST', headers: json, body: uploadBody }));
       rows.push(await measure({ route: 'POST /v1/uploads', url: `${api}/v1/uploads`, method: 'POST', headers: json, body: uploadBody, rate: 100 }));

@@ -77,7 +77,8 @@ async function write(manager: EntityManager, row: JobBillingEntity, account: Acc
   }
   if (!decision.change) return false;
   Object.assign(row, decision.change);
-  await manager.save(row);
+  // The row is locked and known: an update, not save()'s extra read.
+  await manager.update(JobBillingEntity, { job_id: row.job_id }, decision.change);
   if (!decision.publish) return false;
   const event = billingEvent(decision.publish, row);
   await insertOutbox(manager, BILLING_SCHEMA, [{ subject: event.subject, msgId: event.msgId, payload: event.payload }], now);

@@ -31,8 +31,8 @@ export class ProcessingCapReachedError extends Error {
 // All job persistence behind one port, so the service unit-tests with an in-memory fake.
 export interface JobStore {
   // Inserts the job, its idempotency key (replacing an expired one) and its outbox rows atomically.
-  // With maxProcessing, the account's PROCESSING jobs are counted under a lock of the account first,
-  // so concurrent creates never pass the cap together (ProcessingCapReachedError).
+  // With maxProcessing, the account's PROCESSING jobs (this one included) are counted under a lock of
+  // the account, so concurrent creates never pass the cap together (ProcessingCapReachedError).
   insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null, maxProcessing?: number): Promise<void>;
   findIdempotencyKey(accountId: string, key: string, notBefore: Date): Promise<IdempotencyKeyEntity | null>;
   findJob(jobId: string): Promise<JobEntity | null>;

@@ -4,9 +4,10 @@ import type { DataSource } from 'typeorm';
 import { JobEntity } from '../database/job.entity';
 import { createJobsDataSource } from '../database/jobs-data-source';
 import { runJobsMigrations } from '../database/run-jobs-migrations';
+import { IdempotencyKeyTakenError, ProcessingCapReachedError } from './job-store';
 import { TypeormJobStore } from './typeorm-job-store';
 
-describe('TypeormJobStore.findJob', () => {
+describe('TypeormJobStore', () => {
   let dataSource: DataSource;
   let store: TypeormJobStore;
 
@@ -50,5 +51,54 @@ describe('TypeormJobStore.findJob', () => {
     expect(found).toEqual(await dataSource.manager.findOneBy(JobEntity, { job_id: job.job_id }));
     expect(found).toEqual(job);
     expect(await store.findJob(randomUUID())).toBeNull();
+  });
+
+  describe('insertJob', () => {
+    const processingJob = (accountId: string, createdAt = new Date()) =>
+      Object.assign(new JobEntity(), {
+        job_id: randomUUID(),
+        account_id: accountId,
+        job_type: 'clean-audio-video',
+        status: 'PROCESSING',
+        input: { kind: 'url', url: 'https://media.example.com/a.mp4' },
+        options: { strength: 0.8, normalize_loudness: true, target_lufs: -16 },
+        result: null,
+        error: null,
+        credits_estimated: null,
+        estimate: null,
+        credits_charged: null,
+        media_duration_seconds: null,
+        attempts: 0,
+        failed_attempts: 0,
+        created_at: createdAt,
+        updated_at: createdAt,
+        finished_at: null,
+        deadline_at: new Date(createdAt.getTime() + 3_600_000),
+        funded_at: null,
+        deleted_at: null,
+        files_purged_at: null,
+        input_purged_at: null,
+      });
+    const key = (jobKey: string, expiredBefore: Date) => ({ key: jobKey, requestHash: 'hash', expiredBefore });
+
+    it('refuses a live Idempotency-Key and takes over an expired one, writing nothing for the refused job', async () => {
+      const accountId = randomUUID();
+      const first = processingJob(accountId, new Date('2026-11-01T00:00:00Z'));
+      await store.insertJob({ job: first, outbox: [] }, key('k1', new Date('2026-10-31T00:00:00Z')), undefined);
+      const refused = processingJob(accountId);
+      await expect(store.insertJob({ job: refused, outbox: [] }, key('k1', new Date('2026-10-31T00:00:00Z')), undefined)).rejects.toBeInstanceOf(IdempotencyKeyTakenError);
+      expect(await store.findJob(refused.job_id)).toBeNull();
+      const later = processingJob(accountId);
+      await store.insertJob({ job: later, outbox: [] }, key('k1', new Date('2026-11-02T00:00:00Z')), undefined);
+      expect(await store.findIdempotencyKey(accountId, 'k1', new Date(0))).toMatchObject({ job_id: later.job_id });
+    });
+
+    it("counts the new job against the account's cap on PROCESSING jobs, and rolls it back past the cap", async () => {
+      const accountId = randomUUID();
+      for (let i = 0; i < 2; i++) await store.insertJob({ job: processingJob(accountId), outbox: [] }, null, 2);
+      const third = processingJob(accountId);
+      await expect(store.insertJob({ job: third, outbox: [] }, null, 2)).rejects.toBeInstanceOf(ProcessingCapReachedError);
+      expect(await store.findJob(third.job_id)).toBeNull();
+    });
   });
 });

@@ -1,11 +1,9 @@
 import { insertOutbox } from '@vj/outbox';
-import { LessThan, QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
+import { LessThan, type DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
 import { JobEntity } from '../database/job.entity';
 import { JOBS_SCHEMA } from '../database/jobs-schema';
 import { IdempotencyKeyTakenError, ProcessingCapReachedError, type JobStore, type JobWrite, type ListFilter } from './job-store';
-
-const UNIQUE_VIOLATION = '23505';
 
 export class TypeormJobStore implements JobStore {
   private findJobSql?: string;
@@ -13,24 +11,13 @@ export class TypeormJobStore implements JobStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null, maxProcessing?: number): Promise<void> {
-    try {
-      await this.dataSource.transaction(async (tx) => {
-        if (maxProcessing !== undefined) await checkProcessingCap(tx, write.job.account_id, maxProcessing);
-        await tx.insert(JobEntity, write.job);
-        if (idempotency) {
-          const { key, requestHash, expiredBefore } = idempotency;
-          // An expired key counts as absent: it may be reused for a new job.
-          await tx.delete(IdempotencyKeyEntity, { account_id: write.job.account_id, key, created_at: LessThan(expiredBefore) });
-          await tx.insert(IdempotencyKeyEntity, { account_id: write.job.account_id, key, request_hash: requestHash, job_id: write.job.job_id, created_at: write.job.created_at });
-        }
-        await insertOutbox(tx, JOBS_SCHEMA, write.outbox, write.job.updated_at);
-      });
-    } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION && idempotency) {
-        throw new IdempotencyKeyTakenError(idempotency.key);
-      }
-      throw error;
-    }
+    await this.dataSource.transaction(async (tx) => {
+      await tx.insert(JobEntity, write.job);
+      if (idempotency && !(await claimIdempotencyKey(tx, write.job, idempotency))) throw new IdempotencyKeyTakenError(idempotency.key);
+      await insertOutbox(tx, JOBS_SCHEMA, write.outbox, write.job.updated_at);
+      // Last, so the account's creates wait on each other only for the count and the commit.
+      if (maxProcessing !== undefined) await checkProcessingCap(tx, write.job.account_id, maxProcessing);
+    });
   }
 
   async findIdempotencyKey(accountId: string, key: string, notBefore: Date): Promise<IdempotencyKeyEntity | null> {
@@ -97,11 +84,25 @@ export class TypeormJobStore implements JobStore {
   }
 }
 
+// The key for this job, unless the account holds it for another job still: an expired key counts as
+// absent and is taken over. A concurrent create of the same key waits here for the first to commit.
+async function claimIdempotencyKey(tx: EntityManager, job: JobEntity, { key, requestHash, expiredBefore }: { key: string; requestHash: string; expiredBefore: Date }): Promise<boolean> {
+  const claimed: unknown[] = await tx.query(
+    `INSERT INTO "${JOBS_SCHEMA}"."idempotency_key" AS k ("account_id", "key", "request_hash", "job_id", "created_at") VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT ("account_id", "key") DO UPDATE SET "request_hash" = EXCLUDED."request_hash", "job_id" = EXCLUDED."job_id", "created_at" = EXCLUDED."created_at"
+     WHERE k."created_at" < $6
+     RETURNING 1`,
+    [job.account_id, key, requestHash, job.job_id, job.created_at, expiredBefore],
+  );
+  return claimed.length === 1;
+}
+
 // Creates of one account queue on this lock until the first commits, so each counts the others' jobs.
+// The count includes the job just inserted by this transaction.
 const PROCESSING_CAP_LOCK = 7301;
 
 async function checkProcessingCap(tx: EntityManager, accountId: string, cap: number): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [PROCESSING_CAP_LOCK, accountId]);
   const processing = await tx.count(JobEntity, { where: { account_id: accountId, status: 'PROCESSING' } });
-  if (processing >= cap) throw new ProcessingCapReachedError(cap);
+  if (processing > cap) throw new ProcessingCapReachedError(cap);
 }

@@ -30,6 +30,12 @@ export const renderWorkerEnv = defineEnv({
   DURATION_PROBE_MAX_BYTES: env.int({ doc: 'most bytes of a video_url fetched to probe its duration for a credit estimate', default: 8 * 1024 ** 2, min: 1 }),
   MODERATION_DENY_SHA256_FILE: env.string({ doc: "file of denied inputs' SHA-256 hex digests, one a line, '#' comments", optional: true }),
   CLEAN_AUDIO_MAX_SECONDS: env.int({ doc: 'longest audio a clean-audio-video job accepts (else audio_too_long)', default: 1800, min: 1 }),
+  CLEAN_AUDIO_DENOISERS: env.int({
+    doc: 'denoiser processes one clean-audio-video job runs at once on audio of 30 s or more, one core each (0: the cores divided by WORKER_CONCURRENCY)',
+    default: 0,
+    min: 0,
+    max: 64,
+  }),
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
   BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation)', default: 60, min: 1 }),
   BACKGROUND_REMOVAL_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one video-background-removal run, fetch not included (else timeout)', default: 1800, min: 1 }),

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BillingRpcClient, JetStreamPublisher, JobsRpcClient } from '@vj/messaging';
 import type { ObjectStorage } from '@vj/storage';
 import type { NatsConnection } from 'nats';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { DurationProbe } from './estimate/duration-probe';
 import { AllowList } from '@vj/egress';
 import { JobInputSource } from './input/job-input-source';
@@ -57,6 +57,8 @@ export class RenderWorkerModule {
       'clean-audio-video': new CleanAudioVideoProcessor({
         maxAudioSeconds: config.CLEAN_AUDIO_MAX_SECONDS,
         timeLimitMs: config.CLEAN_AUDIO_TIMEOUT_SECONDS * 1000,
+        // Each running job gets its share of the cores: concurrent jobs do not fight over them.
+        denoisers: config.CLEAN_AUDIO_DENOISERS || Math.max(1, Math.floor(availableParallelism() / config.WORKER_CONCURRENCY)),
         ffmpegPath: config.FFMPEG_PATH,
         ffprobePath: config.FFPROBE_PATH,
       }),

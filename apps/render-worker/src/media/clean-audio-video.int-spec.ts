@@ -41,6 +41,7 @@ describe('cleanAudioVideo with ffmpeg', () => {
       makeTestVideo(media('mpeg4-base.mkv'), { codec: 'mpeg4', output: ['-c:a', 'libmp3lame', '-f', 'matroska'] }),
       makeTestVideo(media('silent-film.mp4'), { codec: 'h264', audio: 'none', output: ['-f', 'mp4'] }),
       makeTestVideo(media('long.mp4'), { codec: 'h264', seconds: 20, output: MP4_AAC }),
+      makeTestVideo(media('32s.mp4'), { codec: 'h264', seconds: 32, output: MP4_AAC }),
     ]);
     // MPEG-4 with a second audio track and subtitles, which the job drops.
     writeFileSync(media('subs.srt'), '1\n00:00:00,000 --> 00:00:01,500\nhello\n');
@@ -211,6 +212,27 @@ describe('cleanAudioVideo with ffmpeg', () => {
     const error = await failureOf(running);
     expect(isAbortError(error)).toBe(true);
     expect(readdirSync(workDir)).toEqual([]);
+  });
+
+  describe('30 s or more on a worker with cores to spare', () => {
+    it('denoises in parts at once and delivers what one denoiser delivers', async () => {
+      const [parted, streamed] = await Promise.all([clean(media('32s.mp4'), {}, { denoisers: 2 }), clean(media('32s.mp4'), {}, { denoisers: 1 })]);
+      await expectPictureCopied(media('32s.mp4'), parted.outputPath);
+      await expectLoudness(parted.outputPath, -19);
+      expect(parted.durationSeconds).toBe(streamed.durationSeconds);
+      const [a, b] = await Promise.all([loudnessOf(parted.outputPath), loudnessOf(streamed.outputPath)]);
+      expect(Math.abs(a.integratedLufs - b.integratedLufs)).toBeLessThanOrEqual(0.2);
+      expect(Math.abs((await durationOf(parted.outputPath)) - (await durationOf(streamed.outputPath)))).toBeLessThan(0.001);
+    });
+
+    it('stops every denoiser when the job is cancelled, and leaves no file', async () => {
+      const controller = new AbortController();
+      const workDir = join(dir, 'cancelled-parted-job');
+      const running = clean(media('32s.mp4'), {}, { signal: controller.signal, workDir, denoisers: 2 });
+      setTimeout(() => controller.abort(), 400);
+      expect(isAbortError(await failureOf(running))).toBe(true);
+      expect(readdirSync(workDir)).toEqual([]);
+    });
   });
 
   it('works on a copy of the input whose name has spaces and quotes', async () => {

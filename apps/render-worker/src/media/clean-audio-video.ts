@@ -8,9 +8,12 @@ import {
   muxArgs,
   PCM_BYTES_PER_SECOND,
   passAndMeasureArgs,
+  rawAudioInput,
   type MuxPlan,
 } from './clean-audio-args';
 import { denoiseCommand } from './denoise-command';
+import { denoiseInParts } from './denoise-in-parts';
+import { denoiseParts, MIN_PART_SECONDS } from './denoise-parts';
 import { Deadline } from './deadline';
 import { damagedInputError, damageIn, forUser, truncationIn } from './input-damage';
 import { MAX_DECODED_PICTURE, ownInput, userFileInput } from './input-fence';
@@ -30,7 +33,7 @@ import { MediaError } from './media-error';
 import { openJobInput } from './open-job-input';
 import type { MediaProbe } from './parse-probe';
 import { outputFormatFor } from './output-format';
-import { lastLine, ProcessFailedError, ProcessRunner, type CommandRunner } from './process-runner';
+import { lastLine, ProcessFailedError, ProcessRunner, type CommandRunner, type ProcessCommand } from './process-runner';
 
 export interface CleanAudioVideoRequest {
   inputPath: string;
@@ -47,6 +50,8 @@ export interface CleanAudioVideoRequest {
   ffprobePath?: string;
   // Runs the denoiser script.
   nodePath?: string;
+  // Denoisers one job may run at once on long audio (one core each); 1 streams the audio through one.
+  denoisers?: number;
   runner?: CommandRunner;
   // How much of the work is done, 0 to 1: denoising is most of it, the loudness passes the rest.
   onProgress?: (fraction: number) => void;
@@ -172,51 +177,99 @@ class CleanAudioJob {
     ]);
   }
 
-  // ffmpeg decode | rnnoise-filter | ffmpeg measuring it > raw file, streamed. Returns the audio's
-  // length in seconds and the denoised audio's loudness.
+  // Denoises the first audio stream into the raw file. Returns the audio's length in seconds and the
+  // denoised audio's loudness.
   private async denoise(probedSeconds: number): Promise<{ seconds: number; measured: LoudnessMeasurement }> {
     const { request } = this;
-    const decode = { file: this.ffmpegPath, args: decodeAudioArgs(request.inputPath, this.maxAudioSeconds) };
+    const maxParts = request.denoisers ?? 1;
+    // The denoised samples written so far, against the probed length.
+    const expectedBytes = Math.max(1, Math.min(probedSeconds, this.maxAudioSeconds) * PCM_BYTES_PER_SECOND);
+    let written = 0;
+    const onProgress = request.onProgress;
+    const ticker = onProgress && setInterval(() => onProgress(DENOISE_SHARE * Math.min(1, written / expectedBytes)), PROGRESS_TICK_MS);
+    let measured: LoudnessMeasurement;
+    try {
+      const report = (bytes: number): void => void (written = bytes);
+      measured = maxParts > 1 && probedSeconds >= 2 * MIN_PART_SECONDS ? await this.denoiseInParts(maxParts, report) : await this.denoiseStreamed(report);
+    } finally {
+      clearInterval(ticker);
+    }
+    const seconds = (await stat(this.rawPath)).size / PCM_BYTES_PER_SECOND;
+    if (seconds === 0) throw noSound();
+    this.checkAudioLength(seconds);
+    return { seconds, measured };
+  }
+
+  // ffmpeg decode | rnnoise-filter | ffmpeg measuring it > raw file, streamed: one denoiser.
+  private async denoiseStreamed(report: (bytes: number) => void): Promise<LoudnessMeasurement> {
+    const { request } = this;
     const denoiser = denoiseCommand(request.nodePath ?? process.execPath, request.options.strength);
     const measurer = { file: this.ffmpegPath, args: passAndMeasureArgs() };
     const raw = createWriteStream(this.rawPath);
-    // The denoised samples written so far, against the probed length.
-    const expectedBytes = Math.max(1, Math.min(probedSeconds, this.maxAudioSeconds) * PCM_BYTES_PER_SECOND);
-    const onProgress = request.onProgress;
-    const ticker = onProgress && setInterval(() => onProgress(DENOISE_SHARE * Math.min(1, raw.bytesWritten / expectedBytes)), PROGRESS_TICK_MS);
-    let measured: LoudnessMeasurement;
+    const counting = setInterval(() => report(raw.bytesWritten), PROGRESS_TICK_MS);
     try {
-      const [decoded, , measuring] = await this.runner.pipe([decode, denoiser, measurer], {
+      const [decoded, , measuring] = await this.runner.pipe([this.decodeCommand(), denoiser, measurer], {
         timeoutMs: this.deadline.remainingMs(),
         signal: request.signal,
         stdout: raw,
       });
-      const truncated = truncationIn(decoded.stderrTail);
-      if (truncated) throw damagedInputError(truncated, request.inputPath);
-      measured = parseEbur128Summary(measuring.stderrTail);
+      this.checkDecoded(decoded.stderrTail);
+      return parseEbur128Summary(measuring.stderrTail);
     } catch (error) {
-      // The decoder reads only the input, with arguments fixed by the probe: its failure is the file's.
-      if (error instanceof ProcessFailedError && error.pipeStage === 0) {
-        throw (
-          this.refusal(error) ??
-          new MediaError('invalid_file', 'The audio stream could not be decoded', [
-            { type: 'undecodable_audio', message: forUser(lastLine(error.stderrTail), request.inputPath) },
-          ])
-        );
-      }
-      throw error;
+      throw error instanceof ProcessFailedError && error.pipeStage === 0 ? this.decoderFailure(error) : error;
     } finally {
-      clearInterval(ticker);
+      clearInterval(counting);
       raw.destroy(); // closes the file when the pipe failed before writing to it
     }
-    const seconds = (await stat(this.rawPath)).size / PCM_BYTES_PER_SECOND;
-    if (seconds === 0) {
-      throw new MediaError('invalid_file', 'The audio stream holds no sound', [
-        { type: 'undecodable_audio', message: 'Decoding the first audio stream produced no samples' },
-      ]);
+  }
+
+  // Long audio on a worker with cores to spare: decoded to a file, denoised in parts at once (one
+  // denoiser each, denoise-parts.ts), then measured.
+  private async denoiseInParts(maxParts: number, report: (bytes: number) => void): Promise<LoudnessMeasurement> {
+    const { request } = this;
+    const pcmPath = join(request.workDir, 'decoded.s16le');
+    try {
+      try {
+        const decoded = await this.runner.run(this.decodeCommand(), { timeoutMs: this.deadline.remainingMs(), signal: request.signal, stdout: createWriteStream(pcmPath) });
+        this.checkDecoded(decoded.stderrTail);
+      } catch (error) {
+        throw error instanceof ProcessFailedError ? this.decoderFailure(error) : error;
+      }
+      const decodedBytes = (await stat(pcmPath)).size;
+      if (decodedBytes === 0) throw noSound();
+      await denoiseInParts({
+        runner: this.runner,
+        denoiser: denoiseCommand(request.nodePath ?? process.execPath, request.options.strength),
+        pcmPath,
+        rawPath: this.rawPath,
+        parts: denoiseParts(decodedBytes, maxParts),
+        timeoutMs: this.deadline.remainingMs(),
+        signal: request.signal,
+        onBytes: report,
+      });
+    } finally {
+      await rm(pcmPath, { force: true });
     }
-    this.checkAudioLength(seconds);
-    return { seconds, measured };
+    return this.measure(rawAudioInput(this.rawPath));
+  }
+
+  private decodeCommand(): ProcessCommand {
+    return { file: this.ffmpegPath, args: decodeAudioArgs(this.request.inputPath, this.maxAudioSeconds) };
+  }
+
+  private checkDecoded(stderrTail: string): void {
+    const truncated = truncationIn(stderrTail);
+    if (truncated) throw damagedInputError(truncated, this.request.inputPath);
+  }
+
+  // The decoder reads only the input, with arguments fixed by the probe: its failure is the file's.
+  private decoderFailure(error: ProcessFailedError): MediaError {
+    return (
+      this.refusal(error) ??
+      new MediaError('invalid_file', 'The audio stream could not be decoded', [
+        { type: 'undecodable_audio', message: forUser(lastLine(error.stderrTail), this.request.inputPath) },
+      ])
+    );
   }
 
   private async measure(input: readonly string[], usersFile = false): Promise<LoudnessMeasurement> {
@@ -249,4 +302,10 @@ class CleanAudioJob {
   private refusal(error: unknown): MediaError | null {
     return error instanceof ProcessFailedError ? refusalIn(error.stderrTail, this.request.inputPath, MAX_DECODED_PICTURE) : null;
   }
+}
+
+function noSound(): MediaError {
+  return new MediaError('invalid_file', 'The audio stream holds no sound', [
+    { type: 'undecodable_audio', message: 'Decoding the first audio stream produced no samples' },
+  ]);
 }

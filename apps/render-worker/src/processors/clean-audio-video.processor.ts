@@ -7,6 +7,8 @@ export interface CleanAudioSettings {
   timeLimitMs: number;
   ffmpegPath?: string;
   ffprobePath?: string;
+  // Denoisers a job may run at once on long audio.
+  denoisers?: number;
 }
 
 export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-video'> {
@@ -39,6 +41,7 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
       // Defaults again, for work messages written before an option existed.
       options: { ...CLEAN_AUDIO_DEFAULTS, ...job.options },
       maxAudioSeconds: this.settings.maxAudioSeconds,
+      denoisers: this.settings.denoisers,
       timeoutMs: this.settings.timeLimitMs,
       signal,
       onProgress,

@@ -20,7 +20,7 @@ const job = (options: object): JobWorkRequestedV1<'clean-audio-video'> => ({
 describe('CleanAudioVideoProcessor', () => {
   it('cleans with the job options, the configured limits and names the file <job_id>-clean.<ext>', async () => {
     const requests: CleanAudioVideoRequest[] = [];
-    const processor = new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 3_600_000, ffmpegPath: '/bin/ffmpeg' }, async (request) => {
+    const processor = new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 3_600_000, ffmpegPath: '/bin/ffmpeg', denoisers: 2 }, async (request) => {
       requests.push(request);
       return { outputPath: '/work/out.webm', contentType: 'video/webm', fileExtension: 'webm', durationSeconds: 61.2 };
     });
@@ -31,6 +31,7 @@ describe('CleanAudioVideoProcessor', () => {
         inputPath: '/work/input',
         options: { strength: 0.5, normalize_loudness: true, target_lufs: -19 },
         maxAudioSeconds: 1800,
+        denoisers: 2,
         timeoutMs: 3_600_000,
         signal,
         ffmpegPath: '/bin/ffmpeg',

@@ -1,0 +1,74 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { PCM_SAMPLE_RATE } from './clean-audio-args';
+import { denoiseCommand } from './denoise-command';
+import { denoiseInParts } from './denoise-in-parts';
+import { denoiseParts } from './denoise-parts';
+import { AbortError } from './media-error';
+import { ProcessRunner, type CommandRunner, type RunOptions } from './process-runner';
+import { siSdr } from './si-sdr';
+import { noisyVoice, PcmCollector, toBytes, toSamples } from './testing/pcm';
+
+// Two denoisers on the two halves of 32 s of noisy voice, against one denoiser on all of it.
+describe('denoiseInParts', () => {
+  const runner = new ProcessRunner();
+  const denoiser = denoiseCommand(process.execPath, 0.874);
+  let dir: string;
+  let pcmPath: string;
+  let whole: Int16Array;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vj-denoise-parts-'));
+    pcmPath = join(dir, 'decoded.s16le');
+    await writeFile(pcmPath, toBytes(noisyVoice(32 * PCM_SAMPLE_RATE)));
+    const output = new PcmCollector();
+    await runner.run(denoiser, { timeoutMs: 60_000, stdin: createReadStream(pcmPath), stdout: output });
+    whole = output.samples;
+  });
+
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('writes what one denoiser writes: the first part byte for byte, the next part once its pre-roll has settled the state', async () => {
+    const size = whole.length * 2;
+    const parts = denoiseParts(size, 2);
+    expect(parts).toHaveLength(2);
+    const rawPath = join(dir, 'denoised.s16le');
+    const counted: number[] = [];
+    await denoiseInParts({ runner, denoiser, pcmPath, rawPath, parts, timeoutMs: 60_000, onBytes: (total) => counted.push(total) });
+    const parted = toSamples(await readFile(rawPath));
+    expect(parted.length).toBe(whole.length);
+    expect(counted.at(-1)).toBe(size);
+    const boundary = parts[1].outputStart / 2;
+    const bytes = (samples: Int16Array) => Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+    // Compared as bytes: a failing toEqual would print a million samples.
+    expect(bytes(parted.subarray(0, boundary)).equals(bytes(whole.subarray(0, boundary)))).toBe(true);
+    expect(siSdr(parted.subarray(boundary), whole.subarray(boundary))).toBeGreaterThan(40);
+  });
+
+  it('stops the other parts at the first failure and reports that failure', async () => {
+    const failure = new Error('denoiser crashed');
+    let abortedOthers = 0;
+    // The part reading from the start fails; the other waits until it is stopped.
+    const failing: CommandRunner = {
+      run: (_command, options: RunOptions) =>
+        new Promise((_resolve, reject) => {
+          const first = (options.stdin as unknown as { start?: number }).start === 0;
+          options.stdin?.destroy();
+          // As a real child's stdout does when it dies.
+          const fail = (error: Error) => ((options.stdout as Writable).end(), reject(error));
+          options.signal?.addEventListener('abort', () => {
+            abortedOthers++;
+            fail(new AbortError('stopped'));
+          });
+          if (first) setTimeout(() => fail(failure), 20);
+        }),
+      pipe: () => Promise.reject(new Error('unused')),
+    };
+    const parts = denoiseParts(whole.length * 2, 2);
+    await expect(denoiseInParts({ runner: failing, denoiser, pcmPath, rawPath: join(dir, 'failed.s16le'), parts, timeoutMs: 60_000 })).rejects.toBe(failure);
+    expect(abortedOthers).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,84 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { DenoisePart } from './denoise-parts';
+import type { CommandRunner, ProcessCommand } from './process-runner';
+
+export interface DenoiseInPartsRequest {
+  runner: CommandRunner;
+  denoiser: ProcessCommand;
+  // Decoded s16le PCM, read by every part's denoiser over its range.
+  pcmPath: string;
+  // The denoised file, written by every part at its own offset.
+  rawPath: string;
+  parts: readonly DenoisePart[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+  // Denoised bytes written so far, all parts together.
+  onBytes?: (total: number) => void;
+}
+
+// Runs one denoiser per part at once, each on its own core: RNNoise is single-threaded, so a long
+// file's denoising takes the time of its longest part instead of the whole. The first failure stops
+// the other parts; the caller removes the files.
+export async function denoiseInParts(request: DenoiseInPartsRequest): Promise<void> {
+  await writeFile(request.rawPath, Buffer.alloc(0));
+  const controller = new AbortController();
+  const forwardAbort = (): void => controller.abort(request.signal?.reason);
+  if (request.signal?.aborted) forwardAbort();
+  request.signal?.addEventListener('abort', forwardAbort, { once: true });
+  let written = 0;
+  const count = (bytes: number): void => {
+    written += bytes;
+    request.onBytes?.(written);
+  };
+  let firstError: { error: unknown } | undefined;
+  const runs = request.parts.map((part) =>
+    denoisePart(request, part, controller.signal, count).catch((error: unknown) => {
+      if (!firstError) {
+        firstError = { error };
+        controller.abort();
+      }
+    }),
+  );
+  await Promise.all(runs);
+  request.signal?.removeEventListener('abort', forwardAbort);
+  if (firstError) throw firstError.error;
+}
+
+async function denoisePart(request: DenoiseInPartsRequest, part: DenoisePart, signal: AbortSignal, count: (bytes: number) => void): Promise<void> {
+  const kept = new ByteWindow(part.dropBytes, part.keepBytes, count);
+  const writing = pipeline(kept, createWriteStream(request.rawPath, { flags: 'r+', start: part.outputStart }));
+  const denoising = request.runner.run(request.denoiser, {
+    timeoutMs: request.timeoutMs,
+    signal,
+    // end is inclusive; callers pass parts of decoded audio, never empty.
+    stdin: createReadStream(request.pcmPath, { start: part.inputStart, end: part.inputEnd - 1 }),
+    stdout: kept,
+  });
+  // Both settle: a failed denoiser ends the writer's input, a failed write fails the denoiser's output.
+  const [ran, wrote] = await Promise.allSettled([denoising, writing]);
+  if (ran.status === 'rejected') throw ran.reason;
+  if (wrote.status === 'rejected') throw wrote.reason;
+}
+
+// Passes on `keep` bytes of its input after the first `skip`, counting what it passes; drops the rest.
+class ByteWindow extends Transform {
+  constructor(
+    private skip: number,
+    private keep: number,
+    private readonly count: (bytes: number) => void,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const skipped = Math.min(this.skip, chunk.length);
+    this.skip -= skipped;
+    const passed = chunk.subarray(skipped, skipped + this.keep);
+    this.keep -= passed.length;
+    if (passed.length > 0) this.count(passed.length);
+    done(null, passed.length > 0 ? passed : undefined);
+  }
+}

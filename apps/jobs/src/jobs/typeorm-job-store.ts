@@ -56,7 +56,8 @@ export class TypeormJobStore implements JobStore {
       const job = await tx.findOne(JobEntity, { where: { job_id: jobId }, lock: { mode: 'pessimistic_write' } });
       const { value, write } = decide(job);
       if (write) {
-        await tx.save(JobEntity, write.job);
+        // The row is locked and read above: an update, without save()'s second read of it.
+        await tx.update(JobEntity, { job_id: jobId }, write.job);
         await insertOutbox(tx, JOBS_SCHEMA, write.outbox, write.job.updated_at);
       }
       return value;

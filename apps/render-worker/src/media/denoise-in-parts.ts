@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { DenoisePart } from './denoise-parts';
-import type { CommandRunner, ProcessCommand } from './process-runner';
+import { runTogether, type CommandRunner, type ProcessCommand } from './process-runner';
 
 export interface DenoiseInPartsRequest {
   runner: CommandRunner;
@@ -24,27 +24,12 @@ export interface DenoiseInPartsRequest {
 // the other parts; the caller removes the files.
 export async function denoiseInParts(request: DenoiseInPartsRequest): Promise<void> {
   await writeFile(request.rawPath, Buffer.alloc(0));
-  const controller = new AbortController();
-  const forwardAbort = (): void => controller.abort(request.signal?.reason);
-  if (request.signal?.aborted) forwardAbort();
-  request.signal?.addEventListener('abort', forwardAbort, { once: true });
   let written = 0;
   const count = (bytes: number): void => {
     written += bytes;
     request.onBytes?.(written);
   };
-  let firstError: { error: unknown } | undefined;
-  const runs = request.parts.map((part) =>
-    denoisePart(request, part, controller.signal, count).catch((error: unknown) => {
-      if (!firstError) {
-        firstError = { error };
-        controller.abort();
-      }
-    }),
-  );
-  await Promise.all(runs);
-  request.signal?.removeEventListener('abort', forwardAbort);
-  if (firstError) throw firstError.error;
+  await runTogether(request.signal, (stop) => request.parts.map((part) => denoisePart(request, part, stop, count)));
 }
 
 async function denoisePart(request: DenoiseInPartsRequest, part: DenoisePart, signal: AbortSignal, count: (bytes: number) => void): Promise<void> {

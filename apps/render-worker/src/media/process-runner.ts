@@ -132,32 +132,44 @@ export class ProcessRunner implements CommandRunner {
     });
   }
 
-  async pipe(commands: readonly ProcessCommand[], options: RunOptions): Promise<RunResult[]> {
-    const controller = new AbortController();
-    const forwardAbort = (): void => controller.abort(options.signal?.reason);
-    if (options.signal?.aborted) forwardAbort();
-    options.signal?.addEventListener('abort', forwardAbort, { once: true });
+  pipe(commands: readonly ProcessCommand[], options: RunOptions): Promise<RunResult[]> {
     const links = commands.slice(1).map(() => new PassThrough());
     const last = commands.length - 1;
-    let firstError: { error: unknown } | undefined; // the cause; the others are its consequences
-    const runs = commands.map((command, i) =>
-      this.run(command, {
-        timeoutMs: options.timeoutMs,
-        signal: controller.signal,
-        stdin: i === 0 ? options.stdin : links[i - 1],
-        stdout: i === last ? options.stdout : links[i],
-      }).catch((caught: unknown) => {
-        const error = caught instanceof ProcessFailedError ? caught.atPipeStage(i) : caught;
-        if (!firstError) {
-          firstError = { error };
-          controller.abort();
-        }
-        throw error;
-      }),
+    return runTogether(options.signal, (stop) =>
+      commands.map((command, i) =>
+        this.run(command, {
+          timeoutMs: options.timeoutMs,
+          signal: stop,
+          stdin: i === 0 ? options.stdin : links[i - 1],
+          stdout: i === last ? options.stdout : links[i],
+        }).catch((caught: unknown) => {
+          throw caught instanceof ProcessFailedError ? caught.atPipeStage(i) : caught;
+        }),
+      ),
     );
-    const settled = await Promise.allSettled(runs);
-    options.signal?.removeEventListener('abort', forwardAbort);
-    if (firstError) throw firstError.error;
-    return settled.map((result) => (result as PromiseFulfilledResult<RunResult>).value);
   }
+}
+
+// Runs work that stands or falls together (a pipe's processes, a file's parts): `start` gets one
+// stop signal, fired by `signal` too, and the first failure fires it for the others. That failure is
+// what rejects; the others are its consequences.
+export async function runTogether<T>(signal: AbortSignal | undefined, start: (stop: AbortSignal) => Promise<T>[]): Promise<T[]> {
+  const controller = new AbortController();
+  const forwardAbort = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) forwardAbort();
+  signal?.addEventListener('abort', forwardAbort, { once: true });
+  let firstError: { error: unknown } | undefined;
+  const runs = start(controller.signal).map((run) =>
+    run.catch((error: unknown) => {
+      if (!firstError) {
+        firstError = { error };
+        controller.abort();
+      }
+      throw error;
+    }),
+  );
+  const settled = await Promise.allSettled(runs);
+  signal?.removeEventListener('abort', forwardAbort);
+  if (firstError) throw firstError.error;
+  return settled.map((result) => (result as PromiseFulfilledResult<T>).value);
 }

@@ -45,6 +45,6 @@ export function frameGeometry(video: Pick<VideoStreamProbe, 'width' | 'height' |
 }
 
 // The epsilon keeps a side scaled exactly to the limit (3839.9999999999995) from losing 2 pixels.
-function even(size: number): number {
+export function even(size: number): number {
   return Math.max(MIN_SCALED_SIDE, Math.floor(size / 2 + 1e-9) * 2);
 }

@@ -1,6 +1,7 @@
 import { FrameMatter, type FrameMatterSettings } from './frame-matter';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { MattingModelSpec, Segmenter } from './matting-model';
+import { DEFAULT_TRACKING } from './region-tracker';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
 
 const [WIDTH, HEIGHT] = [8, 4];
@@ -14,6 +15,7 @@ const SETTINGS: FrameMatterSettings = {
   matte: { ...DEFAULT_MATTE, refine: false },
   // Each frame's alpha then depends on its own mask only.
   smoothing: { ...DEFAULT_SMOOTHING, stillRate: 1 },
+  tracking: null,
   depth: 2,
 };
 const REFINED: FrameMatterSettings = { ...SETTINGS, matte: { ...DEFAULT_MATTE, refine: true } };
@@ -129,5 +131,170 @@ describe('FrameMatter', () => {
     const pending = matter.start(small(126), undefined);
     await new Promise((resolve) => setImmediate(resolve));
     await expect(matter.finish(pending)).rejects.toThrow('model failed');
+  });
+
+  describe('tracking the person', () => {
+    // A 32x16 grid; the decoder's side frame (the crop source) at twice that.
+    const TRACK_SPEC: MattingModelSpec = { ...SPEC, width: 32, height: 16 };
+    const SIDE = { width: 64, height: 32 };
+    const TRACKED: FrameMatterSettings = {
+      ...SETTINGS,
+      width: SIDE.width,
+      height: SIDE.height,
+      tracking: { settings: { ...DEFAULT_TRACKING, checkEvery: 4 }, sideSize: SIDE },
+      depth: 4,
+    };
+
+    // A model limited by resolution: it sees a bright pixel as the person (1) only where its whole
+    // 3x3 neighbourhood is bright, and answers `faint` for thinner bright parts.
+    class SharpSegmenter implements Segmenter {
+      readonly spec = TRACK_SPEC;
+      readonly runs: number[] = [];
+
+      constructor(private readonly faint = 0.3) {}
+
+      segment(input: Float32Array): Promise<Float32Array> {
+        const { width, height } = TRACK_SPEC;
+        const bright = (x: number, y: number) => x >= 0 && y >= 0 && x < width && y < height && input[(y * width + x) * 3] > 0.5;
+        const mask = new Float32Array(width * height);
+        let count = 0;
+        for (let y = 0; y < height; y++) {
+          for (let x = 0; x < width; x++) {
+            if (!bright(x, y)) continue;
+            count++;
+            let solid = true;
+            for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) solid &&= bright(x + dx, y + dy);
+            mask[y * width + x] = solid ? 1 : this.faint;
+          }
+        }
+        this.runs.push(count);
+        return Promise.resolve(mask);
+      }
+    }
+
+    // The scene at side-frame resolution: people as bright boxes (side pixels, x1/y1 exclusive) on
+    // a dark background; the decoder's two outputs made from it.
+    function frames(...people: [number, number, number, number][]): { small: Buffer; side: Uint8Array } {
+      const inside = (x: number, y: number) => people.some(([x0, y0, x1, y1]) => x >= x0 && x < x1 && y >= y0 && y < y1);
+      const side = new Uint8Array((SIDE.width * SIDE.height * 3) / 2).fill(128);
+      for (let y = 0; y < SIDE.height; y++) for (let x = 0; x < SIDE.width; x++) side[y * SIDE.width + x] = inside(x, y) ? 235 : 16;
+      const gridPixels = TRACK_SPEC.width * TRACK_SPEC.height;
+      const small = Buffer.alloc(gridPixels * 3, 128);
+      // Each grid pixel is the mean of its 2x2 side pixels.
+      for (let y = 0; y < TRACK_SPEC.height; y++) {
+        for (let x = 0; x < TRACK_SPEC.width; x++) {
+          let total = 0;
+          for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) total += side[(2 * y + dy) * SIDE.width + 2 * x + dx];
+          small[y * TRACK_SPEC.width + x] = Math.round(total / 4);
+        }
+      }
+      return { small, side };
+    }
+
+    // A person 2 grid pixels wide: the whole frame shows them only faintly.
+    const PERSON: [number, number, number, number] = [20, 10, 24, 22];
+    const gridAt = (x: number, y: number) => y * TRACK_SPEC.width + x;
+
+    it('looks again at a crop where the whole frame shows a small person faintly, and uses that mask', async () => {
+      const whole = new FrameMatter(new SharpSegmenter(), { ...TRACKED, tracking: null });
+      const untracked = await whole.finish(whole.start(frames(PERSON).small, frames(PERSON).side));
+      const segmenter = new SharpSegmenter();
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small, side } = frames(PERSON);
+      const alpha = await matter.finish(matter.start(small, side));
+      // Two runs on the first frame: the whole frame, then the crop, where the person is larger.
+      expect(segmenter.runs).toHaveLength(2);
+      expect(segmenter.runs[1]).toBeGreaterThan(2 * segmenter.runs[0]);
+      // The person's middle is opaque only with the closer look.
+      expect(untracked[gridAt(10, 8)]).toBe(0);
+      expect(alpha[gridAt(10, 8)]).toBe(255);
+      expect(alpha[gridAt(2, 2)]).toBe(0);
+      expect(alpha[gridAt(30, 14)]).toBe(0);
+    });
+
+    it('searches the frame in four tiles where the whole frame shows nobody, and looks closer where they find someone', async () => {
+      const segmenter = new SharpSegmenter(0);
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small, side } = frames(PERSON);
+      const alpha = await matter.finish(matter.start(small, side));
+      // The whole frame, four tiles, then the crop around what they found.
+      expect(segmenter.runs).toHaveLength(6);
+      expect(alpha[gridAt(10, 8)]).toBe(255);
+      expect(alpha[gridAt(2, 2)]).toBe(0);
+    });
+
+    it('has frames started while a search is under way look where it found someone', async () => {
+      const segmenter = new SharpSegmenter(0);
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small, side } = frames(PERSON);
+      // Three frames started before any is finished: none has a region, and only the first searches.
+      const pending = [0, 1, 2].map(() => matter.start(small, side));
+      const alphas: Uint8Array[] = [];
+      for (const frame of pending) alphas.push(await matter.finish(frame));
+      for (const alpha of alphas) expect(alpha[gridAt(10, 8)]).toBe(255);
+      // Three whole frames, four tiles, three crops.
+      expect(segmenter.runs).toHaveLength(3 + 4 + 3);
+    });
+
+    it('searches an empty scene only every searchEvery frames', async () => {
+      const segmenter = new SharpSegmenter(0);
+      const matter = new FrameMatter(segmenter, { ...TRACKED, tracking: { settings: { ...DEFAULT_TRACKING, searchEvery: 3 }, sideSize: SIDE } });
+      const { small, side } = frames();
+      for (let frame = 0; frame < 7; frame++) await matter.finish(matter.start(small, side));
+      // Frames 0, 3 and 6: five runs each; the rest one.
+      expect(segmenter.runs).toHaveLength(3 * 5 + 4);
+    });
+
+    it('runs the model once per frame on the crop once a finished frame shows where the person is', async () => {
+      const segmenter = new SharpSegmenter();
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small, side } = frames(PERSON);
+      await matter.finish(matter.start(small, side));
+      const runs = segmenter.runs.length;
+      const alpha = await matter.finish(matter.start(small, side));
+      expect(segmenter.runs.length - runs).toBe(1);
+      expect(segmenter.runs.at(-1)).toBeGreaterThan(2 * segmenter.runs[0]);
+      expect(alpha[gridAt(10, 8)]).toBe(255);
+    });
+
+    it('finds someone entering outside the region on the periodic whole-frame check', async () => {
+      const segmenter = new SharpSegmenter();
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const first = frames(PERSON);
+      await matter.finish(matter.start(first.small, first.side));
+      // A second, larger person enters at the right edge, outside the region.
+      const both = frames(PERSON, [52, 6, 64, 26]);
+      const alphas: Uint8Array[] = [];
+      for (let frame = 0; frame < 4; frame++) alphas.push(await matter.finish(matter.start(both.small, both.side)));
+      // Cropped frames miss them; the check frame (the fourth cropped) runs twice and sees them.
+      expect(alphas[0][gridAt(29, 8)]).toBe(0);
+      expect(alphas[3][gridAt(29, 8)]).toBe(255);
+      expect(alphas[3][gridAt(10, 8)]).toBe(255);
+      expect(segmenter.runs).toHaveLength(2 + 3 + 2);
+    });
+
+    it('segments the whole frame after a cut', async () => {
+      const segmenter = new SharpSegmenter();
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small, side } = frames(PERSON);
+      await matter.finish(matter.start(small, side));
+      await matter.finish(matter.start(small, side));
+      // Everything bright: nobody small to look at closer, and the whole frame is what the model saw.
+      const cut = frames([0, 0, 64, 32]);
+      const runs = segmenter.runs.length;
+      const alpha = await matter.finish(matter.start(cut.small, cut.side));
+      expect(segmenter.runs.length - runs).toBe(1);
+      expect(segmenter.runs.at(-1)).toBe(TRACK_SPEC.width * TRACK_SPEC.height);
+      expect(alpha[gridAt(2, 2)]).toBe(255);
+    });
+
+    it('segments only whole frames without a side frame', async () => {
+      const segmenter = new SharpSegmenter();
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small } = frames(PERSON);
+      await matter.finish(matter.start(small, undefined));
+      await matter.finish(matter.start(small, undefined));
+      expect(segmenter.runs).toHaveLength(2);
+    });
   });
 });

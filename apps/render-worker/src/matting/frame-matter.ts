@@ -1,6 +1,8 @@
-import { ModelInput, type YuvMatrix } from './model-input';
+import { ModelInput, writeLuma, type YuvMatrix } from './model-input';
 import { MatteBuilder, type MatteSettings } from './matte-builder';
 import type { Segmenter } from './matting-model';
+import { pasteRegion, sampleRegion, type PictureSize } from './region-crop';
+import { RegionTracker, type Region, type TrackingSettings } from './region-tracker';
 import { TemporalSmoother, type SmoothingSettings } from './temporal-smoother';
 
 export interface FrameMatterSettings {
@@ -9,6 +11,9 @@ export interface FrameMatterSettings {
   matrix: YuvMatrix;
   matte: MatteSettings;
   smoothing: SmoothingSettings;
+  // Cropping to the person (issue 14), from the decoder's side frame: the whole frame as yuv420p at
+  // `sideSize`. Null: the model always sees the whole frame.
+  tracking: { settings: TrackingSettings; sideSize: PictureSize } | null;
   // Frames started and not yet finished, at most (see runFramePipeline).
   depth: number;
 }
@@ -20,34 +25,59 @@ export interface PendingMatte {
   mask: Promise<Float32Array>;
 }
 
+interface Slot {
+  tensor: Float32Array;
+  luma: Float32Array;
+  // A cropped frame's model input (yuv444p), the crop's own luma (unused) and, on a check frame, the
+  // whole frame's tensor.
+  crop: Uint8Array;
+  cropLuma: Float32Array;
+  wholeTensor: Float32Array;
+}
+
 // One video's frames, in order: each frame, as the decoder gives it at the model's size (and its
-// full-size luma when refining), becomes its 8-bit alpha frame. Work is split so the model runs on
-// frame n+1 (on its own thread) while this thread finishes frame n: start(n+1), then finish(n).
-// Holds the state that ties frames together (the smoother's), so frames must be finished in order.
+// side frame: the crop source, whose Y plane is the full-size luma when refining), becomes its
+// 8-bit alpha frame. Work is split so the model runs on frame n+1 (on its own thread) while this
+// thread finishes frame n: start(n+1), then finish(n). Holds the state that ties frames together
+// (the smoother's and the tracker's), so frames must be finished in order.
 export class FrameMatter {
   private readonly input: ModelInput;
   private readonly smoother: TemporalSmoother;
   private readonly builder: MatteBuilder;
+  // With tracking: where the model looks next, and the size of the side frame crops are cut from.
+  private readonly tracking: { tracker: RegionTracker; sideSize: PictureSize } | null;
   // One set of model inputs per frame in flight: they are read by model runs while others are filled.
-  private readonly slots: { tensor: Float32Array; luma: Float32Array }[];
+  private readonly slots: Slot[];
   private nextSlot = 0;
+  // A tile search under way (see segmentCloser).
+  private searching: Promise<void> | null = null;
 
   constructor(
     private readonly segmenter: Segmenter,
-    settings: FrameMatterSettings,
+    private readonly settings: FrameMatterSettings,
   ) {
     const { spec } = segmenter;
+    const pixels = spec.width * spec.height;
     this.input = new ModelInput(spec.width, spec.height, settings.matrix);
     this.smoother = new TemporalSmoother(spec.width, spec.height, settings.smoothing);
     this.builder = new MatteBuilder(spec.width, spec.height, settings.width, settings.height, settings.matte);
-    this.slots = Array.from({ length: settings.depth }, () => ({ tensor: new Float32Array(spec.width * spec.height * 3), luma: new Float32Array(spec.width * spec.height) }));
+    this.tracking = settings.tracking ? { tracker: new RegionTracker(spec.width, spec.height, settings.tracking.settings), sideSize: settings.tracking.sideSize } : null;
+    const cropped = settings.tracking ? pixels : 0;
+    this.slots = Array.from({ length: settings.depth }, () => ({
+      tensor: new Float32Array(pixels * 3),
+      luma: new Float32Array(pixels),
+      crop: new Uint8Array(cropped * 3),
+      cropLuma: new Float32Array(cropped),
+      wholeTensor: new Float32Array(cropped * 3),
+    }));
   }
 
-  start(small: Uint8Array, fullLuma: Uint8Array | undefined): PendingMatte {
+  start(small: Uint8Array, side: Uint8Array | undefined): PendingMatte {
+    const previous = this.slots[(this.nextSlot + this.slots.length - 1) % this.slots.length];
     const slot = this.slots[this.nextSlot];
     this.nextSlot = (this.nextSlot + 1) % this.slots.length;
-    this.input.write(small, this.segmenter.spec, slot.tensor, slot.luma);
-    const mask = this.segmenter.segment(slot.tensor);
+    const fullLuma = this.settings.matte.refine && side ? side.subarray(0, this.settings.width * this.settings.height) : undefined;
+    const mask = this.tracking && side ? this.segmentTracked(small, side, slot, previous.luma) : this.segmentWhole(small, slot.tensor, slot.luma);
     // Awaited by finish(); until then a failure must not count as unhandled.
     mask.catch(() => undefined);
     return { luma: slot.luma, fullLuma, mask };
@@ -56,8 +86,90 @@ export class FrameMatter {
   async finish(pending: PendingMatte): Promise<Uint8Array> {
     const mask = flushTiny(await pending.mask);
     this.smoother.smooth(mask, pending.luma);
+    this.tracking?.tracker.observe(mask);
     return this.builder.build(mask, pending.luma, pending.fullLuma);
   }
+
+  private segmentTracked(small: Uint8Array, side: Uint8Array, slot: Slot, previousLuma: Float32Array): Promise<Float32Array> {
+    const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    writeLuma(small, slot.luma);
+    // The same test the smoother makes: a cut's person may be anywhere. The first frame's previous
+    // slot is still empty, and it has no region to lose.
+    const cut = meanDifference(slot.luma, previousLuma) >= this.settings.smoothing.cutFrom;
+    const { region, check } = tracker.next(cut);
+    return region ? this.segmentRegion(small, side, slot, region, check) : this.segmentCloser(small, side, slot);
+  }
+
+  private segmentWhole(small: Uint8Array, tensor: Float32Array, luma: Float32Array): Promise<Float32Array> {
+    this.input.write(small, this.segmenter.spec, tensor, luma);
+    return this.segmenter.segment(tensor);
+  }
+
+  // A whole frame while tracking (the first, a cut, the person lost): where the model finds someone
+  // small, it looks again at a crop around them, so the frames before the tracker catches up are
+  // not the weak ones. Where it finds nobody, a search in tiles may (region-tracker.ts).
+  private async segmentCloser(small: Uint8Array, side: Uint8Array, slot: Slot): Promise<Float32Array> {
+    const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    const whole = await this.segmentWhole(small, slot.tensor, slot.luma);
+    let look = tracker.closerLook(whole);
+    // A frame started before an earlier frame's search ended looks where that search found someone.
+    if (!look && this.searching) {
+      await this.searching;
+      look = tracker.closerLook(whole);
+    }
+    if (look) return this.segmentRegion(small, side, slot, look, false, whole);
+    const tiles = tracker.searchTiles(whole);
+    if (tiles.length === 0) return whole;
+    // Waiting frames resume once the search's region is known, not merely once its masks are.
+    const search = this.searchTiles(side, slot, tiles, whole).then((found) => ({ found, region: tracker.closerLook(found) }));
+    this.searching = search.then(
+      () => undefined,
+      () => undefined,
+    );
+    const { found, region } = await search.finally(() => (this.searching = null));
+    return region ? this.segmentRegion(small, side, slot, region, false, found) : found;
+  }
+
+  // The largest of the whole frame's mask and each tile's, pasted in place.
+  private async searchTiles(side: Uint8Array, slot: Slot, tiles: Region[], whole: Float32Array): Promise<Float32Array> {
+    const { spec } = this.segmenter;
+    // Each tile its own tensor: the segmenter may read its input after segment() returns.
+    const masks = tiles.map((tile) => this.segmenter.segment(this.cropTensor(side, slot, tile, new Float32Array(spec.width * spec.height * 3))));
+    const merged = Float32Array.from(whole);
+    const pasted = new Float32Array(merged.length);
+    for (const [index, mask] of (await Promise.all(masks)).entries()) {
+      pasted.fill(0);
+      pasteRegion(mask, tiles[index], spec, pasted);
+      for (let i = 0; i < merged.length; i++) if (pasted[i] > merged[i]) merged[i] = pasted[i];
+    }
+    return merged;
+  }
+
+  // The model on `region`, pasted onto `known` (a mask of this frame already made), else onto the
+  // whole frame's mask on a check frame, else onto nothing.
+  private async segmentRegion(small: Uint8Array, side: Uint8Array, slot: Slot, region: Region, check: boolean, known?: Float32Array): Promise<Float32Array> {
+    const { spec } = this.segmenter;
+    const cropMask = this.segmenter.segment(this.cropTensor(side, slot, region, slot.tensor));
+    const whole = check ? this.segmentWhole(small, slot.wholeTensor, slot.luma) : undefined;
+    whole?.catch(() => undefined);
+    const background = known ?? (whole ? await whole : new Float32Array(spec.width * spec.height));
+    return pasteRegion(await cropMask, region, spec, background);
+  }
+
+  // Fills `tensor` with the model's input for `region` of the side frame.
+  private cropTensor(side: Uint8Array, slot: Slot, region: Region, tensor: Float32Array): Float32Array {
+    const { spec } = this.segmenter;
+    sampleRegion(side, (this.tracking as NonNullable<FrameMatter['tracking']>).sideSize, region, spec, slot.crop);
+    this.input.write(slot.crop, spec, tensor, slot.cropLuma);
+    return tensor;
+  }
+}
+
+// Mean absolute difference of two luma planes (0..1).
+function meanDifference(a: Float32Array, b: Float32Array): number {
+  let total = 0;
+  for (let i = 0; i < a.length; i++) total += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+  return total / a.length;
 }
 
 // A sigmoid's background answers are as small as 1e-30, and smoothing shrinks them further into

@@ -13,7 +13,7 @@ function audio(codecName: string, channels = 2): AudioStreamProbe {
 }
 
 function decodePlan(overrides: Partial<DecodePlan> = {}): DecodePlan {
-  return { inputPath: '/w/in', storedSize: { width: 640, height: 480 }, geometry: VGA, maxSeconds: 60, modelInput: { width: 256, height: 144 }, fullLuma: false, ...overrides };
+  return { inputPath: '/w/in', storedSize: { width: 640, height: 480 }, geometry: VGA, maxSeconds: 60, modelInput: { width: 256, height: 144 }, side: null, ...overrides };
 }
 
 function plan(overrides: Partial<EncodePlan> = {}): EncodePlan {
@@ -52,16 +52,25 @@ describe('decodeFramesArgs', () => {
     ]);
   });
 
-  it('with refinement also writes the full-size Y plane on pipe:3 from the same decode, deblocked', () => {
-    expect(decodeFramesArgs(decodePlan({ fullLuma: true }))).toEqual([
+  it('with a full-size side frame also writes the frame as yuv420p on pipe:3 from the same decode, deblocked', () => {
+    expect(decodeFramesArgs(decodePlan({ side: { width: 640, height: 480 } }))).toEqual([
       ...QUIET,
       '-threads', '2',
       '-noautorotate', '-reinit_filter', '0',
       ...FENCED, '-i', '/w/in',
-      '-filter_complex', '[0:V:0]scale=640:480,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p,extractplanes=y[luma]',
+      '-filter_complex', '[0:V:0]scale=640:480,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p[side]',
       '-map', '[model]', '-t', '61', ...RAW, 'pipe:1',
-      '-map', '[luma]', '-t', '61', ...RAW, 'pipe:3',
+      '-map', '[side]', '-t', '61', ...RAW, 'pipe:3',
     ]);
+  });
+
+  it('scales a smaller side frame (the crop source when tracking) with area averaging, skipping deblocking', () => {
+    const args = decodeFramesArgs(decodePlan({ side: { width: 384, height: 288 } }));
+    expect(args).toContain('-skip_loop_filter');
+    expect(valuesOf(args, '-filter_complex')).toEqual([
+      '[0:V:0]scale=640:480,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]scale=384:288:flags=area,format=yuv420p[side]',
+    ]);
+    expect(args.slice(-2)).toEqual(['rawvideo', 'pipe:3']);
   });
 
   it("turns the picture upright with the geometry's filters before it is scaled for the model", () => {
@@ -73,7 +82,7 @@ describe('decodeFramesArgs', () => {
   it('holds every frame to the probed size before the geometry, and keeps the filters when a stream changes size midway', () => {
     const storedSize = { width: 4096, height: 2304 };
     const scaled = { width: 3840, height: 2160, filters: ['scale=3840:2160:flags=area'] };
-    const decode = decodeFramesArgs(decodePlan({ storedSize, geometry: scaled, fullLuma: true }));
+    const decode = decodeFramesArgs(decodePlan({ storedSize, geometry: scaled, side: { width: 3840, height: 2160 } }));
     expect(valuesOf(decode, '-filter_complex')[0]).toMatch(/^\[0:V:0\]scale=4096:2304,scale=3840:2160:flags=area,split=2\[frame\]\[full\];/);
     const encode = encodeMatteArgs(plan({ storedSize, geometry: scaled }));
     expect(valuesOf(encode, '-filter_complex')[0]).toMatch(/^\[0:V:0\]scale=4096:2304,scale=3840:2160:flags=area,settb=/);
@@ -82,11 +91,11 @@ describe('decodeFramesArgs', () => {
     expect(valuesOf(encode, '-reinit_filter')).toEqual(['0']);
   });
 
-  it("turns the picture upright with the geometry's filters before it is split into the model's frame and the full-size luma", () => {
+  it("turns the picture upright with the geometry's filters before it is split into the model's frame and the side frame", () => {
     const geometry = { width: 320, height: 240, filters: ['crop=320:240:0:0'] };
-    const args = decodeFramesArgs(decodePlan({ storedSize: { width: 321, height: 241 }, geometry, fullLuma: true }));
+    const args = decodeFramesArgs(decodePlan({ storedSize: { width: 321, height: 241 }, geometry, side: { width: 320, height: 240 } }));
     expect(valuesOf(args, '-filter_complex')).toEqual([
-      '[0:V:0]scale=321:241,crop=320:240:0:0,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p,extractplanes=y[luma]',
+      '[0:V:0]scale=321:241,crop=320:240:0:0,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]format=yuv420p[side]',
     ]);
   });
 });

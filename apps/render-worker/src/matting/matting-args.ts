@@ -21,34 +21,38 @@ export interface DecodePlan {
   maxSeconds: number;
   // The model's input size.
   modelInput: { width: number; height: number };
-  // Whether the frame's full-size luma is wanted too (the edge refinement's guide).
-  fullLuma: boolean;
+  // The size of the side frame, or null for none: the whole frame again, as yuv420p, that a crop of
+  // the person is cut from (issue 14) and whose Y plane, at the frame's own size, is the edge
+  // refinement's full-size guide.
+  side: { width: number; height: number } | null;
 }
 
 // What the matting itself reads, one entry per decoded frame of the first real video stream,
 // upright (the geometry's filters turn it, not ffmpeg's autorotation) and at the geometry's size
 // (heldFilters): on stdout the frame scaled to the model's input as planar yuv444p, scaled by
-// ffmpeg's vectorised code; with fullLuma, on pipe:3, its full-size Y plane. The picture itself
-// never passes through the worker: the encoder decodes it again (encodeMatteArgs).
+// ffmpeg's vectorised code; with a side frame, on pipe:3, the frame as yuv420p at the side's size.
+// The picture itself never passes through the worker: the encoder decodes it again (encodeMatteArgs).
 export function decodeFramesArgs(plan: DecodePlan): string[] {
-  const { geometry, modelInput } = plan;
+  const { geometry, modelInput, side } = plan;
   const limit = ['-t', String(plan.maxSeconds + 1)];
   const raw = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
   const upright = `${heldFilters(plan.storedSize, geometry).join(',')},`;
   const toModel = `scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p`;
+  const fullSize = side !== null && side.width === geometry.width && side.height === geometry.height;
+  const toSide = side && !fullSize ? `scale=${side.width}:${side.height}:flags=area,` : '';
   // yuv420p first: 10-bit, RGB or full-range input then gives the same 8-bit limited-range luma as
   // the model-size copy and the encoder's picture.
-  const graph = plan.fullLuma
-    ? `[0:V:0]${upright}split=2[frame][full];[frame]${toModel}[model];[full]format=yuv420p,extractplanes=y[luma]`
+  const graph = side
+    ? `[0:V:0]${upright}split=2[frame][full];[frame]${toModel}[model];[full]${toSide}format=yuv420p[side]`
     : `[0:V:0]${upright}${toModel}[model]`;
   return [
-    // At the model's size in-loop deblocking changes nothing it can see; the full-size guide keeps it.
+    // Scaled down, in-loop deblocking changes nothing the model can see; a full-size side frame keeps it.
     // Two decoding threads bound how many frames of one output ffmpeg writes before the other's.
-    ...QUIET, ...(plan.fullLuma ? [] : ['-skip_loop_filter', 'all']), '-threads', '2', ...HELD_INPUT,
+    ...QUIET, ...(fullSize ? [] : ['-skip_loop_filter', 'all']), '-threads', '2', ...HELD_INPUT,
     ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE),
     '-filter_complex', graph,
     '-map', '[model]', ...limit, ...raw, 'pipe:1',
-    ...(plan.fullLuma ? ['-map', '[luma]', ...limit, ...raw, 'pipe:3'] : []),
+    ...(side ? ['-map', '[side]', ...limit, ...raw, 'pipe:3'] : []),
   ];
 }
 

@@ -29,6 +29,7 @@ function request(overrides: Partial<MattingRequest> = {}): MattingRequest {
     maxSeconds: 60,
     refine: false,
     segmenters: [SQUARE, LANDSCAPE],
+    tracking: null,
     files: { codec: 'vp9', webmPath: '/w/transparent.webm' },
     ...overrides,
   };
@@ -53,22 +54,37 @@ describe('mattingPlan', () => {
     expect(turned.geometry).toEqual({ width: 720, height: 1280, filters: ['transpose=clock'] });
   });
 
-  it("without refinement reads model-size frames only and hands the encoder alpha at the model's size", () => {
+  it("without refinement or tracking reads model-size frames only and hands the encoder alpha at the model's size", () => {
     const plan = planFor(video());
     expect(plan.alpha).toEqual({ width: 256, height: 144 });
     expect(plan.smallBytes).toBe(256 * 144 * 3);
-    expect(plan.lumaBytes).toBe(0);
+    expect(plan.side).toBeNull();
+    expect(plan.sideBytes).toBe(0);
     expect(plan.decodeArgs).toContain('-skip_loop_filter');
     expect(plan.decodeArgs).not.toContain('pipe:3');
     expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['256x144']);
     expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toContain('[1:v]scale=1280:720:flags=bilinear,');
   });
 
-  it("with refinement also reads the full-size luma and hands the encoder alpha at the frame's size", () => {
+  it('when tracking without refinement also reads the frame as yuv420p at most sourceScale times the model input a side', () => {
+    const plan = planFor(video(), { tracking: { sourceScale: 2 } });
+    expect(plan.side).toEqual({ width: 512, height: 288 });
+    expect(plan.sideBytes).toBe((512 * 288 * 3) / 2);
+    expect(plan.decodeArgs).toContain('-skip_loop_filter');
+    expect(plan.decodeArgs).toContain('pipe:3');
+    expect(plan.alpha).toEqual({ width: 256, height: 144 });
+    // A frame already within that size is read at its own.
+    expect(planFor(video({ width: 320, height: 240 }), { tracking: { sourceScale: 2 } }).side).toEqual({ width: 320, height: 240 });
+  });
+
+  it("with refinement also reads the full-size frame and hands the encoder alpha at the frame's size", () => {
     const plan = planFor(video(), { refine: true });
     expect(plan.alpha).toEqual({ width: 1280, height: 720 });
     expect(plan.smallBytes).toBe(256 * 144 * 3);
-    expect(plan.lumaBytes).toBe(1280 * 720);
+    expect(plan.side).toEqual({ width: 1280, height: 720 });
+    expect(plan.sideBytes).toBe((1280 * 720 * 3) / 2);
+    // Tracking reads the crop from that same full-size frame.
+    expect(planFor(video(), { refine: true, tracking: { sourceScale: 2 } }).side).toEqual({ width: 1280, height: 720 });
     expect(plan.decodeArgs).not.toContain('-skip_loop_filter');
     expect(plan.decodeArgs).toContain('pipe:3');
     expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['1280x720']);

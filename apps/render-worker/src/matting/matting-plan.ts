@@ -1,8 +1,9 @@
 import type { MediaProbe, VideoStreamProbe } from '../media';
-import { frameGeometry, type FrameGeometry } from './frame-geometry';
+import { even, frameGeometry, type FrameGeometry } from './frame-geometry';
 import { variantFor, type Segmenter } from './matting-model';
 import { decodeFramesArgs, encodeMatteArgs, type MatteFiles } from './matting-args';
 import { yuvMatrixFor, type YuvMatrix } from './model-input';
+import type { PictureSize } from './region-crop';
 
 // How one input is decoded, matted and encoded, from its probe and the job's options alone.
 export interface MattingPlan {
@@ -15,9 +16,12 @@ export interface MattingPlan {
   alpha: { width: number; height: number };
   decodeArgs: string[];
   encodeArgs: string[];
-  // Bytes of the decoder's model-size frame (yuv444p) and full-size luma (0 when not refined).
+  // The decoder's side frame (yuv420p; null for none): the crop source when tracking, at the
+  // frame's own size when refining (its Y plane is the refinement's guide).
+  side: PictureSize | null;
+  // Bytes of the decoder's model-size frame (yuv444p) and side frame (0 for none).
   smallBytes: number;
-  lumaBytes: number;
+  sideBytes: number;
 }
 
 export interface MattingRequest {
@@ -25,6 +29,9 @@ export interface MattingRequest {
   maxSeconds: number;
   refine: boolean;
   segmenters: readonly Segmenter[];
+  // Crop to the person, with this crop source's largest enlargement of the model's input; null: the
+  // model always sees the whole frame.
+  tracking: { sourceScale: number } | null;
   files: MatteFiles;
 }
 
@@ -40,15 +47,25 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
   const fps = video.fps ?? Number(FALLBACK_FRAME_RATE);
   const { inputPath, maxSeconds } = request;
   const storedSize = { width: video.width, height: video.height };
+  const side = request.refine ? { width: geometry.width, height: geometry.height } : request.tracking ? cropSource(geometry, modelInput, request.tracking.sourceScale) : null;
   return {
     segmenter,
     geometry,
     fps,
     matrix: yuvMatrixFor(video.colorSpace, geometry.height),
     alpha,
-    decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, fullLuma: request.refine }),
+    side,
+    decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, side }),
     encodeArgs: encodeMatteArgs({ inputPath, storedSize, geometry, maxSeconds, frameRate, fps, audio: probe.audio, colorSpace: video.colorSpace, alpha, files: request.files }),
     smallBytes: modelInput.width * modelInput.height * 3,
-    lumaBytes: request.refine ? geometry.width * geometry.height : 0,
+    sideBytes: side ? (side.width * side.height * 3) / 2 : 0,
   };
+}
+
+// The frame scaled down to at most `sourceScale` times the model's input a side, with even sides
+// for yuv420p.
+function cropSource(geometry: PictureSize, model: PictureSize, sourceScale: number): PictureSize {
+  const scale = Math.min(1, (sourceScale * model.width) / geometry.width, (sourceScale * model.height) / geometry.height);
+  if (scale === 1) return { width: geometry.width, height: geometry.height };
+  return { width: even(geometry.width * scale), height: even(geometry.height * scale) };
 }

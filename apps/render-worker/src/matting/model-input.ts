@@ -59,6 +59,11 @@ export class ModelInput {
   }
 }
 
+// The luma alone, as write() fills it: for a frame whose model run reads another picture (a crop).
+export function writeLuma(small: Uint8Array, luma: Float32Array): void {
+  for (let i = 0; i < luma.length; i++) luma[i] = (small[i] - 16) / 219; // lumaOf, inlined
+}
+
 function clamp01(value: number): number {
   return value < 0 ? 0 : value > 1 ? 1 : value;
 }

@@ -15,6 +15,8 @@ import { removeBackground, type RemoveBackgroundRequest } from './remove-backgro
 const SPEC: MattingModelSpec = { name: 'fake', path: '/models/fake.onnx', width: 256, height: 144, layout: 'nhwc', mean: [0, 0, 0], std: [1, 1, 1], output: 'probability' };
 const SEGMENTER: Segmenter = { spec: SPEC, segment: () => Promise.resolve(new Float32Array(256 * 144)) };
 const FRAME_BYTES = 256 * 144 * 3;
+// The side frame, the crop source of tracking: the 320x240 picture as yuv420p.
+const SIDE_BYTES = (320 * 240 * 3) / 2;
 const INPUT = '/w/jobs/1/input';
 
 const probeJson = (video: Record<string, unknown> = {}) =>
@@ -42,7 +44,8 @@ class ScriptedRunner implements CommandRunner {
     this.commands.push(command);
     if (command.file === 'ffprobe') return { stdout: this.probe, stderrTail: '' };
     if (command.args.includes('[model]')) {
-      await pipeline(Readable.from(Array.from({ length: this.decoder.frames }, () => Buffer.alloc(FRAME_BYTES))), options.stdout as Writable);
+      const write = (to: Writable, bytes: number) => pipeline(Readable.from(Array.from({ length: this.decoder.frames }, () => Buffer.alloc(bytes))), to);
+      await Promise.all([write(options.stdout as Writable, FRAME_BYTES), ...(options.outputs ?? []).map((side) => write(side, SIDE_BYTES))]);
       if (this.decoder.failure) throw this.decoder.failure;
       return { stdout: '', stderrTail: this.decoder.stderrTail ?? '' };
     }

@@ -17,6 +17,7 @@ import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import type { MatteFiles } from './matting-args';
 import { mattingPlan, type MattingPlan } from './matting-plan';
+import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
 
 export interface RemoveBackgroundRequest {
@@ -37,6 +38,9 @@ export interface RemoveBackgroundRequest {
   runner?: CommandRunner;
   // Frames in flight between decoder and encoder (PIPELINE_DEPTH by default).
   depth?: number;
+  // Crop the model's input to the person (issue 14); on by default. Off, the model sees every whole
+  // frame, as before tracking: the quality bench's reference.
+  tracking?: boolean;
   // Sees every frame's alpha as the encoder gets it (tests compare it with the delivered file): at
   // the model's size, or with refinement the frame's.
   onMatte?: (frameIndex: number, alpha: Uint8Array) => void;
@@ -92,6 +96,7 @@ class BackgroundRemoval {
   private readonly runner: CommandRunner;
   private readonly ffmpegPath: string;
   private readonly deadline: Deadline;
+  private readonly tracking: TrackingSettings | null;
 
   constructor(
     private readonly request: RemoveBackgroundRequest,
@@ -100,6 +105,7 @@ class BackgroundRemoval {
     this.runner = request.runner ?? new ProcessRunner();
     this.ffmpegPath = request.ffmpegPath ?? 'ffmpeg';
     this.deadline = new Deadline(request.timeoutMs, 'Removing the background');
+    this.tracking = request.tracking === false ? null : DEFAULT_TRACKING;
   }
 
   async run(): Promise<MattedVideo> {
@@ -124,6 +130,7 @@ class BackgroundRemoval {
       maxSeconds: request.maxSeconds,
       refine: request.options.refine_foreground_edges,
       segmenters: request.segmenters,
+      tracking: this.tracking ? { sourceScale: this.tracking.sourceScale } : null,
       files: this.matteFiles(),
     });
     const { width, height } = plan.geometry;
@@ -133,6 +140,7 @@ class BackgroundRemoval {
       matrix: plan.matrix,
       matte: { ...DEFAULT_MATTE, refine: request.options.refine_foreground_edges },
       smoothing: DEFAULT_SMOOTHING,
+      tracking: this.tracking && plan.side ? { settings: this.tracking, sideSize: plan.side } : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,
     });
     const frames = await this.stream(matter, plan, probe.durationSeconds ?? 0);
@@ -152,7 +160,7 @@ class BackgroundRemoval {
     let index = 0;
     const expectedFrames = Math.max(1, plan.fps * Math.min(probedSeconds, request.maxSeconds));
     const stage: FrameStage<PendingMatte> = {
-      start: (small, fullLuma) => matter.start(small, fullLuma),
+      start: (small, side) => matter.start(small, side),
       finish: async (pending) => {
         const alpha = await matter.finish(pending);
         request.onMatte?.(index++, alpha);
@@ -167,7 +175,7 @@ class BackgroundRemoval {
         decodeArgs: plan.decodeArgs,
         encodeArgs: plan.encodeArgs,
         frameBytes: plan.smallBytes,
-        sideFrameBytes: plan.lumaBytes || undefined,
+        sideFrameBytes: plan.sideBytes || undefined,
         encodedFrameBytes: plan.alpha.width * plan.alpha.height,
         stage,
         depth: request.depth ?? PIPELINE_DEPTH,

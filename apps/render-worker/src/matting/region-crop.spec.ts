@@ -1,0 +1,69 @@
+import { pasteRegion, sampleRegion } from './region-crop';
+
+const GRID = { width: 16, height: 8 };
+
+// A planar yuv420p picture whose planes are f(x, y) at each plane's own resolution.
+function yuv420(width: number, height: number, y: (x: number, y: number) => number, u: number, v: number): Uint8Array {
+  const picture = new Uint8Array((width * height * 3) / 2);
+  for (let row = 0; row < height; row++) for (let x = 0; x < width; x++) picture[row * width + x] = y(x, row);
+  picture.fill(u, width * height, (width * height * 5) / 4);
+  picture.fill(v, (width * height * 5) / 4);
+  return picture;
+}
+
+const plane = (frame: Uint8Array, index: number) => Array.from(frame.subarray(index * GRID.width * GRID.height, (index + 1) * GRID.width * GRID.height));
+
+describe('sampleRegion', () => {
+  it('gives back a grid-sized source unchanged for the whole frame, chroma included', () => {
+    const source = yuv420(GRID.width, GRID.height, (x, y) => 16 + x * 8 + y, 90, 200);
+    const out = new Uint8Array(GRID.width * GRID.height * 3);
+    sampleRegion(source, GRID, { x: 0, y: 0, width: GRID.width, height: GRID.height }, GRID, out);
+    expect(plane(out, 0)).toEqual(Array.from(source.subarray(0, GRID.width * GRID.height)));
+    expect(plane(out, 1).every((value) => value === 90)).toBe(true);
+    expect(plane(out, 2).every((value) => value === 200)).toBe(true);
+  });
+
+  it('enlarges a region of a larger source: each output pixel reads the source where the region maps it', () => {
+    // Source twice the grid's size; luma = 2 * source column.
+    const source = yuv420(GRID.width * 2, GRID.height * 2, (x) => 2 * x, 128, 128);
+    const out = new Uint8Array(GRID.width * GRID.height * 3);
+    // The right half of the grid's top half, enlarged twice.
+    sampleRegion(source, { width: GRID.width * 2, height: GRID.height * 2 }, { x: 8, y: 0, width: 8, height: 4 }, GRID, out);
+    const row = plane(out, 0).slice(0, GRID.width);
+    // Crop column c centres on grid column 8 + (c + 0.5) / 2, which is source pixel 16 + c.
+    row.forEach((value, c) => expect(value).toBe(2 * (16 + c)));
+  });
+
+  it('averages over the footprint when the source is larger than the crop, so fine detail is not aliased', () => {
+    // One-pixel stripes, four source pixels per grid pixel: every output is their mean.
+    const source = yuv420(GRID.width * 4, GRID.height * 4, (x) => (x % 2 === 0 ? 40 : 200), 128, 128);
+    const out = new Uint8Array(GRID.width * GRID.height * 3);
+    sampleRegion(source, { width: GRID.width * 4, height: GRID.height * 4 }, { x: 0, y: 0, width: GRID.width, height: GRID.height }, GRID, out);
+    plane(out, 0).forEach((value) => expect(Math.abs(value - 120)).toBeLessThanOrEqual(1));
+  });
+});
+
+describe('pasteRegion', () => {
+  it("puts the crop's mask in place and leaves the rest as it was", () => {
+    const crop = new Float32Array(GRID.width * GRID.height).fill(1);
+    const into = new Float32Array(GRID.width * GRID.height).fill(0.25);
+    pasteRegion(crop, { x: 4, y: 2, width: 8, height: 4 }, GRID, into);
+    for (let y = 0; y < GRID.height; y++) {
+      for (let x = 0; x < GRID.width; x++) {
+        const inside = x >= 4 && x < 12 && y >= 2 && y < 6;
+        expect(into[y * GRID.width + x]).toBe(inside ? 1 : 0.25);
+      }
+    }
+  });
+
+  it('is the inverse of sampling: a plane cropped and pasted back is the plane again inside the region', () => {
+    // A smooth ramp, so bilinear resampling both ways is exact.
+    const source = yuv420(GRID.width, GRID.height, (x) => 16 + 10 * x, 128, 128);
+    const region = { x: 4, y: 2, width: 8, height: 4 };
+    const out = new Uint8Array(GRID.width * GRID.height * 3);
+    sampleRegion(source, GRID, region, GRID, out);
+    const cropMask = Float32Array.from(plane(out, 0));
+    const back = pasteRegion(cropMask, region, GRID, new Float32Array(GRID.width * GRID.height));
+    for (let y = 2; y < 6; y++) for (let x = 5; x < 11; x++) expect(Math.abs(back[y * GRID.width + x] - source[y * GRID.width + x])).toBeLessThanOrEqual(1);
+  });
+});

@@ -1,0 +1,147 @@
+import { DEFAULT_TRACKING, foregroundBox, RegionTracker, type Region, type TrackingSettings } from './region-tracker';
+
+const [GRID_W, GRID_H] = [64, 36];
+
+// A grid mask with the person as a filled box (x1, y1 exclusive).
+function maskWith(...boxes: [number, number, number, number][]): Float32Array {
+  const mask = new Float32Array(GRID_W * GRID_H);
+  for (const [x0, y0, x1, y1] of boxes) for (let y = y0; y < y1; y++) mask.fill(0.9, y * GRID_W + x0, y * GRID_W + x1);
+  return mask;
+}
+
+const contains = (region: Region, [x0, y0, x1, y1]: [number, number, number, number]) =>
+  region.x <= x0 && region.y <= y0 && region.x + region.width >= x1 && region.y + region.height >= y1;
+
+function tracker(settings: Partial<TrackingSettings> = {}): RegionTracker {
+  return new RegionTracker(GRID_W, GRID_H, { ...DEFAULT_TRACKING, ...settings });
+}
+
+// Plans `frames` frames with the person standing at `box`, observing each frame as soon as it starts.
+function follow(subject: RegionTracker, box: [number, number, number, number], frames = 1): Region | null {
+  let region: Region | null = null;
+  for (let i = 0; i < frames; i++) {
+    region = subject.next(false).region;
+    subject.observe(maskWith(box));
+  }
+  return region;
+}
+
+describe('foregroundBox', () => {
+  it('bounds the pixels at or above the threshold, and is null without any', () => {
+    expect(foregroundBox(maskWith([3, 4, 9, 20], [30, 10, 31, 11]), GRID_W, GRID_H, 0.5)).toEqual({ x0: 3, y0: 4, x1: 31, y1: 20 });
+    expect(foregroundBox(maskWith(), GRID_W, GRID_H, 0.5)).toBeNull();
+    expect(foregroundBox(maskWith([3, 4, 9, 20]), GRID_W, GRID_H, 0.95)).toBeNull();
+  });
+});
+
+describe('RegionTracker', () => {
+  it('runs the whole frame until a finished frame shows someone, then a region around them in the grid’s shape', () => {
+    const subject = tracker();
+    expect(subject.next(false)).toEqual({ region: null, check: false });
+    subject.observe(maskWith([20, 14, 24, 26]));
+    const { region } = subject.next(false);
+    expect(region).not.toBeNull();
+    const r = region as Region;
+    expect(contains(r, [20, 14, 24, 26])).toBe(true);
+    // The margin: a quarter of the box's longer side (12 rows) on every side.
+    expect(contains(r, [17, 11, 27, 29])).toBe(true);
+    expect(r.width / r.height).toBeCloseTo(GRID_W / GRID_H, 6);
+    expect(r.x).toBeGreaterThanOrEqual(0);
+    expect(r.y + r.height).toBeLessThanOrEqual(GRID_H + 1e-9);
+  });
+
+  it('uses the whole frame when the person fills too much of it to gain from a crop', () => {
+    expect(follow(tracker(), [4, 2, 60, 34], 3)).toBeNull();
+  });
+
+  it('never crops tighter than maxZoom allows', () => {
+    const region = follow(tracker(), [30, 17, 31, 18], 3) as Region;
+    expect(region.width).toBeCloseTo(GRID_W / DEFAULT_TRACKING.maxZoom, 6);
+  });
+
+  it('keeps a still person’s region still, and shrinks it slowly but grows it at once', () => {
+    const subject = tracker();
+    const first = follow(subject, [20, 14, 24, 26], 3) as Region;
+    expect(follow(subject, [20, 14, 24, 26])).toEqual(first);
+    // A smaller box (its region would be 10 / 12 as wide): the region only creeps towards it, a
+    // frame after the box was seen.
+    const shrunk = follow(subject, [21, 15, 24, 25], 2) as Region;
+    const target = (first.width * 10) / 12;
+    expect(shrunk.width).toBeCloseTo(first.width + DEFAULT_TRACKING.shrinkRate * (target - first.width), 6);
+    // A taller person: the next region holds them with their margin at once.
+    const grown = follow(subject, [20, 12, 24, 28], 2) as Region;
+    expect(contains(grown, [16, 8, 28, 32])).toBe(true);
+  });
+
+  it('carries the box forward by its velocity over the frames still in flight', () => {
+    const subject = tracker();
+    // Four frames in flight: each plan sees the box of the frame four before it.
+    const plans: (Region | null)[] = [];
+    for (let frame = 0; frame < 20; frame++) {
+      plans.push(subject.next(false).region);
+      const seen = frame - 3;
+      if (seen >= 0) subject.observe(maskWith([4 + 2 * seen, 14, 8 + 2 * seen, 26]));
+    }
+    // The person at frame 19 (moving 2 columns a frame) is inside the region planned for it.
+    expect(contains(plans[19] as Region, [4 + 38, 14, 8 + 38, 26])).toBe(true);
+  });
+
+  it('checks the whole frame every checkEvery cropped frames', () => {
+    const subject = tracker({ checkEvery: 3 });
+    follow(subject, [20, 14, 24, 26]);
+    const checks = Array.from({ length: 9 }, () => {
+      const plan = subject.next(false);
+      subject.observe(maskWith([20, 14, 24, 26]));
+      return plan.check;
+    });
+    expect(checks).toEqual([false, false, true, false, false, true, false, false, true]);
+  });
+
+  it('goes back to the whole frame on a cut and when the person is lost', () => {
+    const subject = tracker();
+    follow(subject, [20, 14, 24, 26], 2);
+    expect(subject.next(true).region).toBeNull();
+    follow(subject, [20, 14, 24, 26], 2);
+    subject.observe(maskWith());
+    expect(subject.next(false).region).toBeNull();
+  });
+
+  it('offers a closer look at a frame’s own mask, and the last one where the model found nobody', () => {
+    const subject = tracker();
+    const look = subject.closerLook(maskWith([20, 14, 24, 26])) as Region;
+    expect(contains(look, [17, 11, 27, 29])).toBe(true);
+    // Frames started before the first finished: a miss keeps the last look...
+    expect(subject.closerLook(maskWith())).toEqual(look);
+    // ...until a finished frame shows nobody.
+    subject.next(false);
+    subject.observe(maskWith());
+    expect(subject.closerLook(maskWith())).toBeNull();
+    expect(subject.closerLook(maskWith([0, 0, 64, 36]))).toBeNull();
+  });
+
+  it('searches in four overlapping corner tiles only where nobody is found, at most every searchEvery frames', () => {
+    const subject = tracker({ searchEvery: 5 });
+    subject.next(false);
+    const tiles = subject.searchTiles(maskWith());
+    const [width, height] = [GRID_W / DEFAULT_TRACKING.searchZoom, GRID_H / DEFAULT_TRACKING.searchZoom];
+    expect(tiles).toEqual([
+      { x: 0, y: 0, width, height },
+      { x: GRID_W - width, y: 0, width, height },
+      { x: 0, y: GRID_H - height, width, height },
+      { x: GRID_W - width, y: GRID_H - height, width, height },
+    ]);
+    // Overlapping, so a person on a tile's edge is whole in another.
+    expect(width * 2).toBeGreaterThan(GRID_W);
+    for (let frame = 1; frame < 5; frame++) {
+      subject.next(false);
+      expect(subject.searchTiles(maskWith())).toEqual([]);
+    }
+    subject.next(false);
+    expect(subject.searchTiles(maskWith([20, 14, 24, 26]))).toEqual([]);
+    expect(subject.searchTiles(maskWith())).toHaveLength(4);
+    // Not while someone is tracked.
+    subject.observe(maskWith([20, 14, 24, 26]));
+    for (let frame = 0; frame < 10; frame++) subject.next(false);
+    expect(subject.searchTiles(maskWith())).toEqual([]);
+  });
+});

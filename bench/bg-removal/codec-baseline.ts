@@ -19,7 +19,7 @@ export async function codecBaseline(inputPath: string, codec: OutputCodec, refin
   if (!probe.video) throw new Error(`${inputPath} has no video stream`);
   const files: MatteFiles =
     codec === 'vp9' ? { codec, webmPath: join(workDir, 'baseline.webm') } : { codec, rgbPath: join(workDir, 'baseline-rgb.mp4'), mattePath: join(workDir, 'baseline-matte.mp4') };
-  const plan = mattingPlan(probe, probe.video, { inputPath, maxSeconds: 3600, refine, segmenters, files });
+  const plan = mattingPlan(probe, probe.video, { inputPath, maxSeconds: 3600, refine, segmenters, tracking: null, files });
   const frames = Math.round((probe.durationSeconds ?? 0) * plan.fps);
   const opaque = Buffer.alloc(plan.alpha.width * plan.alpha.height, 255);
   const alpha = new PassThrough({ highWaterMark: opaque.length });

@@ -12,7 +12,8 @@ import { codecBaseline } from './codec-baseline';
 // bench/bg-removal: frames per second of the whole matting pipeline (decode, person model, smoothing,
 // matte, encode) on 640x480 and 1280x720 clips, next to a baseline measured in the same run: the same
 // ffmpeg decode and encode with no inference. Prints both, and their ratio (median of the runs).
-// Usage: npm run bench:bg-removal [-- --runs 3 --seconds 20 --sizes 640x480,1280x720 --threads 1]
+// Usage: npm run bench:bg-removal [-- --runs 3 --seconds 20 --sizes 640x480,1280x720 --threads 1
+//   --people webcam|small --tracking on|off|off,on]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
 const run = promisify(execFile);
@@ -24,16 +25,23 @@ function option(name: string, fallback: string): string {
 }
 
 // Real people from ../shared/media/video when it is there (looped and scaled), a test picture otherwise;
-// 30 fps H.264 with AAC sound, as a phone or webcam would give.
-async function makeClip(path: string, size: string, seconds: number): Promise<string> {
-  const [width, height] = size.split('x');
-  const people = join(SHARED_VIDEO, 'again.mkv');
-  const picture = existsSync(people) ? ['-stream_loop', '-1', '-i', people] : ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`];
+// 30 fps H.264 with AAC sound, as a phone or webcam would give. `small`: the webcam picture at 30 %
+// of the frame's height, moving across a still background, so the person is small and tracked.
+async function makeClip(path: string, size: string, seconds: number, people: 'webcam' | 'small'): Promise<string> {
+  const [width, height] = size.split('x').map(Number);
+  const source = join(SHARED_VIDEO, 'again.mkv');
+  const picture = existsSync(source) ? ['-stream_loop', '-1', '-i', source] : ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`];
+  const small = Math.round((height! * 0.3) / 2) * 2;
+  const graph =
+    people === 'webcam'
+      ? `[0:v]scale=${width}:${height},fps=30[v]`
+      : `gradients=s=${size}:c0=0x6d5d4b:c1=0xc9c2b3:r=30:d=${seconds}[room];[0:v]scale=-2:${small},fps=30[person];[room][person]overlay=x='(W-w)*t/${seconds}':y=H-h-12:shortest=1[v]`;
   await run('ffmpeg', [
     '-v', 'error', '-y', ...picture, '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000',
-    '-map', '0:v', '-map', '1:a', '-vf', `scale=${width}:${height},fps=30`, '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path,
+    '-filter_complex', graph, '-map', '[v]', '-map', '1:a', '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path,
   ]);
-  return existsSync(people) ? 'people (shared/media/video/again.mkv, looped)' : 'testsrc2';
+  const content = existsSync(source) ? 'people (shared/media/video/again.mkv, looped)' : 'testsrc2';
+  return people === 'webcam' ? content : `${content} at 30 % of the height, moving across a still background`;
 }
 
 async function fps(work: () => Promise<{ frames: number }>): Promise<number> {
@@ -48,34 +56,38 @@ async function main(): Promise<void> {
   const runs = Number(option('runs', '3'));
   const seconds = Number(option('seconds', '20'));
   const sizes = option('sizes', '640x480,1280x720').split(',');
+  const people = option('people', 'webcam') === 'small' ? 'small' : 'webcam';
+  // Crop the model's input to the person (the default) or not: 'off,on' measures both in one run.
+  const trackings = option('tracking', 'on').split(',').map((value) => value === 'on');
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-bg-'));
   const providers = (process.env.ONNX_EXECUTION_PROVIDERS ?? 'cuda,cpu').split(',');
   const models = await loadMattingModels({ cacheDir: join(dir, 'models'), executionProviders: providers, intraOpThreads: Number(option('threads', '1')) });
   const person = models.segmentersFor(true);
   console.log(`${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}); models: ${models.describe()}`);
-  const configs: { codec: OutputCodec; refine: boolean }[] = [
+  const codecs: { codec: OutputCodec; refine: boolean }[] = [
     { codec: 'vp9', refine: false },
     { codec: 'vp9', refine: true },
     { codec: 'h264', refine: false },
     { codec: 'h264', refine: true },
   ];
+  const configs = codecs.flatMap((config) => trackings.map((tracking) => ({ ...config, tracking })));
   const rows: string[] = [];
   try {
     for (const size of sizes) {
       const input = join(dir, `clip-${size}.mp4`);
-      const content = await makeClip(input, size, seconds);
+      const content = await makeClip(input, size, seconds, people);
       console.log(`\n${size}, ${seconds} s at 30 fps, ${content}`);
-      for (const { codec, refine } of configs) {
+      for (const { codec, refine, tracking } of configs) {
         const job: number[] = [];
         const base: number[] = [];
         // Interleaved, so both see the same machine load.
         for (let i = 0; i < runs; i++) {
-          const workDir = join(dir, `work-${size}-${codec}-${refine}-${i}`);
+          const workDir = join(dir, `work-${size}-${codec}-${refine}-${tracking}-${i}`);
           base.push(await fps(() => codecBaseline(input, codec, refine, person, join(workDir, 'baseline'))));
-          job.push(await fps(() => removeBackground({ inputPath: input, workDir, options: { output_codec: codec, refine_foreground_edges: refine }, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000 })));
+          job.push(await fps(() => removeBackground({ inputPath: input, workDir, options: { output_codec: codec, refine_foreground_edges: refine }, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000, tracking })));
           rmSync(workDir, { recursive: true, force: true });
         }
-        const row = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)}  pipeline ${median(job).toFixed(1).padStart(6)} fps   baseline ${median(base).toFixed(1).padStart(6)} fps   ratio ${(median(job) / median(base)).toFixed(2)}`;
+        const row = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)} tracking ${tracking ? 'on ' : 'off'}  pipeline ${median(job).toFixed(1).padStart(6)} fps   baseline ${median(base).toFixed(1).padStart(6)} fps   ratio ${(median(job) / median(base)).toFixed(2)}`;
         rows.push(row);
         console.log(`  ${row}   (runs: ${job.map((v) => v.toFixed(1)).join(', ')} / ${base.map((v) => v.toFixed(1)).join(', ')})`);
       }

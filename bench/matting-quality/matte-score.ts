@@ -6,6 +6,7 @@ export interface MatteScore {
   // frame's. A frame where both are empty counts as 1.
   meanIou: number;
   worstIou: number;
+  worstFrame: number;
   // Mean absolute alpha error, 0 to 1.
   mae: number;
   // Mean absolute alpha change from the previous frame where the reference is background (0) in both:
@@ -17,6 +18,7 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
   if (matte.length !== reference.length || matte.length === 0) throw new Error(`${matte.length} matte frames for ${reference.length} reference frames`);
   let iouSum = 0;
   let worstIou = 1;
+  let worstFrame = 0;
   let errorSum = 0;
   let pixels = 0;
   let flickerSum = 0;
@@ -37,7 +39,7 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
     pixels += a.length;
     const iou = either === 0 ? 1 : both / either;
     iouSum += iou;
-    worstIou = Math.min(worstIou, iou);
+    if (iou < worstIou) [worstIou, worstFrame] = [iou, f];
     if (f > 0) {
       const previous = matte[f - 1]!;
       const previousReference = reference[f - 1]!;
@@ -52,6 +54,7 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
     frames: matte.length,
     meanIou: iouSum / matte.length,
     worstIou,
+    worstFrame,
     mae: errorSum / pixels / 255,
     flicker: flickerPixels === 0 ? 0 : flickerSum / flickerPixels / 255,
   };

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
+import { BilinearMap } from '../../apps/render-worker/src/matting/bilinear';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
@@ -15,11 +16,14 @@ import { scoreMattes, type MatteScore } from './matte-score';
 // background).
 //   webcam clips (../shared/media/video, upper body): the reference is the pipeline's own matte of
 //     the clip, checked by eye on green (reports/matting-quality/*-reference-green.png). Their row
-//     measures drift from it: a change to the pipeline should keep it within 0.002 of 1.
+//     measures drift from it: the reference is made with the model on every whole frame (no
+//     tracking), so the row shows what tracking changes; it should stay within 0.002 of 1.
 //   small-person clips, made from each webcam clip: the person, cut out with that reference, scaled
 //     down and walked across a static 768x432 room-like background, so the model sees a small
 //     person as in full-body footage. The reference is exact: the cut-out's alpha where it was pasted.
-// Usage: npm run bench:matting-quality [-- --label before]  (composites go to reports/matting-quality/<label>)
+//     Each is matted twice in the run: whole frames (as before tracking) and tracked.
+//   two people: both webcam people at 30 %, crossing the room in opposite directions.
+// Usage: npm run bench:matting-quality [-- --label before --refine on|off]  (composites go to reports/matting-quality/<label>)
 
 const run = promisify(execFile);
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
@@ -27,6 +31,7 @@ const CLIPS = ['again.mkv', 'thanks.mkv'];
 const ROOM = { width: 768, height: 432 };
 // Heights of the pasted person, as a share of the frame's height.
 const SCALES = [0.5, 0.3];
+const TWO_PEOPLE_SCALE = 0.3;
 const REPORTS = join(__dirname, '..', '..', 'reports', 'matting-quality');
 
 const option = (name: string, fallback: string): string => {
@@ -47,56 +52,94 @@ async function probeSize(path: string): Promise<{ width: number; height: number 
   return { width: width!, height: height! };
 }
 
-// The pipeline's full-size alpha of every frame (refinement on: the alpha the encoder gets is full size).
-async function matte(clip: Clip, segmenters: readonly Segmenter[], workDir: string): Promise<Uint8Array[]> {
+// The pipeline's full-size alpha of every frame. With refinement the encoder gets it at full size;
+// without, at the model's size, scaled up here bilinearly as the encoder does.
+async function matte(clip: Clip, segmenters: readonly Segmenter[], workDir: string, settings: { refine: boolean; tracking: boolean }): Promise<Uint8Array[]> {
   const frames: Uint8Array[] = [];
   await removeBackground({
     inputPath: clip.path,
     workDir,
-    options: { output_codec: 'h264', refine_foreground_edges: true },
+    options: { output_codec: 'h264', refine_foreground_edges: settings.refine },
     segmenters,
     maxSeconds: 3600,
     timeoutMs: 600_000,
+    tracking: settings.tracking,
     onMatte: (index, alpha) => (frames[index] = Uint8Array.from(alpha)),
   });
-  return frames;
+  if (settings.refine) return frames;
+  const model = segmenters.find((segmenter) => segmenter.spec.width * segmenter.spec.height === frames[0]!.length)!.spec;
+  const map = new BilinearMap(model.width, model.height, clip.width, clip.height);
+  return frames.map((alpha) => scaleUp(alpha, map));
 }
 
-// The webcam clip's person, cut out with its reference alpha, `scale` of the room's height, walking
-// from left to right on a static background, feet near the floor line: the composite video and its
-// exact alpha.
-async function smallPersonClip(source: Clip, reference: Uint8Array[], scale: number, dir: string): Promise<{ clip: Clip; truth: Uint8Array[] }> {
-  const alphaPath = join(dir, `${source.name}-alpha.gray`);
-  writeFileSync(alphaPath, Buffer.concat(reference.map((frame) => Buffer.from(frame))));
-  const h = Math.round((ROOM.height * scale) / 2) * 2;
-  const w = Math.round((source.width * h) / source.height / 2) * 2;
-  const seconds = reference.length / 30;
-  const x = `20+(W-w-40)*t/${seconds.toFixed(3)}`;
-  const y = `H-h-12`;
-  const name = `${source.name}-small-${Math.round(scale * 100)}`;
+function scaleUp(alpha: Uint8Array, map: BilinearMap): Uint8Array {
+  const out = new Uint8Array(map.width * map.height);
+  for (let y = 0; y < map.height; y++) {
+    const top = map.y0[y]! * map.sourceWidth;
+    const bottom = map.y1[y]! * map.sourceWidth;
+    for (let x = 0; x < map.width; x++) {
+      const upper = alpha[top + map.x0[x]!]! + map.fx[x]! * (alpha[top + map.x1[x]!]! - alpha[top + map.x0[x]!]!);
+      const lower = alpha[bottom + map.x0[x]!]! + map.fx[x]! * (alpha[bottom + map.x1[x]!]! - alpha[bottom + map.x0[x]!]!);
+      out[y * map.width + x] = Math.round(upper + map.fy[y]! * (lower - upper));
+    }
+  }
+  return out;
+}
+
+// A webcam clip's person, cut out with its reference alpha, `scale` of the room's height, walking
+// across the room (left to right, or right to left), feet near the floor line.
+interface Walker {
+  source: Clip;
+  reference: Uint8Array[];
+  scale: number;
+  leftward: boolean;
+}
+
+// The walkers on a static background, as long as the shortest of their clips: the composite video
+// and its exact alpha.
+async function walkingClip(name: string, walkers: Walker[], dir: string): Promise<{ clip: Clip; truth: Uint8Array[] }> {
+  const frames = Math.min(...walkers.map((walker) => walker.reference.length));
+  const seconds = (frames / 30).toFixed(3);
+  const inputs: string[] = [];
+  const graph: string[] = [];
+  let composite = `${2 * walkers.length}:v`;
+  let truth = `${2 * walkers.length + 1}:v`;
+  walkers.forEach(({ source, reference, scale, leftward }, i) => {
+    const alphaPath = join(dir, `${name}-${i}-alpha.gray`);
+    writeFileSync(alphaPath, Buffer.concat(reference.map((frame) => Buffer.from(frame))));
+    inputs.push('-i', source.path, '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${source.width}x${source.height}`, '-r', '30', '-i', alphaPath);
+    const h = Math.round((ROOM.height * scale) / 2) * 2;
+    const w = Math.round((source.width * h) / source.height / 2) * 2;
+    const walked = `(W-w-40)*t/${seconds}`;
+    const x = leftward ? `W-w-20-${walked}` : `20+${walked}`;
+    const place = `x='${x}':y='H-h-12':eval=frame:shortest=1`;
+    graph.push(
+      `[${2 * i}:v]format=rgb24,scale=${w}:${h}[person${i}]`,
+      `[${2 * i + 1}:v]scale=${w}:${h},split[a${i}][t${i}]`,
+      `[person${i}][a${i}]alphamerge[cut${i}]`,
+      `[${composite}][cut${i}]overlay=${place}:format=rgb[c${i}]`,
+      `[${truth}][t${i}]overlay=${place}[r${i}]`,
+    );
+    composite = `c${i}`;
+    truth = `r${i}`;
+  });
   const path = join(dir, `${name}.mp4`);
   const truthPath = join(dir, `${name}.gray`);
   await run('ffmpeg', [
     '-v', 'error', '-y',
-    '-i', source.path,
-    '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${source.width}x${source.height}`, '-r', '30', '-i', alphaPath,
-    '-loop', '1', '-framerate', '30', '-t', seconds.toFixed(3), '-i', await roomPicture(dir),
-    '-f', 'lavfi', '-i', `color=black:s=${ROOM.width}x${ROOM.height}:r=30:d=${seconds.toFixed(3)},format=gray`,
-    '-filter_complex',
-    [
-      `[0:v]format=rgb24,scale=${w}:${h}[person]`,
-      `[1:v]scale=${w}:${h},split[a1][a2]`,
-      `[person][a1]alphamerge[cut]`,
-      `[2:v][cut]overlay=x='${x}':y='${y}':eval=frame:shortest=1:format=rgb,format=yuv420p[composite]`,
-      `[3:v][a2]overlay=x='${x}':y='${y}':eval=frame:shortest=1[truth]`,
-    ].join(';'),
-    '-map', '[composite]', '-frames:v', String(reference.length), '-c:v', 'libx264', '-crf', '12', '-preset', 'fast', path,
-    '-map', '[truth]', '-frames:v', String(reference.length), '-f', 'rawvideo', '-pix_fmt', 'gray', truthPath,
+    ...inputs,
+    '-loop', '1', '-framerate', '30', '-t', seconds, '-i', await roomPicture(dir),
+    '-f', 'lavfi', '-i', `color=black:s=${ROOM.width}x${ROOM.height}:r=30:d=${seconds},format=gray`,
+    '-filter_complex', [...graph, `[${composite}]format=yuv420p[composite]`].join(';'),
+    '-map', '[composite]', '-frames:v', String(frames), '-c:v', 'libx264', '-crf', '12', '-preset', 'fast', path,
+    '-map', `[${truth}]`, '-frames:v', String(frames), '-f', 'rawvideo', '-pix_fmt', 'gray', truthPath,
   ]);
   const bytes = readFileSync(truthPath);
   const frameBytes = ROOM.width * ROOM.height;
-  const truth = Array.from({ length: bytes.length / frameBytes }, (_, i) => new Uint8Array(bytes.subarray(i * frameBytes, (i + 1) * frameBytes)));
-  return { clip: { name, path, ...ROOM }, truth };
+  return {
+    clip: { name, path, ...ROOM },
+    truth: Array.from({ length: bytes.length / frameBytes }, (_, i) => new Uint8Array(bytes.subarray(i * frameBytes, (i + 1) * frameBytes))),
+  };
 }
 
 // A still, room-like background: a wall's light falloff and some texture.
@@ -132,7 +175,7 @@ async function greenComposites(clip: Clip, alpha: Uint8Array[], label: string, d
 }
 
 function row(name: string, score: MatteScore): string {
-  return `${name.padEnd(22)} ${String(score.frames).padStart(6)} ${score.meanIou.toFixed(4).padStart(9)} ${score.worstIou.toFixed(4).padStart(10)} ${score.mae.toFixed(4).padStart(8)} ${score.flicker.toFixed(5).padStart(9)}`;
+  return `${name.padEnd(26)} ${String(score.frames).padStart(6)} ${score.meanIou.toFixed(4).padStart(9)} ${`${score.worstIou.toFixed(4)} (${score.worstFrame})`.padStart(13)} ${score.mae.toFixed(4).padStart(8)} ${score.flicker.toFixed(5).padStart(9)}`;
 }
 
 async function main(): Promise<void> {
@@ -141,26 +184,40 @@ async function main(): Promise<void> {
     return;
   }
   const label = option('label', 'latest');
+  const refine = option('refine', 'on') !== 'off';
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-matting-quality-'));
   const models = await loadMattingModels({ cacheDir: join(tmpdir(), 'vj-models'), executionProviders: ['cpu'], intraOpThreads: 1 });
   const person = models.segmentersFor(true);
   const rows: string[] = [];
+  const walkers: Walker[] = [];
+  // Both ways in the same run: the model on every whole frame (as before tracking), and tracked.
+  const scoreBothWays = async ({ clip, truth }: { clip: Clip; truth: Uint8Array[] }): Promise<void> => {
+    for (const tracking of [false, true]) {
+      const alpha = await matte(clip, person, join(dir, `${clip.name}-work`), { refine, tracking });
+      const name = `${clip.name}-${tracking ? 'tracked' : 'whole'}`;
+      rows.push(row(name, scoreMattes(alpha, truth)));
+      await greenComposites({ ...clip, name }, alpha, label, dir);
+    }
+  };
   try {
     for (const file of CLIPS) {
       const source: Clip = { name: basename(file, '.mkv'), path: join(MEDIA, file), ...(await probeSize(join(MEDIA, file))) };
       // The reference: this pipeline at its best settings (refinement on), checked by eye on green.
-      const reference = await matte(source, person, join(dir, `${source.name}-reference`));
+      const reference = await matte(source, person, join(dir, `${source.name}-reference`), { refine: true, tracking: false });
       await greenComposites({ ...source, name: `${source.name}-reference` }, reference, label, dir);
-      rows.push(row(`${source.name} (webcam)`, scoreMattes(await matte(source, person, join(dir, `${source.name}-now`)), reference)));
+      // Against the same settings without tracking (the reference itself when refining).
+      const whole = refine ? reference : await matte(source, person, join(dir, `${source.name}-whole`), { refine, tracking: false });
+      rows.push(row(`${source.name} (webcam)`, scoreMattes(await matte(source, person, join(dir, `${source.name}-now`), { refine, tracking: true }), whole)));
       for (const scale of SCALES) {
-        const { clip, truth } = await smallPersonClip(source, reference, scale, dir);
-        const alpha = await matte(clip, person, join(dir, `${clip.name}-work`));
-        rows.push(row(clip.name, scoreMattes(alpha, truth)));
-        await greenComposites(clip, alpha, label, dir);
+        const walker = { source, reference, scale, leftward: false };
+        await scoreBothWays(await walkingClip(`${source.name}-small-${Math.round(scale * 100)}`, [walker], dir));
       }
+      walkers.push({ source, reference, scale: TWO_PEOPLE_SCALE, leftward: walkers.length % 2 === 1 });
     }
-    console.log(`\nmatting quality (${label}): the pipeline's matte against the reference, refinement on`);
-    console.log(`${'clip'.padEnd(22)} ${'frames'.padStart(6)} ${'mean IoU'.padStart(9)} ${'worst IoU'.padStart(10)} ${'MAE'.padStart(8)} ${'flicker'.padStart(9)}`);
+    // Two people crossing the room in opposite directions: one region covers both (decision 0041).
+    await scoreBothWays(await walkingClip(`two-people-${Math.round(TWO_PEOPLE_SCALE * 100)}`, walkers, dir));
+    console.log(`\nmatting quality (${label}): the pipeline's matte against the reference, refinement ${refine ? 'on' : 'off'}`);
+    console.log(`${'clip'.padEnd(26)} ${'frames'.padStart(6)} ${'mean IoU'.padStart(9)} ${'worst (frame)'.padStart(13)} ${'MAE'.padStart(8)} ${'flicker'.padStart(9)}`);
     for (const line of rows) console.log(line);
     console.log(`\ngreen composites: ${join(REPORTS, label)}`);
   } finally {

@@ -178,7 +178,7 @@ describe('encodeMatteArgs', () => {
       '-c:a', 'copy',
       '-movflags', '+faststart', '-f', 'mp4', '-y', '/w/rgb.mp4',
       '-map', '[matte]', '-fps_mode', 'passthrough',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-maxrate', '553k', '-bufsize', '553k', '-pix_fmt', 'yuv420p',
+      '-c:v', 'libx264', '-preset', 'superfast', '-crf', '20', '-maxrate', '553k', '-bufsize', '553k', '-pix_fmt', 'yuv420p',
       '-g', '60',
       '-movflags', '+faststart', '-f', 'mp4', '-y', '/w/matte.mp4',
     ]);

@@ -114,11 +114,13 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
     ...QUIET, ...inputs,
     '-filter_complex', `${picture};${matte};[alpha]format=yuv420p[matte]`,
     '-map', '[picture]', ...sound, ...oneForOne,
-    ...h264Args(plan, H264_BITS_PER_PIXEL), ...gop, ...colour,
+    ...h264Args(plan, H264_BITS_PER_PIXEL, 'veryfast'), ...gop, ...colour,
     ...(plan.audio ? audioArgs(plan.audio, 'mp4') : []),
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.rgbPath,
     '-map', '[matte]', ...oneForOne,
-    ...h264Args(plan, H264_BITS_PER_PIXEL / 2), ...gop,
+    // superfast: a matte's flat planes and sharp edges lose nothing to the cheaper search and cost a
+    // third less CPU than veryfast (decision 0042).
+    ...h264Args(plan, H264_BITS_PER_PIXEL / 2, 'superfast'), ...gop,
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.mattePath,
   ];
 }
@@ -150,9 +152,9 @@ function bitrate(plan: EncodePlan, bitsPerPixel: number): string {
   return `${Math.max(100, Math.round(bits / 1000))}k`;
 }
 
-function h264Args(plan: EncodePlan, bitsPerPixel: number): string[] {
+function h264Args(plan: EncodePlan, bitsPerPixel: number, preset: 'veryfast' | 'superfast'): string[] {
   const cap = bitrate(plan, bitsPerPixel);
-  return ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-maxrate', cap, '-bufsize', cap, '-pix_fmt', 'yuv420p'];
+  return ['-c:v', 'libx264', '-preset', preset, '-crf', '20', '-maxrate', cap, '-bufsize', cap, '-pix_fmt', 'yuv420p'];
 }
 
 // The source's sound, kept: copied when the container takes it as it is, else re-encoded.

@@ -1,7 +1,7 @@
 import { ModelInput, writeLuma, type YuvMatrix } from './model-input';
 import { MatteBuilder, type MatteSettings } from './matte-builder';
 import type { Segmenter } from './matting-model';
-import { pasteRegion, sampleRegion, type PictureSize } from './region-crop';
+import { pasteRegion, RegionSampler, type PictureSize } from './region-crop';
 import { RegionTracker, type Region, type TrackingSettings } from './region-tracker';
 import { TemporalSmoother, type SmoothingSettings } from './temporal-smoother';
 
@@ -28,11 +28,12 @@ export interface PendingMatte {
 interface Slot {
   tensor: Float32Array;
   luma: Float32Array;
-  // A cropped frame's model input (yuv444p), the crop's own luma (unused) and, on a check frame, the
-  // whole frame's tensor.
+  // A cropped frame's model input (yuv444p), the crop's own luma (unused), on a check frame the
+  // whole frame's tensor, and the whole-grid mask the crop's is pasted onto.
   crop: Uint8Array;
   cropLuma: Float32Array;
   wholeTensor: Float32Array;
+  pasted: Float32Array;
 }
 
 // One video's frames, in order: each frame, as the decoder gives it at the model's size (and its
@@ -44,8 +45,8 @@ export class FrameMatter {
   private readonly input: ModelInput;
   private readonly smoother: TemporalSmoother;
   private readonly builder: MatteBuilder;
-  // With tracking: where the model looks next, and the size of the side frame crops are cut from.
-  private readonly tracking: { tracker: RegionTracker; sideSize: PictureSize } | null;
+  // With tracking: where the model looks next, and what cuts crops from the side frame.
+  private readonly tracking: { tracker: RegionTracker; sampler: RegionSampler } | null;
   // One set of model inputs per frame in flight: they are read by model runs while others are filled.
   private readonly slots: Slot[];
   private nextSlot = 0;
@@ -61,7 +62,9 @@ export class FrameMatter {
     this.input = new ModelInput(spec.width, spec.height, settings.matrix);
     this.smoother = new TemporalSmoother(spec.width, spec.height, settings.smoothing);
     this.builder = new MatteBuilder(spec.width, spec.height, settings.width, settings.height, settings.matte);
-    this.tracking = settings.tracking ? { tracker: new RegionTracker(spec.width, spec.height, settings.tracking.settings), sideSize: settings.tracking.sideSize } : null;
+    this.tracking = settings.tracking
+      ? { tracker: new RegionTracker(spec.width, spec.height, settings.tracking.settings), sampler: new RegionSampler(settings.tracking.sideSize, spec) }
+      : null;
     const cropped = settings.tracking ? pixels : 0;
     this.slots = Array.from({ length: settings.depth }, () => ({
       tensor: new Float32Array(pixels * 3),
@@ -69,6 +72,7 @@ export class FrameMatter {
       crop: new Uint8Array(cropped * 3),
       cropLuma: new Float32Array(cropped),
       wholeTensor: new Float32Array(cropped * 3),
+      pasted: new Float32Array(cropped),
     }));
   }
 
@@ -152,14 +156,14 @@ export class FrameMatter {
     const cropMask = this.segmenter.segment(this.cropTensor(side, slot, region, slot.tensor));
     const whole = check ? this.segmentWhole(small, slot.wholeTensor, slot.luma) : undefined;
     whole?.catch(() => undefined);
-    const background = known ?? (whole ? await whole : new Float32Array(spec.width * spec.height));
+    const background = known ?? (whole ? await whole : slot.pasted.fill(0));
     return pasteRegion(await cropMask, region, spec, background);
   }
 
   // Fills `tensor` with the model's input for `region` of the side frame.
   private cropTensor(side: Uint8Array, slot: Slot, region: Region, tensor: Float32Array): Float32Array {
     const { spec } = this.segmenter;
-    sampleRegion(side, (this.tracking as NonNullable<FrameMatter['tracking']>).sideSize, region, spec, slot.crop);
+    (this.tracking as NonNullable<FrameMatter['tracking']>).sampler.sample(side, region, slot.crop);
     this.input.write(slot.crop, spec, tensor, slot.cropLuma);
     return tensor;
   }

@@ -1,4 +1,4 @@
-import { pasteRegion, sampleRegion } from './region-crop';
+import { pasteRegion, RegionSampler } from './region-crop';
 
 const GRID = { width: 16, height: 8 };
 
@@ -13,11 +13,11 @@ function yuv420(width: number, height: number, y: (x: number, y: number) => numb
 
 const plane = (frame: Uint8Array, index: number) => Array.from(frame.subarray(index * GRID.width * GRID.height, (index + 1) * GRID.width * GRID.height));
 
-describe('sampleRegion', () => {
+describe('RegionSampler', () => {
   it('gives back a grid-sized source unchanged for the whole frame, chroma included', () => {
     const source = yuv420(GRID.width, GRID.height, (x, y) => 16 + x * 8 + y, 90, 200);
     const out = new Uint8Array(GRID.width * GRID.height * 3);
-    sampleRegion(source, GRID, { x: 0, y: 0, width: GRID.width, height: GRID.height }, GRID, out);
+    new RegionSampler(GRID, GRID).sample(source, { x: 0, y: 0, width: GRID.width, height: GRID.height }, out);
     expect(plane(out, 0)).toEqual(Array.from(source.subarray(0, GRID.width * GRID.height)));
     expect(plane(out, 1).every((value) => value === 90)).toBe(true);
     expect(plane(out, 2).every((value) => value === 200)).toBe(true);
@@ -28,7 +28,7 @@ describe('sampleRegion', () => {
     const source = yuv420(GRID.width * 2, GRID.height * 2, (x) => 2 * x, 128, 128);
     const out = new Uint8Array(GRID.width * GRID.height * 3);
     // The right half of the grid's top half, enlarged twice.
-    sampleRegion(source, { width: GRID.width * 2, height: GRID.height * 2 }, { x: 8, y: 0, width: 8, height: 4 }, GRID, out);
+    new RegionSampler({ width: GRID.width * 2, height: GRID.height * 2 }, GRID).sample(source, { x: 8, y: 0, width: 8, height: 4 }, out);
     const row = plane(out, 0).slice(0, GRID.width);
     // Crop column c centres on grid column 8 + (c + 0.5) / 2, which is source pixel 16 + c.
     row.forEach((value, c) => expect(value).toBe(2 * (16 + c)));
@@ -38,8 +38,26 @@ describe('sampleRegion', () => {
     // One-pixel stripes, four source pixels per grid pixel: every output is their mean.
     const source = yuv420(GRID.width * 4, GRID.height * 4, (x) => (x % 2 === 0 ? 40 : 200), 128, 128);
     const out = new Uint8Array(GRID.width * GRID.height * 3);
-    sampleRegion(source, { width: GRID.width * 4, height: GRID.height * 4 }, { x: 0, y: 0, width: GRID.width, height: GRID.height }, GRID, out);
+    new RegionSampler({ width: GRID.width * 4, height: GRID.height * 4 }, GRID).sample(source, { x: 0, y: 0, width: GRID.width, height: GRID.height }, out);
     plane(out, 0).forEach((value) => expect(Math.abs(value - 120)).toBeLessThanOrEqual(1));
+  });
+
+  it('samples each region as a new sampler would, whatever regions it sampled before', () => {
+    const size = { width: GRID.width * 4, height: GRID.height * 4 };
+    const source = yuv420(size.width, size.height, (x, y) => (x * 7 + y * 13) % 220, 100, 150);
+    const regions = [
+      { x: 0, y: 0, width: GRID.width, height: GRID.height },
+      { x: 5.5, y: 1.25, width: 4, height: 2 },
+      { x: 2, y: 3, width: 12, height: 5 },
+    ];
+    const reused = new RegionSampler(size, GRID);
+    for (const region of regions) {
+      const again = new Uint8Array(GRID.width * GRID.height * 3);
+      const fresh = new Uint8Array(GRID.width * GRID.height * 3);
+      reused.sample(source, region, again);
+      new RegionSampler(size, GRID).sample(source, region, fresh);
+      expect(again).toEqual(fresh);
+    }
   });
 });
 
@@ -61,7 +79,7 @@ describe('pasteRegion', () => {
     const source = yuv420(GRID.width, GRID.height, (x) => 16 + 10 * x, 128, 128);
     const region = { x: 4, y: 2, width: 8, height: 4 };
     const out = new Uint8Array(GRID.width * GRID.height * 3);
-    sampleRegion(source, GRID, region, GRID, out);
+    new RegionSampler(GRID, GRID).sample(source, region, out);
     const cropMask = Float32Array.from(plane(out, 0));
     const back = pasteRegion(cropMask, region, GRID, new Float32Array(GRID.width * GRID.height));
     for (let y = 2; y < 6; y++) for (let x = 5; x < 11; x++) expect(Math.abs(back[y * GRID.width + x] - source[y * GRID.width + x])).toBeLessThanOrEqual(1);

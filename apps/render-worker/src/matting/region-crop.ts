@@ -10,33 +10,92 @@ export interface PictureSize {
   height: number;
 }
 
-// Writes into `out` (planar yuv444p, grid width x height) the `region` of the grid, read from
-// `source` (planar yuv420p of `sourceSize`, the whole frame at any size). Each output pixel averages
-// up to 3x3 bilinear taps over its footprint, so a source larger than the crop is not aliased.
-// Chroma is sampled at half the grid's resolution and doubled, as in the 4:2:0 source: it halves
-// the work on every cropped frame, and the model reads colour at no finer grain than that.
-export function sampleRegion(source: Uint8Array, sourceSize: PictureSize, region: Region, grid: PictureSize, out: Uint8Array): void {
-  const { width: sw, height: sh } = sourceSize;
-  const scaleX = sw / grid.width;
-  const scaleY = sh / grid.height;
-  const lumaPixels = sw * sh;
-  const chroma = { width: sw >> 1, height: sh >> 1 };
-  const half = { width: Math.ceil(grid.width / 2), height: Math.ceil(grid.height / 2) };
-  const gridPixels = grid.width * grid.height;
-  const lumaX = axisTaps(region.x * scaleX, (region.width * scaleX) / grid.width, grid.width, sw);
-  const lumaY = axisTaps(region.y * scaleY, (region.height * scaleY) / grid.height, grid.height, sh);
-  resample(source, 0, sw, lumaX, lumaY, out, 0, grid.width);
-  // A half-grid pixel covers two grid pixels, which cover scale/2 chroma pixels each.
-  const chromaX = axisTaps((region.x * scaleX) / 2, (region.width * scaleX) / grid.width, half.width, chroma.width);
-  const chromaY = axisTaps((region.y * scaleY) / 2, (region.height * scaleY) / grid.height, half.height, chroma.height);
-  const halfPlane = new Uint8Array(half.width * half.height);
-  for (const plane of [1, 2]) {
-    resample(source, lumaPixels + (plane - 1) * chroma.width * chroma.height, chroma.width, chromaX, chromaY, halfPlane, 0, half.width);
-    const offset = plane * gridPixels;
-    for (let y = 0; y < grid.height; y++) {
-      const from = (y >> 1) * half.width;
-      const to = offset + y * grid.width;
-      for (let x = 0; x < grid.width; x++) out[to + x] = halfPlane[from + (x >> 1)];
+// Cuts regions of the grid out of the decoder's crop source, one frame after another: writes into
+// `out` (planar yuv444p, grid width x height) the `region` of the grid, read from `source` (planar
+// yuv420p of `sourceSize`, the whole frame at any size). Each output pixel averages up to 3x3
+// bilinear taps over its footprint, so a source larger than the crop is not aliased. Chroma is
+// sampled at half the grid's resolution and doubled, as in the 4:2:0 source: it halves the work on
+// every cropped frame, and the model reads colour at no finer grain than that. Its scratch buffers
+// are made once: this runs on every cropped frame.
+export class RegionSampler {
+  private readonly half: PictureSize;
+  private readonly chroma: PictureSize;
+  private readonly axes: { lumaX: AxisTaps; lumaY: AxisTaps; chromaX: AxisTaps; chromaY: AxisTaps };
+  private readonly halfPlane: Uint8Array;
+  private readonly rowValues: Float32Array;
+  private readonly sums: Float32Array;
+
+  constructor(
+    private readonly sourceSize: PictureSize,
+    private readonly grid: PictureSize,
+  ) {
+    this.half = { width: Math.ceil(grid.width / 2), height: Math.ceil(grid.height / 2) };
+    this.chroma = { width: sourceSize.width >> 1, height: sourceSize.height >> 1 };
+    this.axes = { lumaX: axisTaps(grid.width), lumaY: axisTaps(grid.height), chromaX: axisTaps(this.half.width), chromaY: axisTaps(this.half.height) };
+    this.halfPlane = new Uint8Array(this.half.width * this.half.height);
+    this.rowValues = new Float32Array(sourceSize.width);
+    this.sums = new Float32Array(grid.width);
+  }
+
+  sample(source: Uint8Array, region: Region, out: Uint8Array): void {
+    const { sourceSize, grid, half, chroma, axes, halfPlane } = this;
+    const scaleX = sourceSize.width / grid.width;
+    const scaleY = sourceSize.height / grid.height;
+    const stepX = (region.width * scaleX) / grid.width;
+    const stepY = (region.height * scaleY) / grid.height;
+    const lumaPixels = sourceSize.width * sourceSize.height;
+    const gridPixels = grid.width * grid.height;
+    fillTaps(axes.lumaX, region.x * scaleX, stepX, sourceSize.width);
+    fillTaps(axes.lumaY, region.y * scaleY, stepY, sourceSize.height);
+    this.resample(source, 0, sourceSize.width, axes.lumaX, axes.lumaY, out, grid.width);
+    // A half-grid pixel covers two grid pixels, which cover scale/2 chroma pixels each.
+    fillTaps(axes.chromaX, (region.x * scaleX) / 2, stepX, chroma.width);
+    fillTaps(axes.chromaY, (region.y * scaleY) / 2, stepY, chroma.height);
+    for (const plane of [1, 2]) {
+      this.resample(source, lumaPixels + (plane - 1) * chroma.width * chroma.height, chroma.width, axes.chromaX, axes.chromaY, halfPlane, half.width);
+      const offset = plane * gridPixels;
+      for (let y = 0; y < grid.height; y++) {
+        const from = (y >> 1) * half.width;
+        const to = offset + y * grid.width;
+        for (let x = 0; x < grid.width; x++) out[to + x] = halfPlane[from + (x >> 1)];
+      }
+    }
+  }
+
+  // Rows are interpolated once per output row and tap (into `rowValues`, one per source column),
+  // then the columns' taps read them: two passes instead of four reads per tap. Plain locals
+  // throughout: this runs on every pixel of every cropped frame.
+  private resample(source: Uint8Array, offset: number, stride: number, xs: AxisTaps, ys: AxisTaps, out: Uint8Array, outWidth: number): void {
+    if (xs.taps === 1 && ys.taps === 1) return bilinear(source, offset, stride, xs, ys, out, outWidth);
+    const { rowValues, sums } = this;
+    const { count: columns, taps: xTaps, index: xIndex, next: xNext, weight: xWeight } = xs;
+    const { count: rows, taps: yTaps, index: yIndex, next: yNext, weight: yWeight } = ys;
+    const scale = 1 / (xTaps * yTaps);
+    // Only the source columns the taps read.
+    const first = xIndex[0];
+    const last = xNext[columns * xTaps - 1];
+    for (let j = 0; j < rows; j++) {
+      sums.fill(0, 0, columns);
+      for (let k = j * yTaps; k < (j + 1) * yTaps; k++) {
+        const top = offset + yIndex[k] * stride;
+        const bottom = offset + yNext[k] * stride;
+        const weight = yWeight[k];
+        for (let x = first; x <= last; x++) {
+          const upper = source[top + x];
+          rowValues[x] = upper + weight * (source[bottom + x] - upper);
+        }
+        let t = 0;
+        for (let i = 0; i < columns; i++) {
+          let total = 0;
+          for (let c = 0; c < xTaps; c++, t++) {
+            const left = rowValues[xIndex[t]];
+            total += left + xWeight[t] * (rowValues[xNext[t]] - left);
+          }
+          sums[i] += total;
+        }
+      }
+      const row = j * outWidth;
+      for (let i = 0; i < columns; i++) out[row + i] = sums[i] * scale + 0.5;
     }
   }
 }
@@ -81,20 +140,27 @@ function tap(at: number, size: number): Tap {
 }
 
 // One axis of a resampling, flat for the inner loops: output pixel i reads `taps` bilinear taps,
-// tap k at index[i * taps + k] and next[...] with weight[...], spread over its footprint.
+// tap k at index[i * taps + k] and next[...] with weight[...], spread over its footprint. Sized
+// for the most taps; fillTaps sets them for one region.
 interface AxisTaps {
+  count: number;
   taps: number;
   index: Int32Array;
   next: Int32Array;
   weight: Float32Array;
 }
 
-// For `count` output pixels along one axis, starting at source coordinate `start` and `step` source
-// pixels apart.
-function axisTaps(start: number, step: number, count: number, size: number): AxisTaps {
-  const taps = Math.min(3, Math.max(1, Math.ceil(step - 1e-6)));
-  const axis = { taps, index: new Int32Array(count * taps), next: new Int32Array(count * taps), weight: new Float32Array(count * taps) };
-  for (let i = 0; i < count; i++) {
+const MAX_TAPS = 3;
+
+function axisTaps(count: number): AxisTaps {
+  return { count, taps: 1, index: new Int32Array(count * MAX_TAPS), next: new Int32Array(count * MAX_TAPS), weight: new Float32Array(count * MAX_TAPS) };
+}
+
+// For the axis's output pixels, starting at source coordinate `start` and `step` source pixels apart.
+function fillTaps(axis: AxisTaps, start: number, step: number, size: number): void {
+  const taps = Math.min(MAX_TAPS, Math.max(1, Math.ceil(step - 1e-6)));
+  axis.taps = taps;
+  for (let i = 0; i < axis.count; i++) {
     for (let k = 0; k < taps; k++) {
       const { index, next, weight } = tap(start + (i + (k + 0.5) / taps) * step - 0.5, size);
       axis.index[i * taps + k] = index;
@@ -102,44 +168,27 @@ function axisTaps(start: number, step: number, count: number, size: number): Axi
       axis.weight[i * taps + k] = weight;
     }
   }
-  return axis;
 }
 
-// Rows are interpolated once per output row and tap (into `rowValues`, one per source column), then
-// the columns' taps read them: two passes instead of four reads per tap. Plain locals throughout:
-// this runs on every pixel of every cropped frame.
-function resample(source: Uint8Array, offset: number, stride: number, xs: AxisTaps, ys: AxisTaps, out: Uint8Array, outOffset: number, outWidth: number): void {
-  const { taps: xTaps, index: xIndex, next: xNext, weight: xWeight } = xs;
-  const { taps: yTaps, index: yIndex, next: yNext, weight: yWeight } = ys;
-  const rows = yIndex.length / yTaps;
-  const columns = xIndex.length / xTaps;
-  const rowValues = new Float32Array(stride);
-  const sums = new Float32Array(columns);
-  const scale = 1 / (xTaps * yTaps);
-  // Only the source columns the taps read.
-  const first = xIndex[0];
-  const last = xNext[xNext.length - 1];
+// One tap a side (a crop no larger than the source's pixels, the common case): plain bilinear, each
+// output pixel straight from its four source pixels.
+function bilinear(source: Uint8Array, offset: number, stride: number, xs: AxisTaps, ys: AxisTaps, out: Uint8Array, outWidth: number): void {
+  const { count: columns, index: xIndex, next: xNext, weight: xWeight } = xs;
+  const { count: rows, index: yIndex, next: yNext, weight: yWeight } = ys;
   for (let j = 0; j < rows; j++) {
-    sums.fill(0);
-    for (let k = j * yTaps; k < (j + 1) * yTaps; k++) {
-      const top = offset + yIndex[k] * stride;
-      const bottom = offset + yNext[k] * stride;
-      const weight = yWeight[k];
-      for (let x = first; x <= last; x++) {
-        const upper = source[top + x];
-        rowValues[x] = upper + weight * (source[bottom + x] - upper);
-      }
-      let t = 0;
-      for (let i = 0; i < columns; i++) {
-        let total = 0;
-        for (let c = 0; c < xTaps; c++, t++) {
-          const left = rowValues[xIndex[t]];
-          total += left + xWeight[t] * (rowValues[xNext[t]] - left);
-        }
-        sums[i] += total;
-      }
+    const top = offset + yIndex[j] * stride;
+    const bottom = offset + yNext[j] * stride;
+    const weight = yWeight[j];
+    const row = j * outWidth;
+    for (let i = 0; i < columns; i++) {
+      const left = xIndex[i];
+      const right = xNext[i];
+      const upperLeft = source[top + left];
+      const lowerLeft = source[bottom + left];
+      const leftValue = upperLeft + weight * (lowerLeft - upperLeft);
+      const upperRight = source[top + right];
+      const rightValue = upperRight + weight * (source[bottom + right] - upperRight);
+      out[row + i] = leftValue + xWeight[i] * (rightValue - leftValue) + 0.5;
     }
-    const row = outOffset + j * outWidth;
-    for (let i = 0; i < columns; i++) out[row + i] = sums[i] * scale + 0.5;
   }
 }

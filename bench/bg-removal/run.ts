@@ -13,7 +13,7 @@ import { codecBaseline } from './codec-baseline';
 // matte, encode) on 640x480 and 1280x720 clips, next to a baseline measured in the same run: the same
 // ffmpeg decode and encode with no inference. Prints both, and their ratio (median of the runs).
 // Usage: npm run bench:bg-removal [-- --runs 3 --seconds 20 --sizes 640x480,1280x720 --threads 1
-//   --people webcam|small --tracking on|off|off,on]
+//   --people webcam|small --tracking on|off|off,on --codecs vp9,h264]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
 const run = promisify(execFile);
@@ -64,32 +64,39 @@ async function main(): Promise<void> {
   const models = await loadMattingModels({ cacheDir: join(dir, 'models'), executionProviders: providers, intraOpThreads: Number(option('threads', '1')) });
   const person = models.segmentersFor(true);
   console.log(`${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}); models: ${models.describe()}`);
-  const codecs: { codec: OutputCodec; refine: boolean }[] = [
-    { codec: 'vp9', refine: false },
-    { codec: 'vp9', refine: true },
-    { codec: 'h264', refine: false },
-    { codec: 'h264', refine: true },
-  ];
-  const configs = codecs.flatMap((config) => trackings.map((tracking) => ({ ...config, tracking })));
+  const outputs = option('codecs', 'vp9,h264').split(',');
+  const codecs = (['vp9', 'h264'] as const).filter((codec) => outputs.includes(codec)).flatMap((codec: OutputCodec) => [false, true].map((refine) => ({ codec, refine })));
   const rows: string[] = [];
   try {
     for (const size of sizes) {
       const input = join(dir, `clip-${size}.mp4`);
       const content = await makeClip(input, size, seconds, people);
       console.log(`\n${size}, ${seconds} s at 30 fps, ${content}`);
-      for (const { codec, refine, tracking } of configs) {
-        const job: number[] = [];
+      for (const { codec, refine } of codecs) {
         const base: number[] = [];
-        // Interleaved, so both see the same machine load.
+        const jobs = trackings.map(() => [] as number[]);
+        // Interleaved, baseline and each tracking setting in every run, so all see the same machine load.
         for (let i = 0; i < runs; i++) {
-          const workDir = join(dir, `work-${size}-${codec}-${refine}-${tracking}-${i}`);
+          const workDir = join(dir, `work-${size}-${codec}-${refine}-${i}`);
           base.push(await fps(() => codecBaseline(input, codec, refine, person, join(workDir, 'baseline'))));
-          job.push(await fps(() => removeBackground({ inputPath: input, workDir, options: { output_codec: codec, refine_foreground_edges: refine }, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000, tracking })));
+          for (const [t, tracking] of trackings.entries()) {
+            jobs[t].push(await fps(() => removeBackground({ inputPath: input, workDir: join(workDir, String(tracking)), options: { output_codec: codec, refine_foreground_edges: refine }, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000, tracking })));
+          }
           rmSync(workDir, { recursive: true, force: true });
         }
-        const row = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)} tracking ${tracking ? 'on ' : 'off'}  pipeline ${median(job).toFixed(1).padStart(6)} fps   baseline ${median(base).toFixed(1).padStart(6)} fps   ratio ${(median(job) / median(base)).toFixed(2)}`;
-        rows.push(row);
-        console.log(`  ${row}   (runs: ${job.map((v) => v.toFixed(1)).join(', ')} / ${base.map((v) => v.toFixed(1)).join(', ')})`);
+        for (const [t, tracking] of trackings.entries()) {
+          const job = jobs[t];
+          const row = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)} tracking ${tracking ? 'on ' : 'off'}  pipeline ${median(job).toFixed(1).padStart(6)} fps   baseline ${median(base).toFixed(1).padStart(6)} fps   ratio ${(median(job) / median(base)).toFixed(2)}`;
+          rows.push(row);
+          console.log(`  ${row}   (runs: ${job.map((v) => v.toFixed(1)).join(', ')} / ${base.map((v) => v.toFixed(1)).join(', ')})`);
+        }
+        if (trackings.length === 2) {
+          // Each run's tracked fps over its untracked fps, taken back to back: the median of those.
+          const change = median(jobs[1].map((value, i) => value / jobs[0][i] - 1)) * 100;
+          const row = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)} tracking ${trackings[1] ? 'on' : 'off'} vs ${trackings[0] ? 'on' : 'off'}: ${change >= 0 ? '+' : ''}${change.toFixed(1)} % fps`;
+          rows.push(row);
+          console.log(`  ${row}`);
+        }
       }
     }
     console.log(`\nbg-removal, median of ${runs} runs (baseline: the same decode and encode, no inference)`);

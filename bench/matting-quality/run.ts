@@ -5,10 +5,11 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { BilinearMap } from '../../apps/render-worker/src/matting/bilinear';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
-import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
+import { variantFor, type Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
 import { runBench } from '../support/bench-stack';
 import { scoreMattes, type MatteScore } from './matte-score';
+import { compareRegionChoices } from './region-choice';
 
 // bench/matting-quality (issue 14): scores the pipeline's matte (default settings: edge refinement on)
 // against reference mattes, per clip: IoU at alpha 0.5, mean absolute error (alpha 0..1) and flicker
@@ -22,7 +23,8 @@ import { scoreMattes, type MatteScore } from './matte-score';
 //     down and walked across a static 768x432 room-like background, so the model sees a small
 //     person as in full-body footage. The reference is exact: the cut-out's alpha where it was pasted.
 //     Each is matted twice in the run: whole frames (as before tracking) and tracked.
-//   two people: both webcam people at 30 %, crossing the room in opposite directions.
+//   two people: both webcam people at 30 %, crossing the room in opposite directions; on it, one
+//     region for both against one region per person (region-choice.ts).
 // Usage: npm run bench:matting-quality [-- --label before --refine on|off]  (composites go to reports/matting-quality/<label>)
 
 const run = promisify(execFile);
@@ -215,10 +217,18 @@ async function main(): Promise<void> {
       walkers.push({ source, reference, scale: TWO_PEOPLE_SCALE, leftward: walkers.length % 2 === 1 });
     }
     // Two people crossing the room in opposite directions: one region covers both (decision 0041).
-    await scoreBothWays(await walkingClip(`two-people-${Math.round(TWO_PEOPLE_SCALE * 100)}`, walkers, dir));
+    const twoPeople = await walkingClip(`two-people-${Math.round(TWO_PEOPLE_SCALE * 100)}`, walkers, dir);
+    await scoreBothWays(twoPeople);
+    // Whether one region per person would do better, given where the people truly are.
+    const choices = await compareRegionChoices(twoPeople.clip, twoPeople.truth, variantFor(person, ROOM.width, ROOM.height));
     console.log(`\nmatting quality (${label}): the pipeline's matte against the reference, refinement ${refine ? 'on' : 'off'}`);
     console.log(`${'clip'.padEnd(26)} ${'frames'.padStart(6)} ${'mean IoU'.padStart(9)} ${'worst (frame)'.padStart(13)} ${'MAE'.padStart(8)} ${'flicker'.padStart(9)}`);
     for (const line of rows) console.log(line);
+    console.log(`\n${twoPeople.clip.name}, the model's raw mask with the people's true boxes: mean IoU / worst, all frames and the frames where they stand apart`);
+    for (const { name, score, apart, runs } of choices) {
+      const apartScore = apart ? `${apart.meanIou.toFixed(4)} / ${apart.worstIou.toFixed(4)} (${apart.frames} frames)` : 'none';
+      console.log(`  ${name.padEnd(22)} ${score.meanIou.toFixed(4)} / ${score.worstIou.toFixed(4)}   apart ${apartScore}   ${runs.toFixed(2)} model runs a frame`);
+    }
     console.log(`\ngreen composites: ${join(REPORTS, label)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { BilinearMap } from '../../apps/render-worker/src/matting/bilinear';
+import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
+import { ModelInput, yuvMatrixFor } from '../../apps/render-worker/src/matting/model-input';
+import { pasteRegion, RegionSampler, type PictureSize } from '../../apps/render-worker/src/matting/region-crop';
+import { DEFAULT_TRACKING, RegionTracker, type Region } from '../../apps/render-worker/src/matting/region-tracker';
+import { scoreMattes, type MatteScore } from './matte-score';
+
+// Several people in one video (issue 14): one crop around all of them, or one crop per person?
+// Decided by measurement on a clip of people walking apart. Each choice is given the people's true
+// boxes (from the reference matte), so the tracker's own lag and mistakes do not blur the comparison;
+// the model's raw mask of each frame (no smoothing, no refinement) is scored against the reference.
+
+const run = promisify(execFile);
+
+export interface RegionChoiceClip {
+  path: string;
+  width: number;
+  height: number;
+}
+
+export interface RegionChoiceScore {
+  name: string;
+  score: MatteScore;
+  // The same over the frames where the people stand apart (where the two choices differ).
+  apart: MatteScore | null;
+  // Model runs per frame, on average.
+  runs: number;
+}
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export async function compareRegionChoices(clip: RegionChoiceClip, truth: readonly Uint8Array[], segmenter: Segmenter): Promise<RegionChoiceScore[]> {
+  const { spec } = segmenter;
+  const grid = { width: spec.width, height: spec.height };
+  // The crop source as the decoder makes it without refinement: twice the grid a side.
+  const side = { width: 2 * grid.width, height: 2 * grid.height };
+  const wholeFrames = await decode(clip.path, `scale=${grid.width}:${grid.height}:flags=area,format=yuv444p`, (grid.width * grid.height * 3));
+  const sideFrames = await decode(clip.path, `scale=${side.width}:${side.height}:flags=area,format=yuv420p`, (side.width * side.height * 3) / 2);
+  const input = new ModelInput(grid.width, grid.height, yuvMatrixFor(null, clip.height));
+  const sampler = new RegionSampler(side, grid);
+  const tensor = new Float32Array(grid.width * grid.height * 3);
+  const luma = new Float32Array(grid.width * grid.height);
+  const crop = new Uint8Array(grid.width * grid.height * 3);
+  const toFrame = new BilinearMap(grid.width, grid.height, clip.width, clip.height);
+  const people = truth.map((reference) => peopleBoxes(reference, clip, grid));
+
+  const wholeFrame = async (frame: number): Promise<Float32Array> => {
+    input.write(wholeFrames[frame]!, spec, tensor, luma);
+    return segmenter.segment(tensor);
+  };
+  // The model on each region, pasted in place; the whole frame where any region would be (a
+  // person too large to gain from a crop, or nobody).
+  const regions = async (frame: number, chosen: (Region | null)[]): Promise<{ mask: Float32Array; runs: number }> => {
+    if (chosen.length === 0 || chosen.some((region) => region === null)) return { mask: await wholeFrame(frame), runs: 1 };
+    const merged = new Float32Array(grid.width * grid.height);
+    for (const region of chosen as Region[]) {
+      sampler.sample(sideFrames[frame]!, region, crop);
+      input.write(crop, spec, tensor, luma);
+      const pasted = pasteRegion(await segmenter.segment(tensor), region, grid, new Float32Array(merged.length));
+      for (let i = 0; i < merged.length; i++) if (pasted[i]! > merged[i]!) merged[i] = pasted[i]!;
+    }
+    return { mask: merged, runs: chosen.length };
+  };
+  const choices: { name: string; mask: (frame: number) => Promise<{ mask: Float32Array; runs: number }> }[] = [
+    { name: 'whole frame', mask: async (frame) => ({ mask: await wholeFrame(frame), runs: 1 }) },
+    { name: 'one region for all', mask: (frame) => regions(frame, people[frame]!.length > 0 ? [regionAround(people[frame]!, grid)] : []) },
+    { name: 'one region per person', mask: (frame) => regions(frame, people[frame]!.map((box) => regionAround([box], grid))) },
+  ];
+  const apart = (_: unknown, frame: number) => people[frame]!.length > 1;
+  const scores: RegionChoiceScore[] = [];
+  for (const { name, mask } of choices) {
+    const alphas: Uint8Array[] = [];
+    let runs = 0;
+    for (let frame = 0; frame < truth.length; frame++) {
+      const result = await mask(frame);
+      runs += result.runs;
+      alphas.push(toAlpha(result.mask, toFrame));
+    }
+    const apartAlphas = alphas.filter(apart);
+    scores.push({ name, score: scoreMattes(alphas, truth), apart: apartAlphas.length > 0 ? scoreMattes(apartAlphas, truth.filter(apart)) : null, runs: runs / truth.length });
+  }
+  return scores;
+}
+
+async function decode(path: string, filter: string, frameBytes: number): Promise<Uint8Array[]> {
+  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', path, '-vf', filter, '-f', 'rawvideo', 'pipe:1'], { encoding: 'buffer', maxBuffer: 1 << 30 });
+  return Array.from({ length: Math.floor(stdout.length / frameBytes) }, (_, i) => new Uint8Array(stdout.subarray(i * frameBytes, (i + 1) * frameBytes)));
+}
+
+// Each person's box on the grid: the reference's foreground split where a column holds none of it
+// (the people walk side by side; when they overlap, they are one box).
+function peopleBoxes(reference: Uint8Array, clip: RegionChoiceClip, grid: PictureSize): Box[] {
+  const boxes: Box[] = [];
+  let open: Box | null = null;
+  for (let x = 0; x <= clip.width; x++) {
+    let top = -1;
+    let bottom = -1;
+    for (let y = 0; x < clip.width && y < clip.height; y++) {
+      if (reference[y * clip.width + x]! < 128) continue;
+      if (top < 0) top = y;
+      bottom = y + 1;
+    }
+    if (top >= 0) {
+      open = open ? { x0: open.x0, y0: Math.min(open.y0, top), x1: x + 1, y1: Math.max(open.y1, bottom) } : { x0: x, y0: top, x1: x + 1, y1: bottom };
+    } else if (open) {
+      boxes.push(open);
+      open = null;
+    }
+  }
+  const sx = grid.width / clip.width;
+  const sy = grid.height / clip.height;
+  return boxes.map((box) => ({ x0: box.x0 * sx, y0: box.y0 * sy, x1: box.x1 * sx, y1: box.y1 * sy }));
+}
+
+// The region the tracker would choose around these boxes (null: the whole frame), through its own
+// closer-look rule on a mask that is 1 inside them.
+function regionAround(boxes: Box[], grid: PictureSize): Region | null {
+  if (boxes.length === 0) return null;
+  const mask = new Float32Array(grid.width * grid.height);
+  for (const box of boxes) {
+    for (let y = Math.floor(box.y0); y < Math.ceil(box.y1); y++) for (let x = Math.floor(box.x0); x < Math.ceil(box.x1); x++) mask[y * grid.width + x] = 1;
+  }
+  return new RegionTracker(grid.width, grid.height, DEFAULT_TRACKING).closerLook(mask);
+}
+
+function toAlpha(mask: Float32Array, map: BilinearMap): Uint8Array {
+  const out = new Uint8Array(map.width * map.height);
+  for (let y = 0; y < map.height; y++) {
+    const top = map.y0[y]! * map.sourceWidth;
+    const bottom = map.y1[y]! * map.sourceWidth;
+    for (let x = 0; x < map.width; x++) {
+      const upper = mask[top + map.x0[x]!]! + map.fx[x]! * (mask[top + map.x1[x]!]! - mask[top + map.x0[x]!]!);
+      const lower = mask[bottom + map.x0[x]!]! + map.fx[x]! * (mask[bottom + map.x1[x]!]! - mask[bottom + map.x0[x]!]!);
+      out[y * map.width + x] = Math.round(255 * (upper + map.fy[y]! * (lower - upper)));
+    }
+  }
+  return out;
+}

@@ -13,7 +13,7 @@ import { codecBaseline } from './codec-baseline';
 // matte, encode) on 640x480 and 1280x720 clips, next to a baseline measured in the same run: the same
 // ffmpeg decode and encode with no inference. Prints both, and their ratio (median of the runs).
 // Usage: npm run bench:bg-removal [-- --runs 3 --seconds 20 --sizes 640x480,1280x720 --threads 1
-//   --people webcam|small --tracking on|off|off,on --codecs vp9,h264]
+//   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
 const run = promisify(execFile);
@@ -26,22 +26,29 @@ function option(name: string, fallback: string): string {
 
 // Real people from ../shared/media/video when it is there (looped and scaled), a test picture otherwise;
 // 30 fps H.264 with AAC sound, as a phone or webcam would give. `small`: the webcam picture at 30 %
-// of the frame's height, moving across a still background, so the person is small and tracked.
-async function makeClip(path: string, size: string, seconds: number, people: 'webcam' | 'small'): Promise<string> {
+// of the frame's height, moving across a still background, so the person is small and tracked;
+// `two`: two of them, crossing in opposite directions (a region each while apart).
+type People = 'webcam' | 'small' | 'two';
+
+async function makeClip(path: string, size: string, seconds: number, people: People): Promise<string> {
   const [width, height] = size.split('x').map(Number);
   const source = join(SHARED_VIDEO, 'again.mkv');
   const picture = existsSync(source) ? ['-stream_loop', '-1', '-i', source] : ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`];
   const small = Math.round((height! * 0.3) / 2) * 2;
-  const graph =
-    people === 'webcam'
-      ? `[0:v]scale=${width}:${height},fps=30[v]`
-      : `gradients=s=${size}:c0=0x6d5d4b:c1=0xc9c2b3:r=30:d=${seconds}[room];[0:v]scale=-2:${small},fps=30[person];[room][person]overlay=x='(W-w)*t/${seconds}':y=H-h-12:shortest=1[v]`;
+  const room = `gradients=s=${size}:c0=0x6d5d4b:c1=0xc9c2b3:r=30:d=${seconds}[room]`;
+  const graphs: Record<People, string> = {
+    webcam: `[0:v]scale=${width}:${height},fps=30[v]`,
+    small: `${room};[0:v]scale=-2:${small},fps=30[person];[room][person]overlay=x='(W-w)*t/${seconds}':y=H-h-12:shortest=1[v]`,
+    two: `${room};[0:v]scale=-2:${small},fps=30,split[left][right];[room][left]overlay=x='(W-w)*t/${seconds}':y=H-h-12:shortest=1[one];[one][right]overlay=x='(W-w)*(1-t/${seconds})':y=H-h-12:shortest=1[v]`,
+  };
+  const graph = graphs[people];
   await run('ffmpeg', [
     '-v', 'error', '-y', ...picture, '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000',
     '-filter_complex', graph, '-map', '[v]', '-map', '1:a', '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path,
   ]);
   const content = existsSync(source) ? 'people (shared/media/video/again.mkv, looped)' : 'testsrc2';
-  return people === 'webcam' ? content : `${content} at 30 % of the height, moving across a still background`;
+  if (people === 'webcam') return content;
+  return `${people === 'two' ? 'two of ' : ''}${content} at 30 % of the height, ${people === 'two' ? 'crossing' : 'moving across'} a still background`;
 }
 
 async function fps(work: () => Promise<{ frames: number }>): Promise<number> {
@@ -56,7 +63,8 @@ async function main(): Promise<void> {
   const runs = Number(option('runs', '3'));
   const seconds = Number(option('seconds', '20'));
   const sizes = option('sizes', '640x480,1280x720').split(',');
-  const people = option('people', 'webcam') === 'small' ? 'small' : 'webcam';
+  const chosen = option('people', 'webcam');
+  const people: People = chosen === 'small' || chosen === 'two' ? chosen : 'webcam';
   // Crop the model's input to the person (the default) or not: 'off,on' measures both in one run.
   const trackings = option('tracking', 'on').split(',').map((value) => value === 'on');
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-bg-'));

@@ -257,6 +257,22 @@ describe('FrameMatter', () => {
       expect(alpha[gridAt(10, 8)]).toBe(255);
     });
 
+    it('crops each of two people standing apart, one model run each', async () => {
+      const segmenter = new SharpSegmenter();
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small, side } = frames([6, 12, 10, 20], [54, 12, 58, 20]);
+      const first = await matter.finish(matter.start(small, side));
+      // The whole frame, then a closer look at each.
+      expect(segmenter.runs).toHaveLength(3);
+      const alpha = await matter.finish(matter.start(small, side));
+      expect(segmenter.runs).toHaveLength(5);
+      for (const frame of [first, alpha]) {
+        expect(frame[gridAt(3, 8)]).toBe(255);
+        expect(frame[gridAt(28, 8)]).toBe(255);
+        expect(frame[gridAt(16, 8)]).toBe(0);
+      }
+    });
+
     it('finds someone entering outside the region on the periodic whole-frame check', async () => {
       const segmenter = new SharpSegmenter();
       const matter = new FrameMatter(segmenter, TRACKED);

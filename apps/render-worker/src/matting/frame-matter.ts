@@ -28,11 +28,12 @@ export interface PendingMatte {
 interface Slot {
   tensor: Float32Array;
   luma: Float32Array;
-  // A cropped frame's model input (yuv444p), the crop's own luma (unused), on a check frame the
-  // whole frame's tensor, and the whole-grid mask the crop's is pasted onto.
+  // A crop as the model's input (yuv444p) and its own luma (unused); each region's tensor (the
+  // second and later made when first needed: most videos have one person); and the whole-grid mask
+  // the crops' masks are pasted onto.
   crop: Uint8Array;
   cropLuma: Float32Array;
-  wholeTensor: Float32Array;
+  cropTensors: Float32Array[];
   pasted: Float32Array;
 }
 
@@ -71,7 +72,7 @@ export class FrameMatter {
       luma: new Float32Array(pixels),
       crop: new Uint8Array(cropped * 3),
       cropLuma: new Float32Array(cropped),
-      wholeTensor: new Float32Array(cropped * 3),
+      cropTensors: [new Float32Array(cropped * 3)],
       pasted: new Float32Array(cropped),
     }));
   }
@@ -100,8 +101,8 @@ export class FrameMatter {
     // The same test the smoother makes: a cut's person may be anywhere. The first frame's previous
     // slot is still empty, and it has no region to lose.
     const cut = meanDifference(slot.luma, previousLuma) >= this.settings.smoothing.cutFrom;
-    const { region, check } = tracker.next(cut);
-    return region ? this.segmentRegion(small, side, slot, region, check) : this.segmentCloser(small, side, slot);
+    const { regions, check } = tracker.next(cut);
+    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, check) : this.segmentCloser(small, side, slot);
   }
 
   private segmentWhole(small: Uint8Array, tensor: Float32Array, luma: Float32Array): Promise<Float32Array> {
@@ -109,29 +110,29 @@ export class FrameMatter {
     return this.segmenter.segment(tensor);
   }
 
-  // A whole frame while tracking (the first, a cut, the person lost): where the model finds someone
-  // small, it looks again at a crop around them, so the frames before the tracker catches up are
+  // A whole frame while tracking (the first, a cut, the person lost): where the model finds people
+  // small, it looks again at crops around them, so the frames before the tracker catches up are
   // not the weak ones. Where it finds nobody, a search in tiles may (region-tracker.ts).
   private async segmentCloser(small: Uint8Array, side: Uint8Array, slot: Slot): Promise<Float32Array> {
     const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
     const whole = await this.segmentWhole(small, slot.tensor, slot.luma);
-    let look = tracker.closerLook(whole);
+    let looks = tracker.closerLook(whole);
     // A frame started before an earlier frame's search ended looks where that search found someone.
-    if (!look && this.searching) {
+    if (looks.length === 0 && this.searching) {
       await this.searching;
-      look = tracker.closerLook(whole);
+      looks = tracker.closerLook(whole);
     }
-    if (look) return this.segmentRegion(small, side, slot, look, false, whole);
+    if (looks.length > 0) return this.segmentRegions(small, side, slot, looks, false, whole);
     const tiles = tracker.searchTiles(whole);
     if (tiles.length === 0) return whole;
-    // Waiting frames resume once the search's region is known, not merely once its masks are.
-    const search = this.searchTiles(side, slot, tiles, whole).then((found) => ({ found, region: tracker.closerLook(found) }));
+    // Waiting frames resume once the search's regions are known, not merely once its masks are.
+    const search = this.searchTiles(side, slot, tiles, whole).then((found) => ({ found, regions: tracker.closerLook(found) }));
     this.searching = search.then(
       () => undefined,
       () => undefined,
     );
-    const { found, region } = await search.finally(() => (this.searching = null));
-    return region ? this.segmentRegion(small, side, slot, region, false, found) : found;
+    const { found, regions } = await search.finally(() => (this.searching = null));
+    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, false, found) : found;
   }
 
   // The largest of the whole frame's mask and each tile's, pasted in place.
@@ -149,15 +150,22 @@ export class FrameMatter {
     return merged;
   }
 
-  // The model on `region`, pasted onto `known` (a mask of this frame already made), else onto the
-  // whole frame's mask on a check frame, else onto nothing.
-  private async segmentRegion(small: Uint8Array, side: Uint8Array, slot: Slot, region: Region, check: boolean, known?: Float32Array): Promise<Float32Array> {
+  // The model on each of `regions` (which never overlap), pasted onto `known` (a mask of this frame
+  // already made), else onto the whole frame's mask on a check frame, else onto nothing.
+  private async segmentRegions(small: Uint8Array, side: Uint8Array, slot: Slot, regions: Region[], check: boolean, known?: Float32Array): Promise<Float32Array> {
     const { spec } = this.segmenter;
-    const cropMask = this.segmenter.segment(this.cropTensor(side, slot, region, slot.tensor));
-    const whole = check ? this.segmentWhole(small, slot.wholeTensor, slot.luma) : undefined;
+    const cropMasks = regions.map((region, index) => {
+      slot.cropTensors[index] ??= new Float32Array(spec.width * spec.height * 3);
+      const mask = this.segmenter.segment(this.cropTensor(side, slot, region, slot.cropTensors[index]));
+      // Awaited below, in order; until then a failure must not count as unhandled.
+      mask.catch(() => undefined);
+      return mask;
+    });
+    const whole = check ? this.segmentWhole(small, slot.tensor, slot.luma) : undefined;
     whole?.catch(() => undefined);
     const background = known ?? (whole ? await whole : slot.pasted.fill(0));
-    return pasteRegion(await cropMask, region, spec, background);
+    for (const [index, mask] of cropMasks.entries()) pasteRegion(await mask, regions[index], spec, background);
+    return background;
   }
 
   // Fills `tensor` with the model's input for `region` of the side frame.

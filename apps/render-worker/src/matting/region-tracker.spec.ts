@@ -20,7 +20,7 @@ function tracker(settings: Partial<TrackingSettings> = {}): RegionTracker {
 function follow(subject: RegionTracker, box: [number, number, number, number], frames = 1): Region | null {
   let region: Region | null = null;
   for (let i = 0; i < frames; i++) {
-    region = subject.next(false).region;
+    region = subject.next(false).regions[0] ?? null;
     subject.observe(maskWith(box));
   }
   return region;
@@ -37,11 +37,11 @@ describe('foregroundBox', () => {
 describe('RegionTracker', () => {
   it('runs the whole frame until a finished frame shows someone, then a region around them in the grid’s shape', () => {
     const subject = tracker();
-    expect(subject.next(false)).toEqual({ region: null, check: false });
+    expect(subject.next(false)).toEqual({ regions: [], check: false });
     subject.observe(maskWith([20, 14, 24, 26]));
-    const { region } = subject.next(false);
-    expect(region).not.toBeNull();
-    const r = region as Region;
+    const { regions } = subject.next(false);
+    expect(regions).toHaveLength(1);
+    const r = regions[0];
     expect(contains(r, [20, 14, 24, 26])).toBe(true);
     // The margin: a quarter of the box's longer side (12 rows) on every side.
     expect(contains(r, [17, 11, 27, 29])).toBe(true);
@@ -78,7 +78,7 @@ describe('RegionTracker', () => {
     // Four frames in flight: each plan sees the box of the frame four before it.
     const plans: (Region | null)[] = [];
     for (let frame = 0; frame < 20; frame++) {
-      plans.push(subject.next(false).region);
+      plans.push(subject.next(false).regions[0] ?? null);
       const seen = frame - 3;
       if (seen >= 0) subject.observe(maskWith([4 + 2 * seen, 14, 8 + 2 * seen, 26]));
     }
@@ -100,23 +100,100 @@ describe('RegionTracker', () => {
   it('goes back to the whole frame on a cut and when the person is lost', () => {
     const subject = tracker();
     follow(subject, [20, 14, 24, 26], 2);
-    expect(subject.next(true).region).toBeNull();
+    expect(subject.next(true).regions).toEqual([]);
     follow(subject, [20, 14, 24, 26], 2);
     subject.observe(maskWith());
-    expect(subject.next(false).region).toBeNull();
+    expect(subject.next(false).regions).toEqual([]);
   });
 
   it('offers a closer look at a frame’s own mask, and the last one where the model found nobody', () => {
     const subject = tracker();
-    const look = subject.closerLook(maskWith([20, 14, 24, 26])) as Region;
-    expect(contains(look, [17, 11, 27, 29])).toBe(true);
+    const looks = subject.closerLook(maskWith([20, 14, 24, 26]));
+    expect(looks).toHaveLength(1);
+    expect(contains(looks[0], [17, 11, 27, 29])).toBe(true);
     // Frames started before the first finished: a miss keeps the last look...
-    expect(subject.closerLook(maskWith())).toEqual(look);
+    expect(subject.closerLook(maskWith())).toEqual(looks);
     // ...until a finished frame shows nobody.
     subject.next(false);
     subject.observe(maskWith());
-    expect(subject.closerLook(maskWith())).toBeNull();
-    expect(subject.closerLook(maskWith([0, 0, 64, 36]))).toBeNull();
+    expect(subject.closerLook(maskWith())).toEqual([]);
+    expect(subject.closerLook(maskWith([0, 0, 64, 36]))).toEqual([]);
+  });
+
+  describe('several people', () => {
+    const LEFT: [number, number, number, number] = [4, 20, 8, 32];
+    const RIGHT: [number, number, number, number] = [54, 20, 58, 32];
+    const observeBoth = (subject: RegionTracker, ...boxes: [number, number, number, number][]) => {
+      subject.next(false);
+      subject.observe(maskWith(...boxes));
+    };
+    const overlapping = (a: Region, b: Region) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+    it('gives people standing apart a region each, which never overlap', () => {
+      const subject = tracker();
+      observeBoth(subject, LEFT, RIGHT);
+      const { regions } = subject.next(false);
+      expect(regions).toHaveLength(2);
+      expect(contains(regions[0], LEFT)).toBe(true);
+      expect(contains(regions[1], RIGHT)).toBe(true);
+      expect(overlapping(regions[0], regions[1])).toBe(false);
+    });
+
+    it('gives people close together one region around both', () => {
+      const subject = tracker();
+      observeBoth(subject, [20, 20, 24, 32], [28, 20, 32, 32]);
+      const { regions } = subject.next(false);
+      expect(regions).toHaveLength(1);
+      expect(contains(regions[0], [20, 20, 32, 32])).toBe(true);
+    });
+
+    it('gives more people than maxRegions one region around them all, or the whole frame', () => {
+      const subject = tracker({ maxRegions: 2 });
+      observeBoth(subject, [4, 26, 6, 32], [30, 26, 32, 32], [58, 26, 60, 32]);
+      const { regions } = subject.next(false);
+      expect(regions.length).toBeLessThanOrEqual(1);
+    });
+
+    it('keeps one person split by a gap (an arm held out) in one region', () => {
+      const subject = tracker();
+      observeBoth(subject, [20, 14, 24, 26], [26, 16, 30, 18]);
+      const { regions } = subject.next(false);
+      expect(regions).toHaveLength(1);
+      expect(contains(regions[0], [20, 14, 30, 26])).toBe(true);
+    });
+
+    it('gives a speck of foreground no region of its own', () => {
+      const subject = tracker();
+      observeBoth(subject, LEFT, [50, 2, 52, 4]);
+      const { regions } = subject.next(false);
+      expect(regions).toHaveLength(1);
+      expect(contains(regions[0], LEFT)).toBe(true);
+    });
+
+    it('carries each person forward by their own velocity', () => {
+      const subject = tracker();
+      // Walking towards each other, two columns a frame each, four frames in flight.
+      const at = (frame: number): [number, number, number, number][] => [
+        [4 + 2 * frame, 20, 8 + 2 * frame, 32],
+        [56 - 2 * frame, 20, 60 - 2 * frame, 32],
+      ];
+      const plans: Region[][] = [];
+      for (let frame = 0; frame < 8; frame++) {
+        plans.push(subject.next(false).regions);
+        const seen = frame - 3;
+        if (seen >= 0) subject.observe(maskWith(...at(seen)));
+      }
+      expect(plans[7]).toHaveLength(2);
+      expect(contains(plans[7][0], at(7)[0])).toBe(true);
+      expect(contains(plans[7][1], at(7)[1])).toBe(true);
+    });
+
+    it('offers a closer look at each person apart in a frame', () => {
+      const looks = tracker().closerLook(maskWith(LEFT, RIGHT));
+      expect(looks).toHaveLength(2);
+      expect(contains(looks[0], LEFT)).toBe(true);
+      expect(contains(looks[1], RIGHT)).toBe(true);
+    });
   });
 
   it('searches in four overlapping corner tiles only where nobody is found, at most every searchEvery frames', () => {

@@ -34,14 +34,32 @@ export interface TrackingSettings {
   // at all is found there.
   searchEvery: number;
   searchZoom: number;
+  // People apart get a region each, up to this many (a model run each); more, or regions that
+  // overlap, share one region around them all.
+  maxRegions: number;
+  // Patches of foreground smaller than this many grid pixels get no region of their own (specks),
+  // unless nothing larger is found.
+  minPixels: number;
 }
 
-export const DEFAULT_TRACKING: TrackingSettings = { foregroundFrom: 0.25, margin: 0.25, maxZoom: 3, sourceScale: 2, minZoom: 1.25, checkEvery: 15, shrinkRate: 0.2, searchEvery: 30, searchZoom: 1.75 };
+export const DEFAULT_TRACKING: TrackingSettings = {
+  foregroundFrom: 0.25,
+  margin: 0.25,
+  maxZoom: 3,
+  sourceScale: 2,
+  minZoom: 1.25,
+  checkEvery: 15,
+  shrinkRate: 0.2,
+  searchEvery: 30,
+  searchZoom: 1.75,
+  maxRegions: 3,
+  minPixels: 8,
+};
 
-// What the next frame runs: the model on `region` (null: on the whole frame), and with `check` on
-// the whole frame as well.
+// What the next frame runs: the model on each of `regions` (none: on the whole frame), which never
+// overlap, and with `check` on the whole frame as well.
 export interface RegionPlan {
-  region: Region | null;
+  regions: Region[];
   check: boolean;
 }
 
@@ -52,18 +70,27 @@ interface Box {
   y1: number;
 }
 
+// A person (or people close together) followed from frame to frame: the box and its centre's
+// movement per frame, averaged over the last few.
+interface Track {
+  box: Box;
+  velocity: { x: number; y: number };
+}
+
+const STILL = { x: 0, y: 0 };
+
 // Frames are planned in order as they start and observed in order as they finish, some frames later
-// (the pipeline's depth): the box is carried forward over that lag by its velocity.
+// (the pipeline's depth): boxes are carried forward over that lag by their velocity.
 export class RegionTracker {
-  private box: Box | null = null;
-  private velocity = { x: 0, y: 0 };
-  private region: Region | null = null;
+  private tracks: Track[] = [];
+  // The last plan's regions: one per track, or one around them all.
+  private regions: Region[] = [];
   private started = 0;
   private observed = 0;
   private sinceCheck = 0;
-  // The last closer look's region, until a finished frame shows nobody: frames started before the
-  // first one finished have no box yet, and the model may miss a small person in some of them.
-  private recentLook: Region | null = null;
+  // The last closer look's regions, until a finished frame shows nobody: frames started before the
+  // first one finished have no track yet, and the model may miss a small person in some of them.
+  private recentLooks: Region[] = [];
   // The frame (by start order) last searched in tiles.
   private lastSearch = -Infinity;
 
@@ -76,43 +103,45 @@ export class RegionTracker {
   // The plan for the next frame to start; `cut` when its picture has nothing to do with the last.
   next(cut: boolean): RegionPlan {
     this.started++;
-    if (cut) [this.box, this.recentLook] = [null, null];
-    const region = this.box ? this.follow(this.box, this.started - this.observed, this.velocity, this.region) : null;
-    this.region = region;
-    if (!region) {
+    if (cut) [this.tracks, this.recentLooks] = [[], []];
+    const regions = this.plan(this.tracks, this.started - this.observed, this.regions);
+    this.regions = regions;
+    if (regions.length === 0) {
       this.sinceCheck = 0;
-      return { region: null, check: false };
+      return { regions: [], check: false };
     }
     this.sinceCheck++;
     const check = this.sinceCheck >= this.settings.checkEvery;
     if (check) this.sinceCheck = 0;
-    return { region: { ...region }, check };
+    return { regions: regions.map((region) => ({ ...region })), check };
   }
 
   // The finished (smoothed) mask of the oldest frame not yet observed.
   observe(mask: Float32Array): void {
     this.observed++;
-    const box = foregroundBox(mask, this.gridWidth, this.gridHeight, this.settings.foregroundFrom);
-    if (box && this.box) {
-      // Centre movement per frame, averaged over the last few.
-      const dx = (box.x0 + box.x1 - this.box.x0 - this.box.x1) / 2;
-      const dy = (box.y0 + box.y1 - this.box.y0 - this.box.y1) / 2;
-      this.velocity = { x: (this.velocity.x + dx) / 2, y: (this.velocity.y + dy) / 2 };
-    } else {
-      this.velocity = { x: 0, y: 0 };
-    }
-    if (!box) this.recentLook = null;
-    this.box = box;
+    const before = this.tracks;
+    this.tracks = this.people(mask).map((box) => {
+      const track = nearest(before, box);
+      if (!track) return { box, velocity: STILL };
+      const dx = (box.x0 + box.x1 - track.box.x0 - track.box.x1) / 2;
+      const dy = (box.y0 + box.y1 - track.box.y0 - track.box.y1) / 2;
+      return { box, velocity: { x: (track.velocity.x + dx) / 2, y: (track.velocity.y + dy) / 2 } };
+    });
+    if (this.tracks.length === 0) this.recentLooks = [];
   }
 
-  // The region around the person in a frame's own whole-frame mask, for a second, closer look at
-  // that frame (null: nobody found, or nobody small enough to gain from it). Where the model found
-  // nobody, the last look's region, if no finished frame has shown nobody since.
-  closerLook(mask: Float32Array): Region | null {
-    const box = foregroundBox(mask, this.gridWidth, this.gridHeight, this.settings.foregroundFrom);
-    if (!box) return this.recentLook;
-    this.recentLook = this.follow(box, 0, { x: 0, y: 0 }, null);
-    return this.recentLook;
+  // The regions around the people in a frame's own whole-frame mask, for a second, closer look at
+  // that frame (none: nobody found, or nobody small enough to gain from it). Where the model found
+  // nobody, the last look's regions, if no finished frame has shown nobody since.
+  closerLook(mask: Float32Array): Region[] {
+    const boxes = this.people(mask);
+    if (boxes.length === 0) return this.recentLooks;
+    this.recentLooks = this.plan(
+      boxes.map((box) => ({ box, velocity: STILL })),
+      0,
+      [],
+    );
+    return this.recentLooks;
   }
 
   // The tiles to search a frame in, given its whole-frame mask, if a search is due: none where the
@@ -120,12 +149,39 @@ export class RegionTracker {
   // the last search.
   searchTiles(whole: Float32Array): Region[] {
     const { gridWidth, gridHeight, settings } = this;
-    if (this.box || this.recentLook || this.started - this.lastSearch < settings.searchEvery) return [];
+    if (this.tracks.length > 0 || this.recentLooks.length > 0 || this.started - this.lastSearch < settings.searchEvery) return [];
     if (foregroundBox(whole, gridWidth, gridHeight, settings.foregroundFrom)) return [];
     this.lastSearch = this.started;
     const width = gridWidth / settings.searchZoom;
     const height = gridHeight / settings.searchZoom;
     return [0, gridHeight - height].flatMap((y) => [0, gridWidth - width].map((x) => ({ x, y, width, height })));
+  }
+
+  // One region per track while they stay apart (and number at most maxRegions), else one around
+  // them all; none (the whole frame) where a region would enlarge the picture too little.
+  private plan(tracks: Track[], lag: number, previous: Region[]): Region[] {
+    if (tracks.length === 0) return [];
+    if (tracks.length > 1 && tracks.length <= this.settings.maxRegions) {
+      const each = tracks.map((track, i) => this.follow(track.box, lag, track.velocity, previous.length === tracks.length ? previous[i] : null));
+      if (each.every((region) => region !== null) && apart(each as Region[])) return each as Region[];
+    }
+    const all = tracks.reduce((union, track) => ({
+      box: { x0: Math.min(union.box.x0, track.box.x0), y0: Math.min(union.box.y0, track.box.y0), x1: Math.max(union.box.x1, track.box.x1), y1: Math.max(union.box.y1, track.box.y1) },
+      velocity: { x: (union.velocity.x + track.velocity.x) / 2, y: (union.velocity.y + track.velocity.y) / 2 },
+    }));
+    const region = this.follow(all.box, lag, all.velocity, previous.length === 1 ? previous[0] : null);
+    return region ? [region] : [];
+  }
+
+  // The people in a mask: its foreground split where a column holds none of it (people stand side
+  // by side), specks left out, and parts within each other's margin joined again (an arm, a gap
+  // between legs).
+  private people(mask: Float32Array): Box[] {
+    const { gridWidth, gridHeight, settings } = this;
+    const patches = foregroundColumns(mask, gridWidth, gridHeight, settings.foregroundFrom);
+    const largest = patches.reduce((best, patch) => (patch.pixels > best ? patch.pixels : best), 0);
+    const kept = patches.filter((patch) => patch.pixels >= Math.min(settings.minPixels, largest)).map((patch) => patch.box);
+    return joinNear(kept, settings.margin);
   }
 
   private follow(box: Box, lag: number, velocity: { x: number; y: number }, previous: Region | null): Region | null {
@@ -182,4 +238,78 @@ export function foregroundBox(mask: Float32Array, width: number, height: number,
     y1 = y + 1;
   }
   return x1 > x0 ? { x0, y0, x1, y1 } : null;
+}
+
+// The foreground's runs of columns (a column belongs when any of its pixels is at or above `from`),
+// each with its bounding box and pixel count.
+function foregroundColumns(mask: Float32Array, width: number, height: number, from: number): { box: Box; pixels: number }[] {
+  const patches: { box: Box; pixels: number }[] = [];
+  let open: { box: Box; pixels: number } | null = null;
+  for (let x = 0; x < width; x++) {
+    let top = -1;
+    let bottom = -1;
+    let pixels = 0;
+    for (let y = 0; y < height; y++) {
+      if (mask[y * width + x] < from) continue;
+      if (top < 0) top = y;
+      bottom = y + 1;
+      pixels++;
+    }
+    if (pixels === 0) {
+      open = null;
+      continue;
+    }
+    if (open) {
+      open.box = { x0: open.box.x0, y0: Math.min(open.box.y0, top), x1: x + 1, y1: Math.max(open.box.y1, bottom) };
+      open.pixels += pixels;
+    } else {
+      open = { box: { x0: x, y0: top, x1: x + 1, y1: bottom }, pixels };
+      patches.push(open);
+    }
+  }
+  return patches;
+}
+
+// Boxes joined while any two, each grown by `margin` of its longer side, overlap.
+function joinNear(boxes: Box[], margin: number): Box[] {
+  const grown = (box: Box): Box => {
+    const reach = margin * Math.max(box.x1 - box.x0, box.y1 - box.y0);
+    return { x0: box.x0 - reach, y0: box.y0 - reach, x1: box.x1 + reach, y1: box.y1 + reach };
+  };
+  const joined = [...boxes];
+  for (let pair = nearPair(joined, grown); pair; pair = nearPair(joined, grown)) {
+    const [i, j] = pair;
+    const [a, b] = [joined[i], joined[j]];
+    joined[i] = { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+    joined.splice(j, 1);
+  }
+  return joined;
+}
+
+function nearPair(boxes: Box[], grown: (box: Box) => Box): [number, number] | null {
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) if (overlap(grown(boxes[i]), grown(boxes[j]))) return [i, j];
+  }
+  return null;
+}
+
+function overlap(a: Box, b: Box): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+// No two regions share a pixel.
+function apart(regions: Region[]): boolean {
+  const boxes = regions.map((region) => ({ x0: region.x, y0: region.y, x1: region.x + region.width, y1: region.y + region.height }));
+  return boxes.every((box, i) => boxes.every((other, j) => j <= i || !overlap(box, other)));
+}
+
+// The track whose box's centre is nearest this box's: the same person, a frame later.
+function nearest(tracks: Track[], box: Box): Track | null {
+  let best: Track | null = null;
+  let bestDistance = Infinity;
+  for (const track of tracks) {
+    const distance = Math.hypot(track.box.x0 + track.box.x1 - box.x0 - box.x1, track.box.y0 + track.box.y1 - box.y0 - box.y1);
+    if (distance < bestDistance) [best, bestDistance] = [track, distance];
+  }
+  return best;
 }

@@ -6,6 +6,7 @@ import { ModelInput, yuvMatrixFor } from '../../apps/render-worker/src/matting/m
 import { pasteRegion, RegionSampler, type PictureSize } from '../../apps/render-worker/src/matting/region-crop';
 import { DEFAULT_TRACKING, RegionTracker, type Region } from '../../apps/render-worker/src/matting/region-tracker';
 import { scoreMattes, type MatteScore } from './matte-score';
+import { upscale } from './upscale';
 
 // Several people in one video (issue 14): one crop around all of them, or one crop per person?
 // Decided by measurement on a clip of people walking apart (decision 0043), next to what the tracker
@@ -83,7 +84,7 @@ export async function compareRegionChoices(clip: RegionChoiceClip, truth: readon
     for (let frame = 0; frame < truth.length; frame++) {
       const result = await mask(frame);
       runs += result.runs;
-      alphas.push(toAlpha(result.mask, toFrame));
+      alphas.push(upscale(result.mask, toFrame, 255));
     }
     const apartAlphas = alphas.filter(apart);
     scores.push({ name, score: scoreMattes(alphas, truth), apart: apartAlphas.length > 0 ? scoreMattes(apartAlphas, truth.filter(apart)) : null, runs: runs / truth.length });
@@ -140,18 +141,4 @@ function filled(boxes: Box[], grid: PictureSize): Float32Array {
     for (let y = Math.floor(box.y0); y < Math.ceil(box.y1); y++) for (let x = Math.floor(box.x0); x < Math.ceil(box.x1); x++) mask[y * grid.width + x] = 1;
   }
   return mask;
-}
-
-function toAlpha(mask: Float32Array, map: BilinearMap): Uint8Array {
-  const out = new Uint8Array(map.width * map.height);
-  for (let y = 0; y < map.height; y++) {
-    const top = map.y0[y]! * map.sourceWidth;
-    const bottom = map.y1[y]! * map.sourceWidth;
-    for (let x = 0; x < map.width; x++) {
-      const upper = mask[top + map.x0[x]!]! + map.fx[x]! * (mask[top + map.x1[x]!]! - mask[top + map.x0[x]!]!);
-      const lower = mask[bottom + map.x0[x]!]! + map.fx[x]! * (mask[bottom + map.x1[x]!]! - mask[bottom + map.x0[x]!]!);
-      out[y * map.width + x] = Math.round(255 * (upper + map.fy[y]! * (lower - upper)));
-    }
-  }
-  return out;
 }

@@ -10,6 +10,7 @@ import { removeBackground } from '../../apps/render-worker/src/matting/remove-ba
 import { runBench } from '../support/bench-stack';
 import { scoreMattes, type MatteScore } from './matte-score';
 import { compareRegionChoices } from './region-choice';
+import { upscale } from './upscale';
 
 // bench/matting-quality (issue 14): scores the pipeline's matte (default settings: edge refinement on)
 // against reference mattes, per clip: IoU at alpha 0.5, mean absolute error (alpha 0..1) and flicker
@@ -71,21 +72,7 @@ async function matte(clip: Clip, segmenters: readonly Segmenter[], workDir: stri
   if (settings.refine) return frames;
   const model = segmenters.find((segmenter) => segmenter.spec.width * segmenter.spec.height === frames[0]!.length)!.spec;
   const map = new BilinearMap(model.width, model.height, clip.width, clip.height);
-  return frames.map((alpha) => scaleUp(alpha, map));
-}
-
-function scaleUp(alpha: Uint8Array, map: BilinearMap): Uint8Array {
-  const out = new Uint8Array(map.width * map.height);
-  for (let y = 0; y < map.height; y++) {
-    const top = map.y0[y]! * map.sourceWidth;
-    const bottom = map.y1[y]! * map.sourceWidth;
-    for (let x = 0; x < map.width; x++) {
-      const upper = alpha[top + map.x0[x]!]! + map.fx[x]! * (alpha[top + map.x1[x]!]! - alpha[top + map.x0[x]!]!);
-      const lower = alpha[bottom + map.x0[x]!]! + map.fx[x]! * (alpha[bottom + map.x1[x]!]! - alpha[bottom + map.x0[x]!]!);
-      out[y * map.width + x] = Math.round(upper + map.fy[y]! * (lower - upper));
-    }
-  }
-  return out;
+  return frames.map((alpha) => upscale(alpha, map, 1));
 }
 
 // A webcam clip's person, cut out with its reference alpha, `scale` of the room's height, walking

@@ -358,9 +358,10 @@ describe('removeBackground on real footage (../shared/media/video)', () => {
   maybe('finds and tracks a person too small for the whole frame: the search in tiles, then the crop, see them', async () => {
     const input = join(dir, 'small-person.mp4');
     // The webcam picture 130 pixels tall, its left edge at x = 100, near the floor of a still room.
+    // A fixed seed: the gradients source otherwise draws a new room every run.
     await ffmpeg([
       '-v', 'error', '-i', join(SHARED_VIDEO, 'again.mkv'),
-      '-f', 'lavfi', '-i', 'gradients=s=768x432:c0=0x6d5d4b:c1=0xc9c2b3:r=30:d=1',
+      '-f', 'lavfi', '-i', 'gradients=s=768x432:c0=0x6d5d4b:c1=0xc9c2b3:r=30:d=1:seed=1',
       '-filter_complex', '[0:v]scale=-2:130,fps=30[person];[1:v][person]overlay=x=100:y=290:shortest=1,format=yuv420p',
       '-t', '1', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', input,
     ]);
@@ -371,24 +372,22 @@ describe('removeBackground on real footage (../shared/media/video)', () => {
     const torso = pasted([0.4, 0.45, 0.6, 0.75]);
     const face = pasted([0.46, 0.22, 0.54, 0.35]);
     const mattesOf = async (tracking: boolean) => {
-      // One frame in flight, so which frames start during the search does not depend on the
-      // machine's load (those frames are unit-tested in frame-matter.spec.ts).
-      const result = await removeBackground(request(input, { tracking, depth: 1, options: { output_codec: 'h264', refine_foreground_edges: false } }));
+      const result = await removeBackground(request(input, { tracking, options: { output_codec: 'h264', refine_foreground_edges: false } }));
       return decodeGray(result.files[1].path, 768, 432);
     };
     const whole = await mattesOf(false);
     const tracked = await mattesOf(true);
     const mean = (frames: Uint8Array[], region: [number, number, number, number]) => frames.reduce((total, alpha) => total + regionMean(alpha, 768, 432, region), 0) / frames.length;
-    // The whole frame's run sees nobody; seen closer, face and torso are opaque. The mattes still
-    // differ a little from run to run (the office beside the head in the first frame reads 0 to 22),
-    // and a region follows the matte, so the test asks for most frames and for the averages...
+    // The whole frame's run sees nobody; seen closer, face and torso are opaque in every frame, the
+    // ones started while the search was under way included...
     expect(mean(whole, torso)).toBeLessThan(20);
-    expect(mean(tracked, torso)).toBeGreaterThan(200);
-    expect(mean(tracked, face)).toBeGreaterThan(200);
     const opaque = tracked.filter((alpha) => regionMean(alpha, 768, 432, torso) > 200 && regionMean(alpha, 768, 432, face) > 200);
-    expect(opaque.length).toBeGreaterThanOrEqual(0.75 * tracked.length);
-    // ...and the office around them in the pasted picture, and the room, stay transparent.
-    expect(mean(tracked, pasted([0, 0, 0.2, 0.3]))).toBeLessThan(20);
-    expect(mean(tracked, [0.5, 0, 1, 0.5])).toBeLessThan(2);
+    expect(opaque.length).toBe(tracked.length);
+    for (const alpha of tracked) {
+      // ...and the office around them in the pasted picture (which the crop shows the model beside
+      // the head: up to 19 here) and the room stay transparent.
+      expect(regionMean(alpha, 768, 432, pasted([0, 0, 0.2, 0.3]))).toBeLessThan(30);
+      expect(regionMean(alpha, 768, 432, [0.5, 0, 1, 0.5])).toBeLessThan(2);
+    }
   });
 });

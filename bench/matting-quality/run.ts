@@ -26,7 +26,10 @@ import { upscale } from './upscale';
 //     Each is matted twice in the run: whole frames (as before tracking) and tracked.
 //   two people: both webcam people at 30 %, crossing the room in opposite directions; on it, one
 //     region for both against one region per person (region-choice.ts).
-// Usage: npm run bench:matting-quality [-- --label before --refine on|off]  (composites go to reports/matting-quality/<label>)
+//   other rooms: the first clip's person at 30 % walking across `--rooms` more rooms, each a
+//     gradient drawn from a fixed seed (as the integration test's), tracked: a room whose texture
+//     the model answers weakly must not cost the person.
+// Usage: npm run bench:matting-quality [-- --label before --refine on|off --rooms 8]  (composites go to reports/matting-quality/<label>)
 
 const run = promisify(execFile);
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
@@ -86,7 +89,7 @@ interface Walker {
 
 // The walkers on a static background, as long as the shortest of their clips: the composite video
 // and its exact alpha.
-async function walkingClip(name: string, walkers: Walker[], dir: string): Promise<{ clip: Clip; truth: Uint8Array[] }> {
+async function walkingClip(name: string, walkers: Walker[], dir: string, room?: number): Promise<{ clip: Clip; truth: Uint8Array[] }> {
   const frames = Math.min(...walkers.map((walker) => walker.reference.length));
   const seconds = (frames / 30).toFixed(3);
   const inputs: string[] = [];
@@ -117,7 +120,7 @@ async function walkingClip(name: string, walkers: Walker[], dir: string): Promis
   await run('ffmpeg', [
     '-v', 'error', '-y',
     ...inputs,
-    '-loop', '1', '-framerate', '30', '-t', seconds, '-i', await roomPicture(dir),
+    '-loop', '1', '-framerate', '30', '-t', seconds, '-i', await roomPicture(dir, room),
     '-f', 'lavfi', '-i', `color=black:s=${ROOM.width}x${ROOM.height}:r=30:d=${seconds},format=gray`,
     '-filter_complex', [...graph, `[${composite}]format=yuv420p[composite]`].join(';'),
     '-map', '[composite]', '-frames:v', String(frames), '-c:v', 'libx264', '-crf', '12', '-preset', 'fast', path,
@@ -131,11 +134,14 @@ async function walkingClip(name: string, walkers: Walker[], dir: string): Promis
   };
 }
 
-// A still, room-like background: a wall's light falloff and some texture.
-async function roomPicture(dir: string): Promise<string> {
-  const path = join(dir, 'room.png');
+// A still, room-like background: a wall's light falloff and some texture, the same every run (both
+// sources draw at random unless seeded); with a seed, the falloff's direction and spread drawn from
+// it. The noise is added in YUV: on the gradient's RGBA it left only a green channel of noise.
+async function roomPicture(dir: string, seed?: number): Promise<string> {
+  const path = join(dir, `room${seed ?? ''}.png`);
   if (existsSync(path)) return path;
-  const source = `gradients=s=${ROOM.width}x${ROOM.height}:c0=0x6d5d4b:c1=0xc9c2b3:x0=0:y0=0:x1=${ROOM.width}:y1=${ROOM.height},noise=alls=6:allf=0,format=rgb24`;
+  const falloff = seed === undefined ? `x0=0:y0=0:x1=${ROOM.width}:y1=${ROOM.height}:seed=0` : `seed=${seed}`;
+  const source = `gradients=s=${ROOM.width}x${ROOM.height}:c0=0x6d5d4b:c1=0xc9c2b3:${falloff},format=yuv444p,noise=alls=6:allf=0:all_seed=1,format=rgb24`;
   await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-frames:v', '1', path]);
   return path;
 }
@@ -174,6 +180,7 @@ async function main(): Promise<void> {
   }
   const label = option('label', 'latest');
   const refine = option('refine', 'on') !== 'off';
+  const rooms = Number(option('rooms', '8'));
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-matting-quality-'));
   const models = await loadMattingModels({ cacheDir: join(tmpdir(), 'vj-models'), executionProviders: ['cpu'], intraOpThreads: 1 });
   const person = models.segmentersFor(true);
@@ -208,6 +215,11 @@ async function main(): Promise<void> {
     await scoreBothWays(twoPeople);
     // Whether one region per person would do better, given where the people truly are.
     const choices = await compareRegionChoices(twoPeople.clip, twoPeople.truth, variantFor(person, ROOM.width, ROOM.height));
+    const roomRows: string[] = [];
+    for (let seed = 1; seed <= rooms; seed++) {
+      const { clip, truth } = await walkingClip(`room-${seed}-small-30`, [{ ...walkers[0]!, scale: 0.3, leftward: false }], dir, seed);
+      roomRows.push(row(`${clip.name}-tracked`, scoreMattes(await matte(clip, person, join(dir, `${clip.name}-work`), { refine, tracking: true }), truth)));
+    }
     console.log(`\nmatting quality (${label}): the pipeline's matte against the reference, refinement ${refine ? 'on' : 'off'}`);
     console.log(`${'clip'.padEnd(26)} ${'frames'.padStart(6)} ${'mean IoU'.padStart(9)} ${'worst (frame)'.padStart(13)} ${'MAE'.padStart(8)} ${'flicker'.padStart(9)}`);
     for (const line of rows) console.log(line);
@@ -215,6 +227,10 @@ async function main(): Promise<void> {
     for (const { name, score, apart, runs } of choices) {
       const apartScore = apart ? `${apart.meanIou.toFixed(4)} / ${apart.worstIou.toFixed(4)} (${apart.frames} frames)` : 'none';
       console.log(`  ${name.padEnd(22)} ${score.meanIou.toFixed(4)} / ${score.worstIou.toFixed(4)}   apart ${apartScore}   ${runs.toFixed(2)} model runs a frame`);
+    }
+    if (roomRows.length > 0) {
+      console.log(`\n${walkers[0]!.source.name} at 30 % in ${rooms} other rooms, tracked`);
+      for (const line of roomRows) console.log(line);
     }
     console.log(`\ngreen composites: ${join(REPORTS, label)}`);
   } finally {

@@ -223,6 +223,27 @@ describe('FrameMatter', () => {
       expect(alpha[gridAt(2, 2)]).toBe(0);
     });
 
+    it('keeps what the tiles answer weakly (a textured wall, seen closer) out of the regions and the matte', async () => {
+      // The model, zoomed into each tile, also answers 0.4 over the tile's upper left quarter.
+      class WallSegmenter extends SharpSegmenter {
+        override segment(input: Float32Array): Promise<Float32Array> {
+          const run = this.runs.length;
+          return super.segment(input).then((mask) => {
+            if (run >= 1 && run <= 4) for (let y = 0; y < TRACK_SPEC.height / 2; y++) mask.fill(0.4, y * TRACK_SPEC.width, y * TRACK_SPEC.width + TRACK_SPEC.width / 2);
+            return mask;
+          });
+        }
+      }
+      const segmenter = new WallSegmenter(0);
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small, side } = frames(PERSON);
+      const alpha = await matter.finish(matter.start(small, side));
+      // The whole frame, four tiles, then the crop around the person alone.
+      expect(segmenter.runs).toHaveLength(6);
+      expect(alpha[gridAt(10, 8)]).toBe(255);
+      for (const [x, y] of [[2, 2], [20, 2], [2, 10], [28, 10]]) expect(alpha[gridAt(x, y)]).toBe(0);
+    });
+
     it('has frames started while a search is under way look where it found someone', async () => {
       const segmenter = new SharpSegmenter(0);
       const matter = new FrameMatter(segmenter, TRACKED);

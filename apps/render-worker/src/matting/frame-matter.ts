@@ -126,13 +126,14 @@ export class FrameMatter {
     const tiles = tracker.searchTiles(whole);
     if (tiles.length === 0) return whole;
     // Waiting frames resume once the search's regions are known, not merely once its masks are.
-    const search = this.searchTiles(side, slot, tiles, whole).then((found) => ({ found, regions: tracker.closerLook(found) }));
+    const search = this.searchTiles(side, slot, tiles, whole).then((found) => tracker.searchFinds(found));
     this.searching = search.then(
       () => undefined,
       () => undefined,
     );
-    const { found, regions } = await search.finally(() => (this.searching = null));
-    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, false, found) : found;
+    const regions = await search.finally(() => (this.searching = null));
+    // The tiles only find: what they answered weakly elsewhere (a textured wall) stays out of the matte.
+    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, false, whole) : whole;
   }
 
   // The largest of the whole frame's mask and each tile's, pasted in place.

@@ -4,8 +4,11 @@ const [GRID_W, GRID_H] = [64, 36];
 
 // A grid mask with the person as a filled box (x1, y1 exclusive).
 function maskWith(...boxes: [number, number, number, number][]): Float32Array {
-  const mask = new Float32Array(GRID_W * GRID_H);
-  for (const [x0, y0, x1, y1] of boxes) for (let y = y0; y < y1; y++) mask.fill(0.9, y * GRID_W + x0, y * GRID_W + x1);
+  return paint(new Float32Array(GRID_W * GRID_H), 0.9, ...boxes);
+}
+
+function paint(mask: Float32Array, value: number, ...boxes: [number, number, number, number][]): Float32Array {
+  for (const [x0, y0, x1, y1] of boxes) for (let y = y0; y < y1; y++) mask.fill(value, y * GRID_W + x0, y * GRID_W + x1);
   return mask;
 }
 
@@ -118,6 +121,29 @@ describe('RegionTracker', () => {
     subject.observe(maskWith());
     expect(subject.closerLook(maskWith())).toEqual([]);
     expect(subject.closerLook(maskWith([0, 0, 64, 36]))).toEqual([]);
+  });
+
+  it('counts what the tile search found only where a quarter of a patch is confident', () => {
+    // A wide patch answered weakly (a wall, seen closer), a few confident pixels in it, and a person.
+    const found = paint(paint(maskWith([4, 20, 8, 32]), 0.5, [30, 2, 60, 20]), 0.9, [40, 8, 42, 10]);
+    expect(tracker().searchFinds(found)).toEqual(tracker().closerLook(maskWith([4, 20, 8, 32])));
+    expect(tracker().searchFinds(paint(new Float32Array(GRID_W * GRID_H), 0.5, [30, 2, 60, 20]))).toEqual([]);
+  });
+
+  it('does not let a patch appearing beside a person take over their track and its velocity', () => {
+    const subject = tracker();
+    const person: [number, number, number, number] = [20, 14, 24, 26];
+    const before = follow(subject, person, 3) as Region;
+    // A speck the size minPixels lets through, well away from the person: someone new, standing still.
+    const speck: [number, number, number, number] = [50, 2, 53, 5];
+    subject.next(false);
+    subject.observe(maskWith(person, speck));
+    subject.next(false);
+    subject.observe(maskWith(person, speck));
+    const { regions } = subject.next(false);
+    expect(regions).toHaveLength(2);
+    expect(regions[0]).toEqual(before);
+    expect(regions[1].width).toBeCloseTo(GRID_W / DEFAULT_TRACKING.maxZoom, 6);
   });
 
   describe('several people', () => {

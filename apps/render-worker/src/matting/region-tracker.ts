@@ -40,6 +40,11 @@ export interface TrackingSettings {
   // Patches of foreground smaller than this many grid pixels get no region of their own (specks),
   // unless nothing larger is found.
   minPixels: number;
+  // What the tile search finds counts as a person only where at least `coreShare` of the patch's
+  // pixels reach `confidentFrom`: zoomed in, the model answers a textured wall weakly over a wide
+  // patch (under 1 % confident, measured), a person strongly (about 90 %).
+  confidentFrom: number;
+  coreShare: number;
 }
 
 export const DEFAULT_TRACKING: TrackingSettings = {
@@ -54,6 +59,8 @@ export const DEFAULT_TRACKING: TrackingSettings = {
   searchZoom: 1.75,
   maxRegions: 3,
   minPixels: 8,
+  confidentFrom: 0.75,
+  coreShare: 0.25,
 };
 
 // What the next frame runs: the model on each of `regions` (none: on the whole frame), which never
@@ -119,9 +126,10 @@ export class RegionTracker {
   // The finished (smoothed) mask of the oldest frame not yet observed.
   observe(mask: Float32Array): void {
     this.observed++;
-    const before = this.tracks;
-    this.tracks = this.people(mask).map((box) => {
-      const track = nearest(before, box);
+    const boxes = this.people(mask);
+    const matched = matchTracks(this.tracks, boxes, this.settings.margin);
+    this.tracks = boxes.map((box, i) => {
+      const track = matched[i];
       if (!track) return { box, velocity: STILL };
       const dx = (box.x0 + box.x1 - track.box.x0 - track.box.x1) / 2;
       const dy = (box.y0 + box.y1 - track.box.y0 - track.box.y1) / 2;
@@ -134,7 +142,16 @@ export class RegionTracker {
   // that frame (none: nobody found, or nobody small enough to gain from it). Where the model found
   // nobody, the last look's regions, if no finished frame has shown nobody since.
   closerLook(mask: Float32Array): Region[] {
-    const boxes = this.people(mask);
+    return this.lookAt(this.people(mask));
+  }
+
+  // The regions around the people the tile search found (its masks pasted in place), counting only
+  // patches with a confident core.
+  searchFinds(found: Float32Array): Region[] {
+    return this.lookAt(this.people(found, this.settings.coreShare));
+  }
+
+  private lookAt(boxes: Box[]): Region[] {
     if (boxes.length === 0) return this.recentLooks;
     this.recentLooks = this.plan(
       boxes.map((box) => ({ box, velocity: STILL })),
@@ -176,9 +193,9 @@ export class RegionTracker {
   // The people in a mask: its foreground split where a column holds none of it (people stand side
   // by side), specks left out, and parts within each other's margin joined again (an arm, a gap
   // between legs).
-  private people(mask: Float32Array): Box[] {
+  private people(mask: Float32Array, coreShare = 0): Box[] {
     const { gridWidth, gridHeight, settings } = this;
-    const patches = foregroundColumns(mask, gridWidth, gridHeight, settings.foregroundFrom);
+    const patches = foregroundColumns(mask, gridWidth, gridHeight, settings).filter((patch) => patch.core >= coreShare * patch.pixels);
     const largest = patches.reduce((best, patch) => (patch.pixels > best ? patch.pixels : best), 0);
     const kept = patches.filter((patch) => patch.pixels >= Math.min(settings.minPixels, largest)).map((patch) => patch.box);
     return joinNear(kept, settings.margin);
@@ -240,20 +257,30 @@ export function foregroundBox(mask: Float32Array, width: number, height: number,
   return x1 > x0 ? { x0, y0, x1, y1 } : null;
 }
 
-// The foreground's runs of columns (a column belongs when any of its pixels is at or above `from`),
-// each with its bounding box and pixel count.
-function foregroundColumns(mask: Float32Array, width: number, height: number, from: number): { box: Box; pixels: number }[] {
-  const patches: { box: Box; pixels: number }[] = [];
-  let open: { box: Box; pixels: number } | null = null;
+interface Patch {
+  box: Box;
+  // Grid pixels at or above foregroundFrom, and of those, at or above confidentFrom.
+  pixels: number;
+  core: number;
+}
+
+// The foreground's runs of columns (a column belongs when any of its pixels is at or above
+// foregroundFrom), each with its bounding box and pixel counts.
+function foregroundColumns(mask: Float32Array, width: number, height: number, levels: Pick<TrackingSettings, 'foregroundFrom' | 'confidentFrom'>): Patch[] {
+  const patches: Patch[] = [];
+  let open: Patch | null = null;
   for (let x = 0; x < width; x++) {
     let top = -1;
     let bottom = -1;
     let pixels = 0;
+    let core = 0;
     for (let y = 0; y < height; y++) {
-      if (mask[y * width + x] < from) continue;
+      const value = mask[y * width + x];
+      if (value < levels.foregroundFrom) continue;
       if (top < 0) top = y;
       bottom = y + 1;
       pixels++;
+      if (value >= levels.confidentFrom) core++;
     }
     if (pixels === 0) {
       open = null;
@@ -262,20 +289,24 @@ function foregroundColumns(mask: Float32Array, width: number, height: number, fr
     if (open) {
       open.box = { x0: open.box.x0, y0: Math.min(open.box.y0, top), x1: x + 1, y1: Math.max(open.box.y1, bottom) };
       open.pixels += pixels;
+      open.core += core;
     } else {
-      open = { box: { x0: x, y0: top, x1: x + 1, y1: bottom }, pixels };
+      open = { box: { x0: x, y0: top, x1: x + 1, y1: bottom }, pixels, core };
       patches.push(open);
     }
   }
   return patches;
 }
 
+// A box grown by `margin` of its longer side on every side.
+function grownBy(box: Box, margin: number): Box {
+  const reach = margin * Math.max(box.x1 - box.x0, box.y1 - box.y0);
+  return { x0: box.x0 - reach, y0: box.y0 - reach, x1: box.x1 + reach, y1: box.y1 + reach };
+}
+
 // Boxes joined while any two, each grown by `margin` of its longer side, overlap.
 function joinNear(boxes: Box[], margin: number): Box[] {
-  const grown = (box: Box): Box => {
-    const reach = margin * Math.max(box.x1 - box.x0, box.y1 - box.y0);
-    return { x0: box.x0 - reach, y0: box.y0 - reach, x1: box.x1 + reach, y1: box.y1 + reach };
-  };
+  const grown = (box: Box): Box => grownBy(box, margin);
   const joined = [...boxes];
   for (let pair = nearPair(joined, grown); pair; pair = nearPair(joined, grown)) {
     const [i, j] = pair;
@@ -303,13 +334,22 @@ function apart(regions: Region[]): boolean {
   return boxes.every((box, i) => boxes.every((other, j) => j <= i || !overlap(box, other)));
 }
 
-// The track whose box's centre is nearest this box's: the same person, a frame later.
-function nearest(tracks: Track[], box: Box): Track | null {
-  let best: Track | null = null;
-  let bestDistance = Infinity;
-  for (const track of tracks) {
-    const distance = Math.hypot(track.box.x0 + track.box.x1 - box.x0 - box.x1, track.box.y0 + track.box.y1 - box.y0 - box.y1);
-    if (distance < bestDistance) [best, bestDistance] = [track, distance];
+// For each box, the track it continues (null: someone new), one box per track, nearest centres
+// first, and only a track whose box grown by `margin` overlaps it: a speck appearing beside a person
+// must not take the person's track and turn the distance between them into a velocity.
+function matchTracks(tracks: Track[], boxes: Box[], margin: number): (Track | null)[] {
+  const pairs = boxes.flatMap((box, b) =>
+    tracks
+      .map((track, t) => ({ b, t, distance: Math.hypot(track.box.x0 + track.box.x1 - box.x0 - box.x1, track.box.y0 + track.box.y1 - box.y0 - box.y1) }))
+      .filter(({ t }) => overlap(grownBy(tracks[t].box, margin), box)),
+  );
+  pairs.sort((a, b) => a.distance - b.distance);
+  const matched: (Track | null)[] = boxes.map(() => null);
+  const taken = new Set<number>();
+  for (const { b, t } of pairs) {
+    if (matched[b] || taken.has(t)) continue;
+    matched[b] = tracks[t];
+    taken.add(t);
   }
-  return best;
+  return matched;
 }

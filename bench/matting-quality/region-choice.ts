@@ -130,7 +130,8 @@ function regionAround(boxes: Box[], grid: PictureSize): Region | null {
   return new RegionTracker(grid.width, grid.height, DEFAULT_TRACKING).closerLook(filled([all], grid))[0] ?? null;
 }
 
-// The regions the tracker itself chooses for these boxes: one each while they stand apart.
+// The regions the tracker itself chooses for these boxes: one each, or one around all where that
+// enlarges them about as much (decision 0044).
 function trackerRegions(boxes: Box[], grid: PictureSize): Region[] {
   return boxes.length === 0 ? [] : new RegionTracker(grid.width, grid.height, DEFAULT_TRACKING).closerLook(filled(boxes, grid));
 }

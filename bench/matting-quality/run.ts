@@ -210,7 +210,7 @@ async function main(): Promise<void> {
       }
       walkers.push({ source, reference, scale: TWO_PEOPLE_SCALE, leftward: walkers.length % 2 === 1 });
     }
-    // Two people crossing the room in opposite directions: one region covers both (decision 0041).
+    // Two people crossing the room in opposite directions: a region each (decisions 0043, 0044).
     const twoPeople = await walkingClip(`two-people-${Math.round(TWO_PEOPLE_SCALE * 100)}`, walkers, dir);
     await scoreBothWays(twoPeople);
     // Whether one region per person would do better, given where the people truly are.

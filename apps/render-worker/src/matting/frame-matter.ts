@@ -151,7 +151,7 @@ export class FrameMatter {
     return merged;
   }
 
-  // The model on each of `regions` (which never overlap), pasted onto `known` (a mask of this frame
+  // The model on each of `regions`, pasted onto `known` (a mask of this frame
   // already made), else onto the whole frame's mask on a check frame, else onto nothing.
   private async segmentRegions(small: Uint8Array, side: Uint8Array, slot: Slot, regions: Region[], check: boolean, known?: Float32Array): Promise<Float32Array> {
     const { spec } = this.segmenter;
@@ -165,7 +165,7 @@ export class FrameMatter {
     const whole = check ? this.segmentWhole(small, slot.tensor, slot.luma) : undefined;
     whole?.catch(() => undefined);
     const background = known ?? (whole ? await whole : slot.pasted.fill(0));
-    for (const [index, mask] of cropMasks.entries()) pasteRegion(await mask, regions[index], spec, background);
+    for (const [index, mask] of cropMasks.entries()) pasteRegion(await mask, regions[index], spec, background, regions.slice(0, index));
     return background;
   }
 

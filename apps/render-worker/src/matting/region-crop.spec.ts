@@ -74,6 +74,16 @@ describe('pasteRegion', () => {
     }
   });
 
+  it('keeps the larger value where the region overlaps regions pasted before it, and replaces elsewhere', () => {
+    const first = { x: 0, y: 0, width: 8, height: 4 };
+    const into = pasteRegion(new Float32Array(GRID.width * GRID.height).fill(0.75), first, GRID, new Float32Array(GRID.width * GRID.height).fill(0.5));
+    pasteRegion(new Float32Array(GRID.width * GRID.height).fill(0.25), { x: 4, y: 2, width: 8, height: 4 }, GRID, into, [first]);
+    expect(into[3 * GRID.width + 5]).toBe(0.75);
+    expect(into[3 * GRID.width + 9]).toBe(0.25);
+    expect(into[1 * GRID.width + 5]).toBe(0.75);
+    expect(into[7 * GRID.width + 9]).toBe(0.5);
+  });
+
   it('is the inverse of sampling: a plane cropped and pasted back is the plane again inside the region', () => {
     // A smooth ramp, so bilinear resampling both ways is exact.
     const source = yuv420(GRID.width, GRID.height, (x) => 16 + 10 * x, 128, 128);

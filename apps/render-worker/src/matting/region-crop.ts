@@ -102,8 +102,10 @@ export class RegionSampler {
 
 // Puts `cropMask` (the model's mask of `region`, grid-sized) back in place: grid pixels whose
 // centre lies in the region take the crop's bilinear value, the rest keep what `into` holds (the
-// whole frame's own mask on a check frame, else 0).
-export function pasteRegion(cropMask: Float32Array, region: Region, grid: PictureSize, into: Float32Array): Float32Array {
+// whole frame's own mask on a check frame, else 0). Where the region overlaps `pasted` (regions
+// pasted before it: people close together), the larger of the two crops' values is kept, as each
+// crop may cut the other's person at its edge.
+export function pasteRegion(cropMask: Float32Array, region: Region, grid: PictureSize, into: Float32Array, pasted: readonly Region[] = []): Float32Array {
   const { width, height } = grid;
   const toCropX = width / region.width;
   const toCropY = height / region.height;
@@ -116,11 +118,17 @@ export function pasteRegion(cropMask: Float32Array, region: Region, grid: Pictur
     const row = tap((y + 0.5 - region.y) * toCropY - 0.5, height);
     const top = row.index * width;
     const bottom = row.next * width;
+    // This row's columns (as indexes into `columns`) that regions pasted before also cover.
+    const shared = pasted
+      .filter((other) => y + 0.5 >= other.y && y + 0.5 < other.y + other.height)
+      .map((other) => [Math.max(0, Math.ceil(other.x - 0.5) - x0), Math.min(columns.length, Math.ceil(other.x + other.width - 0.5) - x0)]);
     for (let i = 0; i < columns.length; i++) {
       const { index, next, weight } = columns[i];
       const upper = cropMask[top + index] + weight * (cropMask[top + next] - cropMask[top + index]);
       const lower = cropMask[bottom + index] + weight * (cropMask[bottom + next] - cropMask[bottom + index]);
-      into[y * width + x0 + i] = upper + row.weight * (lower - upper);
+      const value = upper + row.weight * (lower - upper);
+      const at = y * width + x0 + i;
+      if (value >= into[at] || !shared.some(([from, to]) => i >= from && i < to)) into[at] = value;
     }
   }
   return into;

@@ -34,9 +34,14 @@ export interface TrackingSettings {
   // at all is found there.
   searchEvery: number;
   searchZoom: number;
-  // People apart get a region each, up to this many (a model run each); more, or regions that
-  // overlap, share one region around them all.
+  // A person missing from this many finished frames in a row is dropped; until then their region is
+  // kept, moved on by their velocity. Frames are planned from masks `depth` frames old, so a person
+  // dropped at once is missing again from the frames planned meanwhile, and again `depth` later.
+  keepUnseen: number;
+  // People get a region each, up to this many (a model run each), unless one region around them all
+  // enlarges them within `shareWithin` as much as their own would; more people share one region.
   maxRegions: number;
+  shareWithin: number;
   // Patches of foreground smaller than this many grid pixels get no region of their own (specks),
   // unless nothing larger is found.
   minPixels: number;
@@ -57,14 +62,16 @@ export const DEFAULT_TRACKING: TrackingSettings = {
   shrinkRate: 0.2,
   searchEvery: 30,
   searchZoom: 1.75,
+  keepUnseen: 6,
   maxRegions: 3,
+  shareWithin: 1.1,
   minPixels: 8,
   confidentFrom: 0.75,
   coreShare: 0.25,
 };
 
-// What the next frame runs: the model on each of `regions` (none: on the whole frame), which never
-// overlap, and with `check` on the whole frame as well.
+// What the next frame runs: the model on each of `regions` (none: on the whole frame), and with
+// `check` on the whole frame as well. Regions may overlap (people close together).
 export interface RegionPlan {
   regions: Region[];
   check: boolean;
@@ -78,10 +85,11 @@ interface Box {
 }
 
 // A person (or people close together) followed from frame to frame: the box and its centre's
-// movement per frame, averaged over the last few.
+// movement per frame, averaged over the last few, and the finished frames since they were last seen.
 interface Track {
   box: Box;
   velocity: { x: number; y: number };
+  unseen: number;
 }
 
 const STILL = { x: 0, y: 0 };
@@ -128,14 +136,19 @@ export class RegionTracker {
     this.observed++;
     const boxes = this.people(mask);
     const matched = matchTracks(this.tracks, boxes, this.settings.margin);
-    this.tracks = boxes.map((box, i) => {
+    const seen: Track[] = boxes.map((box, i) => {
       const track = matched[i];
-      if (!track) return { box, velocity: STILL };
+      // Someone new, or people joining or parting (their box's centre jumps without anyone moving).
+      if (!track || reshaped(track.box, box, this.settings.margin)) return { box, velocity: STILL, unseen: 0 };
       const dx = (box.x0 + box.x1 - track.box.x0 - track.box.x1) / 2;
       const dy = (box.y0 + box.y1 - track.box.y0 - track.box.y1) / 2;
-      return { box, velocity: { x: (track.velocity.x + dx) / 2, y: (track.velocity.y + dy) / 2 } };
+      return { box, velocity: { x: (track.velocity.x + dx) / 2, y: (track.velocity.y + dy) / 2 }, unseen: 0 };
     });
-    if (this.tracks.length === 0) this.recentLooks = [];
+    const missing = this.tracks
+      .filter((track) => !matched.includes(track) && track.unseen + 1 < this.settings.keepUnseen)
+      .map(({ box, velocity, unseen }) => ({ box: { x0: box.x0 + velocity.x, y0: box.y0 + velocity.y, x1: box.x1 + velocity.x, y1: box.y1 + velocity.y }, velocity, unseen: unseen + 1 }));
+    this.tracks = [...seen, ...missing];
+    if (boxes.length === 0) this.recentLooks = [];
   }
 
   // The regions around the people in a frame's own whole-frame mask, for a second, closer look at
@@ -154,7 +167,7 @@ export class RegionTracker {
   private lookAt(boxes: Box[]): Region[] {
     if (boxes.length === 0) return this.recentLooks;
     this.recentLooks = this.plan(
-      boxes.map((box) => ({ box, velocity: STILL })),
+      boxes.map((box) => ({ box, velocity: STILL, unseen: 0 })),
       0,
       [],
     );
@@ -174,20 +187,23 @@ export class RegionTracker {
     return [0, gridHeight - height].flatMap((y) => [0, gridWidth - width].map((x) => ({ x, y, width, height })));
   }
 
-  // One region per track while they stay apart (and number at most maxRegions), else one around
-  // them all; none (the whole frame) where a region would enlarge the picture too little.
+  // One region around them all where it enlarges everyone about as much as their own would (one
+  // model run), else one region per track (at most maxRegions); none (the whole frame) where a
+  // region would enlarge the picture too little. Measured on people walking through a room: one
+  // region per person gains 0.29 IoU over one around both (decision 0043).
   private plan(tracks: Track[], lag: number, previous: Region[]): Region[] {
     if (tracks.length === 0) return [];
-    if (tracks.length > 1 && tracks.length <= this.settings.maxRegions) {
-      const each = tracks.map((track, i) => this.follow(track.box, lag, track.velocity, previous.length === tracks.length ? previous[i] : null));
-      if (each.every((region) => region !== null) && apart(each as Region[])) return each as Region[];
-    }
     const all = tracks.reduce((union, track) => ({
       box: { x0: Math.min(union.box.x0, track.box.x0), y0: Math.min(union.box.y0, track.box.y0), x1: Math.max(union.box.x1, track.box.x1), y1: Math.max(union.box.y1, track.box.y1) },
       velocity: { x: (union.velocity.x + track.velocity.x) / 2, y: (union.velocity.y + track.velocity.y) / 2 },
+      unseen: 0,
     }));
-    const region = this.follow(all.box, lag, all.velocity, previous.length === 1 ? previous[0] : null);
-    return region ? [region] : [];
+    const shared = this.follow(all.box, lag, all.velocity, previous.length === 1 ? previous[0] : null);
+    if (tracks.length === 1 || tracks.length > this.settings.maxRegions) return shared ? [shared] : [];
+    const each = tracks.map((track, i) => this.follow(track.box, lag, track.velocity, previous.length === tracks.length ? previous[i] : null));
+    if (each.some((region) => region === null)) return shared ? [shared] : [];
+    const widest = Math.max(...(each as Region[]).map((region) => region.width));
+    return shared && shared.width <= widest * this.settings.shareWithin ? [shared] : (each as Region[]);
   }
 
   // The people in a mask: its foreground split where a column holds none of it (people stand side
@@ -328,10 +344,11 @@ function overlap(a: Box, b: Box): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
-// No two regions share a pixel.
-function apart(regions: Region[]): boolean {
-  const boxes = regions.map((region) => ({ x0: region.x, y0: region.y, x1: region.x + region.width, y1: region.y + region.height }));
-  return boxes.every((box, i) => boxes.every((other, j) => j <= i || !overlap(box, other)));
+// Whether a box's width or height changed by more than `share` of the larger: not one person
+// moving, but people joining or parting.
+function reshaped(before: Box, after: Box, share: number): boolean {
+  const changed = (a: number, b: number) => Math.abs(a - b) > share * Math.max(a, b);
+  return changed(before.x1 - before.x0, after.x1 - after.x0) || changed(before.y1 - before.y0, after.y1 - after.y0);
 }
 
 // For each box, the track it continues (null: someone new), one box per track, nearest centres

@@ -4,7 +4,7 @@ import { BilinearMap } from '../../apps/render-worker/src/matting/bilinear';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { ModelInput, yuvMatrixFor } from '../../apps/render-worker/src/matting/model-input';
 import { pasteRegion, RegionSampler, type PictureSize } from '../../apps/render-worker/src/matting/region-crop';
-import { DEFAULT_TRACKING, RegionTracker, type Region } from '../../apps/render-worker/src/matting/region-tracker';
+import { DEFAULT_TRACKING, foregroundColumns, RegionTracker, type Box, type Region } from '../../apps/render-worker/src/matting/region-tracker';
 import { scoreMattes, type MatteScore } from './matte-score';
 import { upscale } from './upscale';
 
@@ -31,13 +31,6 @@ export interface RegionChoiceScore {
   runs: number;
 }
 
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
 export async function compareRegionChoices(clip: RegionChoiceClip, truth: readonly Uint8Array[], segmenter: Segmenter): Promise<RegionChoiceScore[]> {
   const { spec } = segmenter;
   const grid = { width: spec.width, height: spec.height };
@@ -48,13 +41,12 @@ export async function compareRegionChoices(clip: RegionChoiceClip, truth: readon
   const input = new ModelInput(grid.width, grid.height, yuvMatrixFor(null, clip.height));
   const sampler = new RegionSampler(side, grid);
   const tensor = new Float32Array(grid.width * grid.height * 3);
-  const luma = new Float32Array(grid.width * grid.height);
   const crop = new Uint8Array(grid.width * grid.height * 3);
   const toFrame = new BilinearMap(grid.width, grid.height, clip.width, clip.height);
   const people = truth.map((reference) => peopleBoxes(reference, clip, grid));
 
   const wholeFrame = async (frame: number): Promise<Float32Array> => {
-    input.write(wholeFrames[frame]!, spec, tensor, luma);
+    input.write(wholeFrames[frame]!, spec, tensor, null);
     return segmenter.segment(tensor);
   };
   // The model on each region, pasted in place; the whole frame where any region would be (a
@@ -64,7 +56,7 @@ export async function compareRegionChoices(clip: RegionChoiceClip, truth: readon
     const merged = new Float32Array(grid.width * grid.height);
     for (const region of chosen as Region[]) {
       sampler.sample(sideFrames[frame]!, region, crop);
-      input.write(crop, spec, tensor, luma);
+      input.write(crop, spec, tensor, null);
       const pasted = pasteRegion(await segmenter.segment(tensor), region, grid, new Float32Array(merged.length));
       for (let i = 0; i < merged.length; i++) if (pasted[i]! > merged[i]!) merged[i] = pasted[i]!;
     }
@@ -98,28 +90,16 @@ async function decode(path: string, filter: string, frameBytes: number): Promise
 }
 
 // Each person's box on the grid: the reference's foreground split where a column holds none of it
-// (the people walk side by side; when they overlap, they are one box).
+// (the people walk side by side; when they overlap, they are one box), as the tracker splits a mask.
 function peopleBoxes(reference: Uint8Array, clip: RegionChoiceClip, grid: PictureSize): Box[] {
-  const boxes: Box[] = [];
-  let open: Box | null = null;
-  for (let x = 0; x <= clip.width; x++) {
-    let top = -1;
-    let bottom = -1;
-    for (let y = 0; x < clip.width && y < clip.height; y++) {
-      if (reference[y * clip.width + x]! < 128) continue;
-      if (top < 0) top = y;
-      bottom = y + 1;
-    }
-    if (top >= 0) {
-      open = open ? { x0: open.x0, y0: Math.min(open.y0, top), x1: x + 1, y1: Math.max(open.y1, bottom) } : { x0: x, y0: top, x1: x + 1, y1: bottom };
-    } else if (open) {
-      boxes.push(open);
-      open = null;
-    }
-  }
   const sx = grid.width / clip.width;
   const sy = grid.height / clip.height;
-  return boxes.map((box) => ({ x0: box.x0 * sx, y0: box.y0 * sy, x1: box.x1 * sx, y1: box.y1 * sy }));
+  return foregroundColumns(reference, clip.width, clip.height, { foregroundFrom: 128, confidentFrom: 255 }).map(({ box }) => ({
+    x0: box.x0 * sx,
+    y0: box.y0 * sy,
+    x1: box.x1 * sx,
+    y1: box.y1 * sy,
+  }));
 }
 
 // The region the tracker would choose around the box that holds all these boxes (null: the whole

@@ -28,11 +28,10 @@ export interface PendingMatte {
 interface Slot {
   tensor: Float32Array;
   luma: Float32Array;
-  // A crop as the model's input (yuv444p) and its own luma (unused); each region's tensor (the
-  // second and later made when first needed: most videos have one person); and the whole-grid mask
-  // the crops' masks are pasted onto.
+  // A crop as the model's input (yuv444p); each region's tensor (the second and later made when
+  // first needed: most videos have one person); and the whole-grid mask the crops' masks are pasted
+  // onto.
   crop: Uint8Array;
-  cropLuma: Float32Array;
   cropTensors: Float32Array[];
   pasted: Float32Array;
 }
@@ -71,7 +70,6 @@ export class FrameMatter {
       tensor: new Float32Array(pixels * 3),
       luma: new Float32Array(pixels),
       crop: new Uint8Array(cropped * 3),
-      cropLuma: new Float32Array(cropped),
       cropTensors: [new Float32Array(cropped * 3)],
       pasted: new Float32Array(cropped),
     }));
@@ -105,7 +103,8 @@ export class FrameMatter {
     return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, check) : this.segmentCloser(small, side, slot);
   }
 
-  private segmentWhole(small: Uint8Array, tensor: Float32Array, luma: Float32Array): Promise<Float32Array> {
+  // `luma`: null where segmentTracked has written it already.
+  private segmentWhole(small: Uint8Array, tensor: Float32Array, luma: Float32Array | null): Promise<Float32Array> {
     this.input.write(small, this.segmenter.spec, tensor, luma);
     return this.segmenter.segment(tensor);
   }
@@ -115,7 +114,7 @@ export class FrameMatter {
   // not the weak ones. Where it finds nobody, a search in tiles may (region-tracker.ts).
   private async segmentCloser(small: Uint8Array, side: Uint8Array, slot: Slot): Promise<Float32Array> {
     const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
-    const whole = await this.segmentWhole(small, slot.tensor, slot.luma);
+    const whole = await this.segmentWhole(small, slot.tensor, null);
     let looks = tracker.closerLook(whole);
     // A frame started before an earlier frame's search ended looks where that search found someone.
     if (looks.length === 0 && this.searching) {
@@ -162,7 +161,7 @@ export class FrameMatter {
       mask.catch(() => undefined);
       return mask;
     });
-    const whole = check ? this.segmentWhole(small, slot.tensor, slot.luma) : undefined;
+    const whole = check ? this.segmentWhole(small, slot.tensor, null) : undefined;
     whole?.catch(() => undefined);
     const background = known ?? (whole ? await whole : slot.pasted.fill(0));
     for (const [index, mask] of cropMasks.entries()) pasteRegion(await mask, regions[index], spec, background, regions.slice(0, index));
@@ -173,7 +172,7 @@ export class FrameMatter {
   private cropTensor(side: Uint8Array, slot: Slot, region: Region, tensor: Float32Array): Float32Array {
     const { spec } = this.segmenter;
     (this.tracking as NonNullable<FrameMatter['tracking']>).sampler.sample(side, region, slot.crop);
-    this.input.write(slot.crop, spec, tensor, slot.cropLuma);
+    this.input.write(slot.crop, spec, tensor, null);
     return tensor;
   }
 }

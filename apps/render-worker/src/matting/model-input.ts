@@ -37,8 +37,9 @@ export class ModelInput {
     this.matrix = MATRICES[matrix];
   }
 
-  // Fills `tensor` (width*height*3) and `luma` (width*height) from `small`.
-  write(small: Uint8Array, format: TensorFormat, tensor: Float32Array, luma: Float32Array): void {
+  // Fills `tensor` (width*height*3) and, unless null (a crop, or a luma already written), `luma`
+  // (width*height) from `small`.
+  write(small: Uint8Array, format: TensorFormat, tensor: Float32Array, luma: Float32Array | null): void {
     const pixels = this.width * this.height;
     const { rv, gu, gv, bu } = this.matrix;
     // Channel c of pixel i goes to tensor[i * pixelStride + c * channelStride].
@@ -51,7 +52,7 @@ export class ModelInput {
       const cu = (small[pixels + i] - 128) / 255;
       const cv = (small[2 * pixels + i] - 128) / 255;
       const t = i * pixelStride;
-      luma[i] = l;
+      if (luma) luma[i] = l;
       tensor[t] = (clamp01(l + rv * cv) - mr) * ir;
       tensor[t + channelStride] = (clamp01(l - gu * cu - gv * cv) - mg) * ig;
       tensor[t + 2 * channelStride] = (clamp01(l + bu * cu) - mb) * ib;

@@ -248,6 +248,21 @@ describe('RegionTracker', () => {
     });
   });
 
+  it('plans at most maxRegions regions for frames full of specks that come and go (hostile footage)', () => {
+    // The model's real grid: 51 patches of 3x3 pixels a frame, each too far from the next to join,
+    // shifted every frame so that most are new and the old ones are kept as missing.
+    const [width, height] = [256, 144];
+    const subject = new RegionTracker(width, height, DEFAULT_TRACKING);
+    for (let frame = 0; frame < 60; frame++) {
+      const { regions } = subject.next(false);
+      expect(regions.length).toBeLessThanOrEqual(DEFAULT_TRACKING.maxRegions);
+      const mask = new Float32Array(width * height);
+      for (let x = frame % 5; x + 3 <= width; x += 5) for (let y = 70; y < 73; y++) mask.fill(0.9, y * width + x, y * width + x + 3);
+      subject.observe(mask);
+      expect(subject.closerLook(mask).length).toBeLessThanOrEqual(DEFAULT_TRACKING.maxRegions);
+    }
+  });
+
   it('searches in four overlapping corner tiles only where nobody is found, at most every searchEvery frames', () => {
     const subject = tracker({ searchEvery: 5 });
     subject.next(false);

@@ -77,7 +77,7 @@ export interface RegionPlan {
   check: boolean;
 }
 
-interface Box {
+export interface Box {
   x0: number;
   y0: number;
   x1: number;
@@ -144,8 +144,12 @@ export class RegionTracker {
       const dy = (box.y0 + box.y1 - track.box.y0 - track.box.y1) / 2;
       return { box, velocity: { x: (track.velocity.x + dx) / 2, y: (track.velocity.y + dy) / 2 }, unseen: 0 };
     });
+    // Kept only while they could still get a region of their own (beyond maxRegions everyone shares
+    // one), which also bounds the tracks on footage full of specks that come and go.
     const missing = this.tracks
       .filter((track) => !matched.includes(track) && track.unseen + 1 < this.settings.keepUnseen)
+      .sort((a, b) => a.unseen - b.unseen)
+      .slice(0, Math.max(0, this.settings.maxRegions - seen.length))
       .map(({ box, velocity, unseen }) => ({ box: { x0: box.x0 + velocity.x, y0: box.y0 + velocity.y, x1: box.x1 + velocity.x, y1: box.y1 + velocity.y }, velocity, unseen: unseen + 1 }));
     this.tracks = [...seen, ...missing];
     if (boxes.length === 0) this.recentLooks = [];
@@ -282,7 +286,7 @@ interface Patch {
 
 // The foreground's runs of columns (a column belongs when any of its pixels is at or above
 // foregroundFrom), each with its bounding box and pixel counts.
-function foregroundColumns(mask: Float32Array, width: number, height: number, levels: Pick<TrackingSettings, 'foregroundFrom' | 'confidentFrom'>): Patch[] {
+export function foregroundColumns(mask: ArrayLike<number>, width: number, height: number, levels: Pick<TrackingSettings, 'foregroundFrom' | 'confidentFrom'>): Patch[] {
   const patches: Patch[] = [];
   let open: Patch | null = null;
   for (let x = 0; x < width; x++) {

@@ -1,4 +1,4 @@
-import { decodeAudioArgs, measureLoudnessArgs, muxArgs, rawAudioInput, type MuxPlan } from './clean-audio-args';
+import { decodeAudioArgs, measureLoudnessArgs, muxArgs, rawAudioInput, tapInput, type MuxPlan } from './clean-audio-args';
 import { ownInput, userFileInput } from './input-fence';
 import { outputFormatFor } from './output-format';
 import type { MediaProbe } from './parse-probe';
@@ -95,6 +95,21 @@ describe('muxArgs', () => {
       '-map_metadata', '0',
       '-f', 'webm', '/w/out',
     ]);
+  });
+
+  it('tapped, writes the same file through the tee muxer and streams its encoded audio alone to stdout', () => {
+    const plain = muxArgs(plan('h264', { audioFilter: 'volume=2.00dB' }));
+    const tapped = muxArgs(plan('h264', { audioFilter: 'volume=2.00dB' }), true);
+    expect(tapped.slice(0, plain.indexOf('-movflags'))).toEqual(plain.slice(0, plain.indexOf('-movflags')));
+    expect(tapped.slice(plain.indexOf('-movflags'))).toEqual(['-f', 'tee', '[f=mp4:movflags=+faststart]/w/out|[select=a:f=adts]pipe:1']);
+    expect(muxArgs(plan('vp9'), true).slice(-2)).toEqual(['tee', '[f=webm]/w/out|[select=a:f=ogg]pipe:1']);
+    // The tee splits its outputs on | and unquotes: a path holding them is escaped.
+    expect(muxArgs(plan('vp9', { outputPath: "/w/it's|here/out" }), true).at(-1)).toBe("[f=webm]/w/it\\'s\\|here/out|[select=a:f=ogg]pipe:1");
+  });
+
+  it('reads the tap as the measuring input: the audio format forced, only the pipe protocol', () => {
+    expect(tapInput(formatFor('h264'))).toEqual(['-f', 'aac', '-protocol_whitelist', 'pipe', '-i', 'pipe:0']);
+    expect(tapInput(formatFor('vp8'))).toEqual(['-f', 'ogg', '-protocol_whitelist', 'pipe', '-i', 'pipe:0']);
   });
 
   it('maps only the first real video stream and the cleaned audio: other audio, subtitles and data are dropped', () => {

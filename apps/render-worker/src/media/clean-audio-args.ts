@@ -62,8 +62,14 @@ export interface MuxPlan {
 }
 
 // The picture is copied bit for bit (`V` skips cover art); the cleaned audio replaces every audio
-// stream; subtitles and data streams are left out by mapping only these two.
-export function muxArgs(plan: MuxPlan): string[] {
+// stream; subtitles and data streams are left out by mapping only these two. With `tap`, the tee
+// muxer also streams the encoded audio alone to stdout (format.audioTap), the very packets the file
+// gets, so the delivered loudness is measured (tapInput) while muxing, not by reading the file again.
+export function muxArgs(plan: MuxPlan, tap = false): string[] {
+  const { muxer, muxerOptions, audioTap } = plan.format;
+  const output = tap
+    ? ['-f', 'tee', `${teeSlave({ f: muxer, ...muxerOptions }, plan.outputPath)}|${teeSlave({ select: 'a', f: audioTap.muxer }, 'pipe:1')}`]
+    : [...Object.entries(muxerOptions).flatMap(([name, value]) => [`-${name}`, value]), '-f', muxer, plan.outputPath];
   return [
     ...QUIET,
     '-y',
@@ -78,8 +84,18 @@ export function muxArgs(plan: MuxPlan): string[] {
     ...plan.format.audioCodecArgs,
     '-map_metadata', '0',
     ...(plan.language ? ['-metadata:s:a:0', `language=${plan.language}`] : []),
-    ...plan.format.muxerArgs,
-    '-f', plan.format.muxer,
-    plan.outputPath,
+    ...output,
   ];
+}
+
+// The tap muxArgs streams, as a measuring ffmpeg's input.
+export function tapInput(format: OutputFormat): string[] {
+  return ['-f', format.audioTap.demuxer, ...ownInput('pipe:0')];
+}
+
+// One of the tee muxer's outputs: `[name=value:...]target`, its special characters escaped (our
+// own paths, but a deployment's temporary folder may hold any).
+function teeSlave(options: Record<string, string>, target: string): string {
+  const listed = Object.entries(options).map(([name, value]) => `${name}=${value}`).join(':');
+  return `[${listed}]${target.replace(/[\\'|]/g, (character) => `\\${character}`)}`;
 }

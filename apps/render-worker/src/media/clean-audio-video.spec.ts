@@ -61,14 +61,12 @@ class ScriptedRunner implements CommandRunner {
       const stderrTail = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))(input, this.measures++);
       return { stdout: '', stderrTail };
     }
-    this.steps.push('mux');
-    this.muxes.push(command.args);
-    writeFileSync(command.args[command.args.length - 1], 'partly muxed');
-    await this.script.mux?.(command.args);
+    await this.mux(command.args, command.args[command.args.length - 1]);
     return { stdout: '', stderrTail: '' };
   }
 
   async pipe(commands: readonly ProcessCommand[], options: RunOptions): Promise<RunResult[]> {
+    if (commands[0].args.includes('tee')) return this.muxAndMeasure(commands);
     this.steps.push('decode');
     this.args.push(...commands.map((c) => c.args));
     expect(commands.map((c) => c.file)).toEqual(['ffmpeg', process.execPath, 'ffmpeg']);
@@ -83,6 +81,29 @@ class ScriptedRunner implements CommandRunner {
       { stdout: '', stderrTail: '' },
       { stdout: '', stderrTail: measured },
     ];
+  }
+
+  // The mux with its tee'd audio measured by the pipe's second ffmpeg.
+  private async muxAndMeasure(commands: readonly ProcessCommand[]): Promise<RunResult[]> {
+    this.args.push(...commands.map((c) => c.args));
+    expect(commands[1].args.join(' ')).toContain('-f aac -protocol_whitelist pipe -i pipe:0');
+    const tee = commands[0].args[commands[0].args.length - 1];
+    const outputPath = tee.slice(tee.indexOf(']') + 1, tee.indexOf('|'));
+    expect(tee.slice(tee.indexOf('|'))).toBe('|[select=a:f=adts]pipe:1');
+    await this.mux(commands[0].args, outputPath);
+    this.steps.push('measure');
+    const stderrTail = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))(outputPath, this.measures++);
+    return [
+      { stdout: '', stderrTail: '' },
+      { stdout: '', stderrTail },
+    ];
+  }
+
+  private async mux(args: readonly string[], outputPath: string): Promise<void> {
+    this.steps.push('mux');
+    this.muxes.push(args);
+    writeFileSync(outputPath, 'partly muxed');
+    await this.script.mux?.(args);
   }
 }
 
@@ -292,10 +313,11 @@ describe('cleanAudioVideo', () => {
 
   it('fails with invalid_file when muxing hits damaged video data, and lets other mux failures through to be retried', async () => {
     const damaged = new ScriptedRunner({
-      mux: () => Promise.reject(new ProcessFailedError('ffmpeg', 1, null, '[h264 @ 0x1] Invalid NAL unit size\n/w/in.mp4: corrupt input packet in stream 0\n')),
+      // The mux runs first in a pipe with the ffmpeg measuring its audio.
+      mux: () => Promise.reject(new ProcessFailedError('ffmpeg', 1, null, '[h264 @ 0x1] Invalid NAL unit size\n/w/in.mp4: corrupt input packet in stream 0\n', 0)),
     });
     expect(await failureOf(damaged)).toMatchObject({ code: 'invalid_file', details: [{ type: 'damaged_file' }] });
-    const oursError = new ProcessFailedError('ffmpeg', 1, null, "Unrecognized option 'movflag'.\n");
+    const oursError = new ProcessFailedError('ffmpeg', 1, null, "Unrecognized option 'movflag'.\n", 0);
     const ours = new ScriptedRunner({ mux: () => Promise.reject(oursError) });
     expect(await failureOf(ours)).toBe(oursError);
   });

@@ -9,6 +9,7 @@ import {
   PCM_BYTES_PER_SECOND,
   passAndMeasureArgs,
   rawAudioInput,
+  tapInput,
   type MuxPlan,
 } from './clean-audio-args';
 import { denoiseCommand } from './denoise-command';
@@ -16,7 +17,7 @@ import { denoiseInParts } from './denoise-in-parts';
 import { denoiseParts, MIN_PART_SECONDS } from './denoise-parts';
 import { Deadline } from './deadline';
 import { damagedInputError, damageIn, forUser, truncationIn } from './input-damage';
-import { MAX_DECODED_PICTURE, ownInput, userFileInput } from './input-fence';
+import { MAX_DECODED_PICTURE, userFileInput } from './input-fence';
 import { refusalIn } from './input-refusal';
 import {
   firstLoudnessPlan,
@@ -155,8 +156,7 @@ class CleanAudioJob {
     let loudness = firstLoudnessPlan(measured, targetLufs);
     if (!loudness) return void (await this.mux(plan));
     for (let encodes = 1; ; encodes++) {
-      await this.mux({ ...plan, audioFilter: loudnessFilter(loudness, measured) });
-      const delivered = await this.measure(ownInput(plan.outputPath));
+      const delivered = await this.muxMeasured({ ...plan, audioFilter: loudnessFilter(loudness, measured) });
       const next: LoudnessPlan | null =
         encodes < LOUDNESS_ATTEMPTS ? nextLoudnessPlan(loudness, measured, delivered, targetLufs) : peakCorrection(loudness, delivered);
       if (!next && !overPeakLimit(delivered)) return delivered.integratedLufs;
@@ -291,10 +291,30 @@ class CleanAudioJob {
         { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
       );
     } catch (error) {
-      // Copying the picture reads all of the input's video packets: damage shows up here first.
-      const damage = error instanceof ProcessFailedError ? damageIn(error.stderrTail) : null;
-      throw this.refusal(error) ?? (damage ? damagedInputError(damage, plan.inputPath) : error);
+      throw this.muxFailure(error, plan);
     }
+  }
+
+  // Muxes, and measures the delivered audio from the muxer's tap at once, on the other core.
+  private async muxMeasured(plan: MuxPlan): Promise<LoudnessMeasurement> {
+    try {
+      const [, measuring] = await this.runner.pipe(
+        [
+          { file: this.ffmpegPath, args: muxArgs(plan, true) },
+          { file: this.ffmpegPath, args: measureLoudnessArgs(tapInput(plan.format)) },
+        ],
+        { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
+      );
+      return parseEbur128Summary(measuring.stderrTail);
+    } catch (error) {
+      throw error instanceof ProcessFailedError && error.pipeStage === 0 ? this.muxFailure(error, plan) : error;
+    }
+  }
+
+  // Copying the picture reads all of the input's video packets: damage shows up here first.
+  private muxFailure(error: unknown, plan: MuxPlan): unknown {
+    const damage = error instanceof ProcessFailedError ? damageIn(error.stderrTail) : null;
+    return this.refusal(error) ?? (damage ? damagedInputError(damage, plan.inputPath) : error);
   }
 
   // The fence, or a decoder's limits, stopped a run that opens the user's file: the input's fault.

@@ -31,7 +31,8 @@ describe('outputFormatFor', () => {
       contentType: 'video/mp4',
       fileExtension: 'mp4',
       audioCodecArgs: ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k'],
-      muxerArgs: ['-movflags', '+faststart'],
+      muxerOptions: { movflags: '+faststart' },
+      audioTap: { muxer: 'adts', demuxer: 'aac' },
     });
   });
 
@@ -41,7 +42,8 @@ describe('outputFormatFor', () => {
       contentType: 'video/webm',
       fileExtension: 'webm',
       audioCodecArgs: ['-c:a', 'libopus', '-b:a', '96k'],
-      muxerArgs: [],
+      muxerOptions: {},
+      audioTap: { muxer: 'ogg', demuxer: 'ogg' },
     });
   });
 

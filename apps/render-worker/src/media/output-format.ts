@@ -10,7 +10,10 @@ export interface OutputFormat {
   fileExtension: 'mp4' | 'webm';
   audioCodecArgs: readonly string[];
   // faststart: the index goes before the media so players can start before the download ends.
-  muxerArgs: readonly string[];
+  muxerOptions: Readonly<Record<string, string>>;
+  // The container a copy of the encoded audio alone is streamed in, to be measured while muxing:
+  // ADTS for AAC, Ogg for Opus.
+  audioTap: { muxer: 'adts' | 'ogg'; demuxer: 'aac' | 'ogg' };
 }
 
 const MP4: OutputFormat = {
@@ -20,7 +23,8 @@ const MP4: OutputFormat = {
   // The fast coder: a third of the default's time on these machines, and no less faithful at 128k
   // (31.5 dB SNR against the PCM it encoded, against 26 dB for twoloop; decision 0036).
   audioCodecArgs: ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k'],
-  muxerArgs: ['-movflags', '+faststart'],
+  muxerOptions: { movflags: '+faststart' },
+  audioTap: { muxer: 'adts', demuxer: 'aac' },
 };
 
 const WEBM: OutputFormat = {
@@ -28,7 +32,8 @@ const WEBM: OutputFormat = {
   contentType: 'video/webm',
   fileExtension: 'webm',
   audioCodecArgs: ['-c:a', 'libopus', '-b:a', '96k'],
-  muxerArgs: [],
+  muxerOptions: {},
+  audioTap: { muxer: 'ogg', demuxer: 'ogg' },
 };
 
 const FORMAT_BY_VIDEO_CODEC = new Map<string, OutputFormat>([

@@ -184,13 +184,14 @@ class CleanAudioJob {
     const maxParts = request.denoisers ?? 1;
     // The denoised samples written so far, against the probed length.
     const expectedBytes = Math.max(1, Math.min(probedSeconds, this.maxAudioSeconds) * PCM_BYTES_PER_SECOND);
-    let written = 0;
+    // Each way of denoising says where its count of written bytes is read.
+    let written = (): number => 0;
     const onProgress = request.onProgress;
-    const ticker = onProgress && setInterval(() => onProgress(DENOISE_SHARE * Math.min(1, written / expectedBytes)), PROGRESS_TICK_MS);
+    const ticker = onProgress && setInterval(() => onProgress(DENOISE_SHARE * Math.min(1, written() / expectedBytes)), PROGRESS_TICK_MS);
     let measured: LoudnessMeasurement;
     try {
-      const report = (bytes: number): void => void (written = bytes);
-      measured = maxParts > 1 && probedSeconds >= 2 * MIN_PART_SECONDS ? await this.denoiseInParts(maxParts, report) : await this.denoiseStreamed(report);
+      const countFrom = (bytes: () => number): void => void (written = bytes);
+      measured = maxParts > 1 && probedSeconds >= 2 * MIN_PART_SECONDS ? await this.denoiseInParts(maxParts, countFrom) : await this.denoiseStreamed(countFrom);
     } finally {
       clearInterval(ticker);
     }
@@ -201,12 +202,12 @@ class CleanAudioJob {
   }
 
   // ffmpeg decode | rnnoise-filter | ffmpeg measuring it > raw file, streamed: one denoiser.
-  private async denoiseStreamed(report: (bytes: number) => void): Promise<LoudnessMeasurement> {
+  private async denoiseStreamed(countFrom: (bytes: () => number) => void): Promise<LoudnessMeasurement> {
     const { request } = this;
     const denoiser = denoiseCommand(request.nodePath ?? process.execPath, request.options.strength);
     const measurer = { file: this.ffmpegPath, args: passAndMeasureArgs() };
     const raw = createWriteStream(this.rawPath);
-    const counting = setInterval(() => report(raw.bytesWritten), PROGRESS_TICK_MS);
+    countFrom(() => raw.bytesWritten);
     try {
       const [decoded, , measuring] = await this.runner.pipe([this.decodeCommand(), denoiser, measurer], {
         timeoutMs: this.deadline.remainingMs(),
@@ -218,16 +219,17 @@ class CleanAudioJob {
     } catch (error) {
       throw error instanceof ProcessFailedError && error.pipeStage === 0 ? this.decoderFailure(error) : error;
     } finally {
-      clearInterval(counting);
       raw.destroy(); // closes the file when the pipe failed before writing to it
     }
   }
 
   // Long audio on a worker with cores to spare: decoded to a file, denoised in parts at once (one
   // denoiser each, denoise-parts.ts), then measured.
-  private async denoiseInParts(maxParts: number, report: (bytes: number) => void): Promise<LoudnessMeasurement> {
+  private async denoiseInParts(maxParts: number, countFrom: (bytes: () => number) => void): Promise<LoudnessMeasurement> {
     const { request } = this;
     const pcmPath = join(request.workDir, 'decoded.s16le');
+    let written = 0;
+    countFrom(() => written);
     try {
       try {
         const decoded = await this.runner.run(this.decodeCommand(), { timeoutMs: this.deadline.remainingMs(), signal: request.signal, stdout: createWriteStream(pcmPath) });
@@ -245,7 +247,7 @@ class CleanAudioJob {
         parts: denoiseParts(decodedBytes, maxParts),
         timeoutMs: this.deadline.remainingMs(),
         signal: request.signal,
-        onBytes: report,
+        onBytes: (total) => void (written = total),
       });
     } finally {
       await rm(pcmPath, { force: true });

@@ -33,8 +33,8 @@ type Step = 'probe' | 'decode' | 'measure' | 'mux';
 
 interface Script {
   probe?: () => Promise<string>;
-  // The decoded, denoised PCM: its byte count, or a failure.
-  decode?: () => Promise<{ bytes: number; decoderStderr?: string }>;
+  // The decoded, denoised PCM: its byte count, or a failure; `pauseMs` holds back its second half.
+  decode?: () => Promise<{ bytes: number; decoderStderr?: string; pauseMs?: number }>;
   measure?: (input: string, call: number) => Promise<string>;
   mux?: (args: readonly string[]) => Promise<void>;
 }
@@ -71,8 +71,13 @@ class ScriptedRunner implements CommandRunner {
     this.args.push(...commands.map((c) => c.args));
     expect(commands.map((c) => c.file)).toEqual(['ffmpeg', process.execPath, 'ffmpeg']);
     const decoded: NonNullable<Script['decode']> = this.script.decode ?? (() => Promise.resolve({ bytes: 96_000 }));
-    const { bytes, decoderStderr = '' } = await decoded();
-    await pipeline(Readable.from([Buffer.alloc(bytes)]), options.stdout as Writable);
+    const { bytes, decoderStderr = '', pauseMs = 0 } = await decoded();
+    async function* halves(): AsyncGenerator<Buffer> {
+      yield Buffer.alloc(bytes / 2);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      yield Buffer.alloc(bytes - bytes / 2);
+    }
+    await pipeline(Readable.from(halves()), options.stdout as Writable);
     // The pipe's last ffmpeg measures the denoised audio on its way to the raw file.
     this.steps.push('measure');
     const measured = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))('pipe:0', this.measures++);
@@ -139,6 +144,17 @@ describe('cleanAudioVideo', () => {
     expect(runner.muxes[0]).toContain('volume=6.00dB');
     // Only the result is left in the work folder.
     expect(readdirSync(workDir)).toEqual(['clean-audio.mp4']);
+  });
+
+  it('reports the denoising share of progress from the denoised bytes written so far', async () => {
+    // 2 s of audio: 192,000 bytes expected; half of them written, then a pause of two ticks or more.
+    const runner = new ScriptedRunner({ decode: () => Promise.resolve({ bytes: 96_000, pauseMs: 1_200 }) });
+    const progress: number[] = [];
+    await cleanAudioVideo(request(runner, { onProgress: (fraction) => progress.push(fraction) }));
+    // 0.8 x 48,000 / 192,000 while paused (0.4 after it, on a machine that delays the timer).
+    expect(progress.some((fraction) => fraction > 0 && fraction < 0.8)).toBe(true);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(0.9);
   });
 
   it("opens the user's file fenced in every run that reads it: probe, decode, loudness and mux", async () => {

@@ -150,8 +150,8 @@ export class FrameMatter {
     return merged;
   }
 
-  // The model on each of `regions`, pasted onto `known` (a mask of this frame
-  // already made), else onto the whole frame's mask on a check frame, else onto nothing.
+  // The model on each of `regions`, pasted onto `known` (a mask of this frame already made), else
+  // onto the whole frame's mask on a check frame, else onto nothing.
   private async segmentRegions(small: Uint8Array, side: Uint8Array, slot: Slot, regions: Region[], check: boolean, known?: Float32Array): Promise<Float32Array> {
     const { spec } = this.segmenter;
     const cropMasks = regions.map((region, index) => {

@@ -118,21 +118,27 @@ export function pasteRegion(cropMask: Float32Array, region: Region, grid: Pictur
     const row = tap((y + 0.5 - region.y) * toCropY - 0.5, height);
     const top = row.index * width;
     const bottom = row.next * width;
-    // This row's columns (as indexes into `columns`) that regions pasted before also cover.
-    const shared = pasted
-      .filter((other) => y + 0.5 >= other.y && y + 0.5 < other.y + other.height)
-      .map((other) => [Math.max(0, Math.ceil(other.x - 0.5) - x0), Math.min(columns.length, Math.ceil(other.x + other.width - 0.5) - x0)]);
+    // This row's columns (as indexes into `columns`) that regions pasted before also cover; none for
+    // the first region pasted, the common case, without allocating on every row.
+    const shared =
+      pasted.length === 0
+        ? NO_SPANS
+        : pasted
+            .filter((other) => y + 0.5 >= other.y && y + 0.5 < other.y + other.height)
+            .map((other) => [Math.max(0, Math.ceil(other.x - 0.5) - x0), Math.min(columns.length, Math.ceil(other.x + other.width - 0.5) - x0)]);
     for (let i = 0; i < columns.length; i++) {
       const { index, next, weight } = columns[i];
       const upper = cropMask[top + index] + weight * (cropMask[top + next] - cropMask[top + index]);
       const lower = cropMask[bottom + index] + weight * (cropMask[bottom + next] - cropMask[bottom + index]);
       const value = upper + row.weight * (lower - upper);
       const at = y * width + x0 + i;
-      if (value >= into[at] || !shared.some(([from, to]) => i >= from && i < to)) into[at] = value;
+      if (shared.length === 0 || value >= into[at] || !shared.some(([from, to]) => i >= from && i < to)) into[at] = value;
     }
   }
   return into;
 }
+
+const NO_SPANS: readonly (readonly [number, number])[] = [];
 
 interface Tap {
   index: number;

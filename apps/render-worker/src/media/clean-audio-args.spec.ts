@@ -1,4 +1,4 @@
-import { decodeAudioArgs, measureLoudnessArgs, muxArgs, rawAudioInput, tapInput, type MuxPlan } from './clean-audio-args';
+import { decodeAudioArgs, measureLoudnessArgs, muxArgs, tapInput, type MuxPlan } from './clean-audio-args';
 import { ownInput, userFileInput } from './input-fence';
 import { outputFormatFor } from './output-format';
 import type { MediaProbe } from './parse-probe';
@@ -45,10 +45,10 @@ describe('decodeAudioArgs', () => {
 });
 
 describe('measureLoudnessArgs', () => {
-  it('measures integrated loudness and true peak of raw PCM with ebur128', () => {
-    expect(measureLoudnessArgs(rawAudioInput('/w/denoised.s16le'))).toEqual([
+  it("measures integrated loudness and true peak of our mux's tapped audio with ebur128", () => {
+    expect(measureLoudnessArgs(tapInput(formatFor('h264')))).toEqual([
       '-hide_banner', '-nostdin', '-nostats',
-      '-f', 's16le', '-ar', '48000', '-ac', '1', '-protocol_whitelist', 'file', '-i', '/w/denoised.s16le',
+      '-f', 'aac', '-protocol_whitelist', 'pipe', '-i', 'pipe:0',
       '-map', '0:a:0',
       '-af', 'ebur128=peak=true:framelog=verbose',
       '-f', 'null', '-',

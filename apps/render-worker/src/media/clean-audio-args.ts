@@ -28,24 +28,12 @@ export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): str
   ];
 }
 
-export function rawAudioInput(rawPath: string): string[] {
+function rawAudioInput(rawPath: string): string[] {
   return [...PCM_FORMAT, ...ownInput(rawPath)];
 }
 
-// The denoiser's PCM from stdin to stdout unchanged, measured on the way (ebur128 on a copy): the
-// loudness of the denoised audio costs no pass of its own, and runs on the core the denoiser leaves.
-export function passAndMeasureArgs(): string[] {
-  return [
-    '-hide_banner', '-nostdin', '-nostats',
-    ...rawAudioInput('pipe:0'),
-    '-filter_complex', `asplit=2[pcm][copy];[copy]${EBUR128_FILTER}[measured]`,
-    '-map', '[pcm]', '-c:a', 'pcm_s16le', ...PCM_FORMAT, 'pipe:1',
-    '-map', '[measured]', '-f', 'null', '-',
-  ];
-}
-
 // ebur128 prints its summary at info level, so this one is not quiet. `input` is userFileInput() for
-// the user's file, ownInput() or rawAudioInput() for ours.
+// the user's file, tapInput() for our mux's audio.
 export function measureLoudnessArgs(input: readonly string[]): string[] {
   return ['-hide_banner', '-nostdin', '-nostats', ...input, '-map', '0:a:0', '-af', EBUR128_FILTER, '-f', 'null', '-'];
 }

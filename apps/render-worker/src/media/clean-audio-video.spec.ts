@@ -5,6 +5,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
 import { cleanAudioVideo, type CleanAudioVideoRequest } from './clean-audio-video';
+import { parseEbur128Summary, type LoudnessMeasurement } from './loudness';
 import { AbortError, isAbortError, MediaError } from './media-error';
 import {
   ProcessFailedError,
@@ -27,6 +28,12 @@ const PROBE_H264 = JSON.stringify({
 function summary(integratedLufs: number, truePeakDb: number): string {
   const peak = Number.isFinite(truePeakDb) ? truePeakDb.toFixed(1) : '-inf';
   return `[Parsed_ebur128_0 @ 0x1] Summary:\n\n  Integrated loudness:\n    I:  ${integratedLufs.toFixed(1)} LUFS\n\n  True peak:\n    Peak:  ${peak} dBFS\n`;
+}
+
+// What loudness-meter.mjs saves for a measurement: 400 ms of frames (energy, true peak) at the loudness.
+function saveMeter(path: string, { integratedLufs, truePeakDb }: LoudnessMeasurement): void {
+  const frameEnergy = integratedLufs > -70 ? 480 * 10 ** ((integratedLufs + 0.691) / 10) : 0;
+  writeFileSync(path, new Float64Array(new Array<number>(40).fill(0).flatMap(() => [frameEnergy, 10 ** (truePeakDb / 20)])));
 }
 
 type Step = 'probe' | 'decode' | 'measure' | 'mux';
@@ -69,7 +76,7 @@ class ScriptedRunner implements CommandRunner {
     if (commands[0].args.includes('tee')) return this.muxAndMeasure(commands);
     this.steps.push('decode');
     this.args.push(...commands.map((c) => c.args));
-    expect(commands.map((c) => c.file)).toEqual(['ffmpeg', process.execPath, 'ffmpeg']);
+    expect(commands.map((c) => c.file)).toEqual(['ffmpeg', process.execPath]);
     const decoded: NonNullable<Script['decode']> = this.script.decode ?? (() => Promise.resolve({ bytes: 96_000 }));
     const { bytes, decoderStderr = '', pauseMs = 0 } = await decoded();
     async function* halves(): AsyncGenerator<Buffer> {
@@ -78,13 +85,14 @@ class ScriptedRunner implements CommandRunner {
       yield Buffer.alloc(bytes - bytes / 2);
     }
     await pipeline(Readable.from(halves()), options.stdout as Writable);
-    // The pipe's last ffmpeg measures the denoised audio on its way to the raw file.
+    // The denoiser measures what it writes.
     this.steps.push('measure');
     const measured = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))('pipe:0', this.measures++);
+    const denoiser = commands[1].args;
+    saveMeter(denoiser[denoiser.indexOf('--measure') + 1], parseEbur128Summary(measured));
     return [
       { stdout: '', stderrTail: decoderStderr },
       { stdout: '', stderrTail: '' },
-      { stdout: '', stderrTail: measured },
     ];
   }
 

@@ -7,12 +7,11 @@ import {
   measureLoudnessArgs,
   muxArgs,
   PCM_BYTES_PER_SECOND,
-  passAndMeasureArgs,
-  rawAudioInput,
   tapInput,
   type MuxPlan,
 } from './clean-audio-args';
 import { denoiseCommand } from './denoise-command';
+import { readDenoisedLoudness } from './denoised-loudness';
 import { denoiseInParts } from './denoise-in-parts';
 import { denoiseParts, MIN_PART_SECONDS } from './denoise-parts';
 import { Deadline } from './deadline';
@@ -123,7 +122,7 @@ class CleanAudioJob {
     // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound).
     const targetLufs = request.options.normalize_loudness
       ? request.options.target_lufs
-      : (await this.measure(userFileInput(request.inputPath), true)).integratedLufs;
+      : (await this.measureUsersFile()).integratedLufs;
     request.onProgress?.(DENOISE_SHARE + (1 - DENOISE_SHARE) / 2);
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
     const measuredLufs = await this.encode(
@@ -201,30 +200,30 @@ class CleanAudioJob {
     return { seconds, measured };
   }
 
-  // ffmpeg decode | rnnoise-filter | ffmpeg measuring it > raw file, streamed: one denoiser.
+  // ffmpeg decode | rnnoise-filter > raw file, streamed: one denoiser, measuring what it writes.
   private async denoiseStreamed(countFrom: (bytes: () => number) => void): Promise<LoudnessMeasurement> {
     const { request } = this;
-    const denoiser = denoiseCommand(request.nodePath ?? process.execPath, request.options.strength);
-    const measurer = { file: this.ffmpegPath, args: passAndMeasureArgs() };
+    const meterPath = `${this.rawPath}.loudness`;
     const raw = createWriteStream(this.rawPath);
     countFrom(() => raw.bytesWritten);
     try {
-      const [decoded, , measuring] = await this.runner.pipe([this.decodeCommand(), denoiser, measurer], {
+      const [decoded] = await this.runner.pipe([this.decodeCommand(), this.denoiser(meterPath)], {
         timeoutMs: this.deadline.remainingMs(),
         signal: request.signal,
         stdout: raw,
       });
       this.checkDecoded(decoded.stderrTail);
-      return parseEbur128Summary(measuring.stderrTail);
+      return await readDenoisedLoudness([{ path: meterPath }]);
     } catch (error) {
       throw error instanceof ProcessFailedError && error.pipeStage === 0 ? this.decoderFailure(error) : error;
     } finally {
       raw.destroy(); // closes the file when the pipe failed before writing to it
+      await rm(meterPath, { force: true });
     }
   }
 
   // Long audio on a worker with cores to spare: decoded to a file, denoised in parts at once (one
-  // denoiser each, denoise-parts.ts), then measured.
+  // denoiser each, denoise-parts.ts), each measuring its part.
   private async denoiseInParts(maxParts: number, countFrom: (bytes: () => number) => void): Promise<LoudnessMeasurement> {
     const { request } = this;
     const pcmPath = join(request.workDir, 'decoded.s16le');
@@ -239,9 +238,9 @@ class CleanAudioJob {
       }
       const decodedBytes = (await stat(pcmPath)).size;
       if (decodedBytes === 0) throw noSound();
-      await denoiseInParts({
+      return await denoiseInParts({
         runner: this.runner,
-        denoiser: denoiseCommand(request.nodePath ?? process.execPath, request.options.strength),
+        denoiser: (meterPath) => this.denoiser(meterPath),
         pcmPath,
         rawPath: this.rawPath,
         parts: denoiseParts(decodedBytes, maxParts),
@@ -252,7 +251,10 @@ class CleanAudioJob {
     } finally {
       await rm(pcmPath, { force: true });
     }
-    return this.measure(rawAudioInput(this.rawPath));
+  }
+
+  private denoiser(meterPath: string): ProcessCommand {
+    return denoiseCommand(this.request.nodePath ?? process.execPath, this.request.options.strength, meterPath);
   }
 
   private decodeCommand(): ProcessCommand {
@@ -274,15 +276,15 @@ class CleanAudioJob {
     );
   }
 
-  private async measure(input: readonly string[], usersFile = false): Promise<LoudnessMeasurement> {
+  private async measureUsersFile(): Promise<LoudnessMeasurement> {
     try {
       const { stderrTail } = await this.runner.run(
-        { file: this.ffmpegPath, args: measureLoudnessArgs(input) },
+        { file: this.ffmpegPath, args: measureLoudnessArgs(userFileInput(this.request.inputPath)) },
         { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
       );
       return parseEbur128Summary(stderrTail);
     } catch (error) {
-      throw (usersFile ? this.refusal(error) : null) ?? error;
+      throw this.refusal(error) ?? error;
     }
   }
 

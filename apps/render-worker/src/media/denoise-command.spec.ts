@@ -9,4 +9,8 @@ describe('denoiseCommand', () => {
     expect(command.args[0]).toMatch(/rnnoise-filter\.mjs$/);
     expect(existsSync(command.args[0])).toBe(true);
   });
+
+  it('asks for the loudness of what it writes, saved to a file', () => {
+    expect(denoiseCommand('/usr/bin/node', 1, '/w/denoised.loudness').args.slice(3)).toEqual(['--measure', '/w/denoised.loudness']);
+  });
 });

@@ -1,12 +1,14 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { PCM_SAMPLE_RATE } from './clean-audio-args';
 import { denoiseCommand } from './denoise-command';
+import { readDenoisedLoudness } from './denoised-loudness';
 import { denoiseInParts } from './denoise-in-parts';
 import { denoiseParts } from './denoise-parts';
+import type { LoudnessMeasurement } from './loudness';
 import { AbortError } from './media-error';
 import { ProcessRunner, type CommandRunner, type RunOptions } from './process-runner';
 import { siSdr } from './si-sdr';
@@ -15,18 +17,21 @@ import { noisyVoice, PcmCollector, toBytes, toSamples } from './testing/pcm';
 // Two denoisers on the two halves of 32 s of noisy voice, against one denoiser on all of it.
 describe('denoiseInParts', () => {
   const runner = new ProcessRunner();
-  const denoiser = denoiseCommand(process.execPath, 0.874);
+  const denoiser = (meterPath: string) => denoiseCommand(process.execPath, 0.874, meterPath);
   let dir: string;
   let pcmPath: string;
   let whole: Int16Array;
+  let wholeLoudness: LoudnessMeasurement;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vj-denoise-parts-'));
     pcmPath = join(dir, 'decoded.s16le');
     await writeFile(pcmPath, toBytes(noisyVoice(32 * PCM_SAMPLE_RATE)));
     const output = new PcmCollector();
-    await runner.run(denoiser, { timeoutMs: 60_000, stdin: createReadStream(pcmPath), stdout: output });
+    const meterPath = join(dir, 'whole.loudness');
+    await runner.run(denoiser(meterPath), { timeoutMs: 60_000, stdin: createReadStream(pcmPath), stdout: output });
     whole = output.samples;
+    wholeLoudness = await readDenoisedLoudness([{ path: meterPath }]);
   });
 
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -37,7 +42,7 @@ describe('denoiseInParts', () => {
     expect(parts).toHaveLength(2);
     const rawPath = join(dir, 'denoised.s16le');
     const counted: number[] = [];
-    await denoiseInParts({ runner, denoiser, pcmPath, rawPath, parts, timeoutMs: 60_000, onBytes: (total) => counted.push(total) });
+    const loudness = await denoiseInParts({ runner, denoiser, pcmPath, rawPath, parts, timeoutMs: 60_000, onBytes: (total) => counted.push(total) });
     const parted = toSamples(await readFile(rawPath));
     expect(parted.length).toBe(whole.length);
     expect(counted.at(-1)).toBe(size);
@@ -46,6 +51,10 @@ describe('denoiseInParts', () => {
     // Compared as bytes: a failing toEqual would print a million samples.
     expect(bytes(parted.subarray(0, boundary)).equals(bytes(whole.subarray(0, boundary)))).toBe(true);
     expect(siSdr(parted.subarray(boundary), whole.subarray(boundary))).toBeGreaterThan(40);
+    // Measured by the parts over the frames they kept, gated as one file: as one denoiser measured it.
+    expect(loudness.integratedLufs).toBeCloseTo(wholeLoudness.integratedLufs, 2);
+    expect(loudness.truePeakDb).toBeCloseTo(wholeLoudness.truePeakDb, 1);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.loudness'))).toEqual(['whole.loudness']);
   });
 
   it('stops the other parts at the first failure and reports that failure', async () => {

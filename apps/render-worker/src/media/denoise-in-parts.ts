@@ -1,13 +1,16 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { METER_FRAME_BYTES, readDenoisedLoudness } from './denoised-loudness';
 import type { DenoisePart } from './denoise-parts';
+import type { LoudnessMeasurement } from './loudness';
 import { runTogether, type CommandRunner, type ProcessCommand } from './process-runner';
 
 export interface DenoiseInPartsRequest {
   runner: CommandRunner;
-  denoiser: ProcessCommand;
+  // One part's denoiser, saving the loudness of what it writes to the meter file.
+  denoiser: (meterPath: string) => ProcessCommand;
   // Decoded s16le PCM, read by every part's denoiser over its range.
   pcmPath: string;
   // The denoised file, written by every part at its own offset.
@@ -20,22 +23,31 @@ export interface DenoiseInPartsRequest {
 }
 
 // Runs one denoiser per part at once, each on its own core: RNNoise is single-threaded, so a long
-// file's denoising takes the time of its longest part instead of the whole. The first failure stops
-// the other parts; the caller removes the files.
-export async function denoiseInParts(request: DenoiseInPartsRequest): Promise<void> {
+// file's denoising takes the time of its longest part instead of the whole. Returns the loudness of
+// the whole denoised file, from what each part measured of the output it kept. The first failure
+// stops the other parts; the caller removes the files.
+export async function denoiseInParts(request: DenoiseInPartsRequest): Promise<LoudnessMeasurement> {
   await writeFile(request.rawPath, Buffer.alloc(0));
   let written = 0;
   const count = (bytes: number): void => {
     written += bytes;
     request.onBytes?.(written);
   };
-  await runTogether(request.signal, (stop) => request.parts.map((part) => denoisePart(request, part, stop, count)));
+  const meters = request.parts.map((_, index) => `${request.rawPath}.${index}.loudness`);
+  try {
+    await runTogether(request.signal, (stop) => request.parts.map((part, index) => denoisePart(request, part, meters[index], stop, count)));
+    return await readDenoisedLoudness(
+      request.parts.map((part, index) => ({ path: meters[index], firstFrame: part.dropBytes / METER_FRAME_BYTES, frames: Math.floor(part.keepBytes / METER_FRAME_BYTES) })),
+    );
+  } finally {
+    await Promise.all(meters.map((path) => rm(path, { force: true })));
+  }
 }
 
-async function denoisePart(request: DenoiseInPartsRequest, part: DenoisePart, signal: AbortSignal, count: (bytes: number) => void): Promise<void> {
+async function denoisePart(request: DenoiseInPartsRequest, part: DenoisePart, meterPath: string, signal: AbortSignal, count: (bytes: number) => void): Promise<void> {
   const kept = new ByteWindow(part.dropBytes, part.keepBytes, count);
   const writing = pipeline(kept, createWriteStream(request.rawPath, { flags: 'r+', start: part.outputStart }));
-  const denoising = request.runner.run(request.denoiser, {
+  const denoising = request.runner.run(request.denoiser(meterPath), {
     timeoutMs: request.timeoutMs,
     signal,
     // end is inclusive; callers pass parts of decoded audio, never empty.

@@ -1,28 +1,42 @@
 // @ts-check
 // Denoises raw PCM with RNNoise: s16le 48 kHz mono on stdin, the same on stdout, same length.
-//   node rnnoise-filter.mjs --strength 0.874
+//   node rnnoise-filter.mjs --strength 0.874 [--measure <file>]
+// With --measure, the output's loudness is measured as it is written (loudness-meter.mjs) and saved to
+// the file at the end.
 // Plain JS run as a child process: the wasm package is ESM-only and Jest cannot load it in-process.
 // output = strength * denoised + (1 - strength) * dry, with the dry signal delayed by one frame
 // because RNNoise's output lags its input by exactly one frame; mixing unaligned comb-filters
 // (shared/notes/facts.md). The lag is then removed so output sample i matches input sample i.
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
+import { endianness } from 'node:os';
+import { LoudnessMeter } from './loudness-meter.mjs';
 
 const FRAME = 480; // RNNoise frame: 10 ms at 48 kHz
 const FRAME_BYTES = FRAME * 2;
 
-/** @param {string[]} argv */
-function parseStrength(argv) {
-  const at = argv.indexOf('--strength');
-  const strength = at === -1 ? NaN : Number(argv[at + 1]);
-  if (!(strength >= 0 && strength <= 1)) {
-    process.stderr.write('usage: rnnoise-filter.mjs --strength <0..1>\n');
-    process.exit(2);
-  }
-  return strength;
+/** @param {string} message */
+function usage(message) {
+  process.stderr.write(`rnnoise-filter.mjs: ${message}\nusage: rnnoise-filter.mjs --strength <0..1> [--measure <file>]\n`);
+  process.exit(2);
 }
 
-const strength = parseStrength(process.argv.slice(2));
+/**
+ * @param {string[]} argv
+ * @param {string} name
+ */
+function option(argv, name) {
+  const at = argv.indexOf(name);
+  return at === -1 ? undefined : argv[at + 1];
+}
+
+// Samples are read and written as the machine's own Int16Array: s16le only where that is little-endian.
+if (endianness() !== 'LE') usage('needs a little-endian machine');
+const argv = process.argv.slice(2);
+const strength = Number(option(argv, '--strength'));
+if (!(strength >= 0 && strength <= 1)) usage('--strength takes a number from 0 to 1');
+const measurePath = option(argv, '--measure');
+const meter = measurePath === undefined ? null : new LoudnessMeter();
 const rnnoise = await RNNoise();
 if (rnnoise._rnnoise_get_frame_size() !== FRAME) throw new Error('unexpected RNNoise frame size');
 const state = rnnoise._rnnoise_create(0);
@@ -54,24 +68,22 @@ function processFrame(input, out, outOffset) {
   return wrote;
 }
 
-/** @param {Buffer} bytes */
-async function write(bytes) {
-  if (bytes.length > 0 && !process.stdout.write(bytes)) await once(process.stdout, 'drain');
+/** @param {Int16Array} samples */
+async function write(samples) {
+  if (samples.length === 0) return;
+  meter?.add(samples);
+  if (!process.stdout.write(toBytes(samples))) await once(process.stdout, 'drain');
 }
 
 /** @param {Buffer} bytes whole frames of s16le */
 function framesOf(bytes) {
-  // Copy: a Buffer from a stream may be unaligned or share a pool, Int16Array needs its own.
-  const samples = new Int16Array(bytes.length / 2);
-  for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
-  return samples;
+  // Copied: a Buffer from a stream may be unaligned or share a pool, Int16Array needs its own.
+  return new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
 }
 
-/** @param {Int16Array} samples */
+/** @param {Int16Array} samples never reused once written */
 function toBytes(samples) {
-  const bytes = Buffer.alloc(samples.length * 2);
-  for (let i = 0; i < samples.length; i++) bytes.writeInt16LE(samples[i], i * 2);
-  return bytes;
+  return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
 }
 
 process.stdout.on('error', (error) => {
@@ -91,7 +103,7 @@ for await (const chunk of process.stdin) {
   for (let offset = 0; offset < input.length; offset += FRAME) {
     if (processFrame(input.subarray(offset, offset + FRAME), out, written)) written += FRAME;
   }
-  await write(toBytes(out.subarray(0, written)));
+  await write(out.subarray(0, written));
 }
 
 // Flush: the last partial frame (zero-padded), then one silent frame to push out the lagged output.
@@ -104,7 +116,8 @@ if (tailSamples > 0 && processFrame(tail, out, written)) written += FRAME;
 if (processFrame(new Int16Array(FRAME), out, written)) written += FRAME;
 // The zero padding of the last frame produced output past the input's end: cut it.
 const keep = written - (tailSamples > 0 ? FRAME - tailSamples : 0);
-await write(toBytes(out.subarray(0, Math.max(0, keep))));
+await write(out.subarray(0, Math.max(0, keep)));
 rnnoise._free(framePtr);
 rnnoise._rnnoise_destroy(state);
+if (meter && measurePath) meter.save(measurePath);
 process.stdout.end();

@@ -1,19 +1,18 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiHeader, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CreateCleanAudioVideoDto, type JobObject } from '@vj/contracts';
-import { AccountId } from '../auth/account-id.decorator';
+import type { ServerResponse } from 'node:http';
 import { Caller } from '../auth/caller.decorator';
 import type { Principal } from '../identity/principal';
-import type { ServerResponse } from 'node:http';
 import { ApiBody, ApiRequestErrors, Operation } from '../http/openapi-responses';
 import { CancelJobService } from './cancel-job.service';
-import { DeleteJobService } from './delete-job.service';
-import { ApiCreateWait, ApiJobEventStream, ApiReadWait } from './follow-openapi';
-import { JobFollowResponder } from './job-follow-responder';
 import { CreateJobService } from './create-job.service';
+import { DeleteJobService } from './delete-job.service';
+import { ApiCreateWait } from './follow-openapi';
 import { Idempotency, type IdempotencyInput } from './idempotency.decorators';
-import { JobIdPipe } from './job-id.pipe';
+import { JobFollowResponder } from './job-follow-responder';
 import { cleanAudioOptions } from './job-options';
+import { JobResourceController } from './job-resource.controller';
 
 const TYPE = 'clean-audio-video';
 
@@ -21,13 +20,15 @@ const TYPE = 'clean-audio-video';
 @ApiBearerAuth()
 @ApiRequestErrors(401, 503)
 @Controller(`v1/${TYPE}`)
-export class CleanAudioVideoController {
+export class CleanAudioVideoController extends JobResourceController({ type: TYPE, schema: 'CleanAudioVideoJob', operation: 'CleanAudioVideo', noun: 'clean-audio' }) {
   constructor(
     private readonly createJob: CreateJobService,
-    private readonly cancelJob: CancelJobService,
-    private readonly deleteJob: DeleteJobService,
-    private readonly follow: JobFollowResponder,
-  ) {}
+    cancelJob: CancelJobService,
+    deleteJob: DeleteJobService,
+    follow: JobFollowResponder,
+  ) {
+    super(cancelJob, deleteJob, follow);
+  }
 
   @Operation('createCleanAudioVideoJob', 'Create a clean-audio job', 'Accepted at once (202, PROCESSING, credits_estimated); the work runs asynchronously. Follow it with GET (Prefer: wait=N), the events stream or a webhook.')
   @Post()
@@ -45,49 +46,5 @@ export class CleanAudioVideoController {
   ): Promise<JobObject> {
     const created = await this.createJob.execute({ accountId: caller.accountId, limits: caller.limits, jobType: TYPE, videoUrl: body.video_url, options: cleanAudioOptions(body), idempotency, webhookUrl: body.webhook_url });
     return this.follow.afterCreate(caller.accountId, TYPE, created, prefer, res);
-  }
-
-  @Operation('getCleanAudioVideoJob', 'Get a clean-audio job')
-  @Get(':job_id')
-  @ApiReadWait('CleanAudioVideoJob')
-  @ApiRequestErrors(404)
-  get(
-    @AccountId() accountId: string,
-    @Param('job_id', JobIdPipe) jobId: string,
-    @Headers('prefer') prefer: string | undefined,
-    @Res({ passthrough: true }) res: ServerResponse,
-  ): Promise<JobObject> {
-    return this.follow.read(accountId, TYPE, jobId, prefer, res);
-  }
-
-  @Operation('streamCleanAudioVideoJobEvents', 'Follow a clean-audio job as Server-Sent Events')
-  @Get(':job_id/events')
-  @ApiJobEventStream()
-  @ApiRequestErrors(404)
-  events(
-    @AccountId() accountId: string,
-    @Param('job_id', JobIdPipe) jobId: string,
-    @Headers('last-event-id') lastEventId: string | undefined,
-    @Res() res: ServerResponse,
-  ): Promise<void> {
-    return this.follow.stream(accountId, TYPE, jobId, lastEventId, res);
-  }
-
-  @Operation('cancelCleanAudioVideoJob', 'Cancel a clean-audio job', 'Nothing is charged for a cancelled job.')
-  @Post(':job_id/cancel')
-  @HttpCode(200)
-  @ApiBody(200, 'CleanAudioVideoJob', 'the job, CANCELLED')
-  @ApiRequestErrors(404, 409)
-  cancel(@AccountId() accountId: string, @Param('job_id', JobIdPipe) jobId: string): Promise<JobObject> {
-    return this.cancelJob.execute(accountId, TYPE, jobId);
-  }
-
-  @Operation('deleteCleanAudioVideoJob', 'Delete a clean-audio job and its files')
-  @Delete(':job_id')
-  @HttpCode(204)
-  @ApiResponse({ status: 204, description: "the job's files are deleted; the job reads as 404 not_found from then on; deleting again is 204 too" })
-  @ApiRequestErrors(404, 409)
-  delete(@AccountId() accountId: string, @Param('job_id', JobIdPipe) jobId: string): Promise<void> {
-    return this.deleteJob.execute(accountId, TYPE, jobId);
   }
 }

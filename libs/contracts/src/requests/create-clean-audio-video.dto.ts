@@ -1,15 +1,12 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsDefined, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { CLEAN_AUDIO_DEFAULTS } from '../job/job-options';
-import { IsVideoUrl, VIDEO_URL_MAX_LENGTH } from './video-url.validator';
-import { IsWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from './webhook-url.validator';
+import { VideoUrlProperty, WebhookUrlProperty } from './create-job-properties';
 
 // The name generated clients see.
 @ApiSchema({ name: 'CreateCleanAudioVideoJobRequest' })
 export class CreateCleanAudioVideoDto {
-  @ApiProperty({ description: 'http(s) URL, or the video_url returned by POST /v1/uploads', maxLength: VIDEO_URL_MAX_LENGTH })
-  @IsDefined()
-  @IsVideoUrl()
+  @VideoUrlProperty()
   video_url!: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: 1, default: CLEAN_AUDIO_DEFAULTS.strength })
@@ -31,11 +28,6 @@ export class CreateCleanAudioVideoDto {
   @Max(-8)
   target_lufs?: number;
 
-  @ApiPropertyOptional({
-    description: "receives this job's job.started, job.completed, job.failed and job.cancelled as signed webhooks (Standard Webhooks, signed with the account's default secret: GET /v1/webhook-secret)",
-    maxLength: WEBHOOK_URL_MAX_LENGTH,
-  })
-  @IsOptional()
-  @IsWebhookUrl()
+  @WebhookUrlProperty()
   webhook_url?: string;
 }

@@ -6,6 +6,7 @@ import type { LoudnessMeasurement } from './loudness';
 // order, gated as BS.1770-4 gates it: 400 ms blocks every 100 ms, an absolute gate at -70 LUFS, then
 // a relative one 10 LU below the loudness of the blocks that passed the first.
 
+// loudness-meter.mjs's frame: 480 samples of s16le, RNNoise's frame too, so parts start on frames.
 export const METER_FRAME_BYTES = 960;
 const FRAME_SAMPLES = METER_FRAME_BYTES / 2;
 const BLOCK_FRAMES = 40;
@@ -49,7 +50,7 @@ export function gatedLoudness(frameEnergies: Float64Array): number {
   return loudness(mean(audible.filter((power) => loudness(power) > relativeGate)));
 }
 
-// The part's kept frames as energy, peak pairs; a meter file is never shorter than its output.
+// The part's kept frames as energy, peak pairs.
 function keptFrames(part: MeteredPart, bytes: Buffer): Float64Array {
   const pairs = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
   const first = part.firstFrame ?? 0;

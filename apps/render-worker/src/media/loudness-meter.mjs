@@ -9,7 +9,7 @@
 // than 10 ms is left out: no 400 ms block ends inside it.
 import { writeFileSync } from 'node:fs';
 
-export const FRAME = 480;
+const FRAME = 480;
 
 // K-weighting: the standard's high shelf, then its high-pass (BS.1770-4, table 1 and table 2).
 const SHELF = [1.53512485958697, -2.69169618940638, 1.19839281085285, -1.69065929318241, 0.73248077421585];

@@ -202,9 +202,10 @@ describe('FrameMatter', () => {
       const matter = new FrameMatter(segmenter, TRACKED);
       const { small, side } = frames(PERSON);
       const alpha = await matter.finish(matter.start(small, side));
-      // Two runs on the first frame: the whole frame, then the crop, where the person is larger.
-      expect(segmenter.runs).toHaveLength(2);
-      expect(segmenter.runs[1]).toBeGreaterThan(2 * segmenter.runs[0]);
+      // The first frame: the whole frame, four tiles (a fresh frame is always searched), then the crop,
+      // where the person is larger.
+      expect(segmenter.runs).toHaveLength(6);
+      expect(segmenter.runs[5]).toBeGreaterThan(2 * segmenter.runs[0]);
       // The person's middle is opaque only with the closer look.
       expect(untracked[gridAt(10, 8)]).toBe(0);
       expect(alpha[gridAt(10, 8)]).toBe(255);
@@ -220,6 +221,19 @@ describe('FrameMatter', () => {
       // The whole frame, four tiles, then the crop around what they found.
       expect(segmenter.runs).toHaveLength(6);
       expect(alpha[gridAt(10, 8)]).toBe(255);
+      expect(alpha[gridAt(2, 2)]).toBe(0);
+    });
+
+    it('searches the first frame in tiles even where the whole frame shows someone, and finds who it missed', async () => {
+      const segmenter = new SharpSegmenter(0);
+      const matter = new FrameMatter(segmenter, TRACKED);
+      // A larger person the whole frame sees, and the small one it misses.
+      const { small, side } = frames(PERSON, [44, 8, 52, 24]);
+      const alpha = await matter.finish(matter.start(small, side));
+      // The whole frame, four tiles, then a closer look at each.
+      expect(segmenter.runs).toHaveLength(7);
+      expect(alpha[gridAt(10, 8)]).toBe(255);
+      expect(alpha[gridAt(24, 8)]).toBe(255);
       expect(alpha[gridAt(2, 2)]).toBe(0);
     });
 
@@ -283,10 +297,10 @@ describe('FrameMatter', () => {
       const matter = new FrameMatter(segmenter, TRACKED);
       const { small, side } = frames([6, 12, 10, 20], [54, 12, 58, 20]);
       const first = await matter.finish(matter.start(small, side));
-      // The whole frame, then a closer look at each.
-      expect(segmenter.runs).toHaveLength(3);
+      // The whole frame, four tiles, then a closer look at each.
+      expect(segmenter.runs).toHaveLength(7);
       const alpha = await matter.finish(matter.start(small, side));
-      expect(segmenter.runs).toHaveLength(5);
+      expect(segmenter.runs).toHaveLength(9);
       for (const frame of [first, alpha]) {
         expect(frame[gridAt(3, 8)]).toBe(255);
         expect(frame[gridAt(28, 8)]).toBe(255);
@@ -307,7 +321,7 @@ describe('FrameMatter', () => {
       expect(alphas[0][gridAt(29, 8)]).toBe(0);
       expect(alphas[3][gridAt(29, 8)]).toBe(255);
       expect(alphas[3][gridAt(10, 8)]).toBe(255);
-      expect(segmenter.runs).toHaveLength(2 + 3 + 2);
+      expect(segmenter.runs).toHaveLength(6 + 3 + 2);
     });
 
     it('segments the whole frame after a cut', async () => {

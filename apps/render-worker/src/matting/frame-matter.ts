@@ -99,8 +99,8 @@ export class FrameMatter {
     // The same test the smoother makes: a cut's person may be anywhere. The first frame's previous
     // slot is still empty, and it has no region to lose.
     const cut = meanDifference(slot.luma, previousLuma) >= this.settings.smoothing.cutFrom;
-    const { regions, check } = tracker.next(cut);
-    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, check) : this.segmentCloser(small, side, slot);
+    const { regions, check, fresh } = tracker.next(cut);
+    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, check) : this.segmentCloser(small, side, slot, fresh);
   }
 
   // `luma`: null where segmentTracked has written it already.
@@ -111,8 +111,9 @@ export class FrameMatter {
 
   // A whole frame while tracking (the first, a cut, the person lost): where the model finds people
   // small, it looks again at crops around them, so the frames before the tracker catches up are
-  // not the weak ones. Where it finds nobody, a search in tiles may (region-tracker.ts).
-  private async segmentCloser(small: Uint8Array, side: Uint8Array, slot: Slot): Promise<Float32Array> {
+  // not the weak ones. Where it finds nobody, or on a fresh frame whoever it finds, a search in
+  // tiles may find more (region-tracker.ts).
+  private async segmentCloser(small: Uint8Array, side: Uint8Array, slot: Slot, fresh: boolean): Promise<Float32Array> {
     const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
     const whole = await this.segmentWhole(small, slot.tensor, null);
     let looks = tracker.closerLook(whole);
@@ -121,15 +122,15 @@ export class FrameMatter {
       await this.searching;
       looks = tracker.closerLook(whole);
     }
-    if (looks.length > 0) return this.segmentRegions(small, side, slot, looks, false, whole);
-    const tiles = tracker.searchTiles(whole);
-    if (tiles.length === 0) return whole;
+    const tiles = tracker.searchTiles(whole, fresh);
+    if (tiles.length === 0) return looks.length > 0 ? this.segmentRegions(small, side, slot, looks, false, whole) : whole;
     // Waiting frames resume once the search's regions are known, not merely once its masks are.
-    const search = this.searchTiles(side, slot, tiles, whole).then((found) => tracker.searchFinds(found));
+    const search = this.searchTiles(side, slot, tiles, whole).then((found) => tracker.searchFinds(found, looks.length > 0 ? whole : undefined));
     this.searching = search.then(
       () => undefined,
       () => undefined,
     );
+    // Where the tiles find nobody confidently, the regions are the whole frame's own looks, if any.
     const regions = await search.finally(() => (this.searching = null));
     // The tiles only find: what they answered weakly elsewhere (a textured wall) stays out of the matte.
     return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, false, whole) : whole;

@@ -40,7 +40,7 @@ describe('foregroundBox', () => {
 describe('RegionTracker', () => {
   it('runs the whole frame until a finished frame shows someone, then a region around them in the grid’s shape', () => {
     const subject = tracker();
-    expect(subject.next(false)).toEqual({ regions: [], check: false });
+    expect(subject.next(false)).toEqual({ regions: [], check: false, fresh: true });
     subject.observe(maskWith([20, 14, 24, 26]));
     const { regions } = subject.next(false);
     expect(regions).toHaveLength(1);
@@ -133,6 +133,14 @@ describe('RegionTracker', () => {
     const found = paint(paint(maskWith([4, 20, 8, 32]), 0.5, [30, 2, 60, 20]), 0.9, [40, 8, 42, 10]);
     expect(tracker().searchFinds(found)).toEqual(tracker().closerLook(maskWith([4, 20, 8, 32])));
     expect(tracker().searchFinds(paint(new Float32Array(GRID_W * GRID_H), 0.5, [30, 2, 60, 20]))).toEqual([]);
+  });
+
+  it("adds to the whole frame's people only those the tiles found elsewhere, keeping the whole frame's boxes", () => {
+    const seen: [number, number, number, number] = [4, 20, 8, 32];
+    const missed: [number, number, number, number] = [40, 4, 44, 16];
+    // The tiles saw the known person larger, and the one the whole frame missed.
+    const found = maskWith([3, 18, 9, 33], missed);
+    expect(tracker().searchFinds(found, maskWith(seen))).toEqual(tracker().closerLook(maskWith(seen, missed)));
   });
 
   it('does not let a patch appearing beside a person take over their track and its velocity', () => {
@@ -287,5 +295,21 @@ describe('RegionTracker', () => {
     subject.observe(maskWith([20, 14, 24, 26]));
     for (let frame = 0; frame < 10; frame++) subject.next(false);
     expect(subject.searchTiles(maskWith())).toEqual([]);
+  });
+
+  it('searches a fresh frame (the first, or after a cut) whoever its whole frame shows, still at most every searchEvery frames', () => {
+    const subject = tracker({ searchEvery: 5 });
+    const someone = maskWith([20, 14, 24, 26]);
+    expect(subject.next(false).fresh).toBe(true);
+    expect(subject.searchTiles(someone, true)).toHaveLength(4);
+    subject.observe(someone);
+    expect(subject.next(false).fresh).toBe(false);
+    // Tracked and seen: not searched, fresh or not, until searchEvery frames have passed.
+    expect(subject.searchTiles(someone, true)).toEqual([]);
+    for (let frame = 0; frame < 4; frame++) subject.next(false);
+    expect(subject.searchTiles(someone)).toEqual([]);
+    const { fresh } = subject.next(true);
+    expect(fresh).toBe(true);
+    expect(subject.searchTiles(someone, fresh)).toHaveLength(4);
   });
 });

@@ -71,10 +71,12 @@ export const DEFAULT_TRACKING: TrackingSettings = {
 };
 
 // What the next frame runs: the model on each of `regions` (none: on the whole frame), and with
-// `check` on the whole frame as well. Regions may overlap (people close together).
+// `check` on the whole frame as well. Regions may overlap (people close together). `fresh`: the
+// first frame, or the first after a cut (never with regions).
 export interface RegionPlan {
   regions: Region[];
   check: boolean;
+  fresh: boolean;
 }
 
 export interface Box {
@@ -119,16 +121,17 @@ export class RegionTracker {
   next(cut: boolean): RegionPlan {
     this.started++;
     if (cut) [this.tracks, this.recentLooks] = [[], []];
+    const fresh = cut || this.started === 1;
     const regions = this.plan(this.tracks, this.started - this.observed, this.regions);
     this.regions = regions;
     if (regions.length === 0) {
       this.sinceCheck = 0;
-      return { regions: [], check: false };
+      return { regions: [], check: false, fresh };
     }
     this.sinceCheck++;
     const check = this.sinceCheck >= this.settings.checkEvery;
     if (check) this.sinceCheck = 0;
-    return { regions: regions.map((region) => ({ ...region })), check };
+    return { regions: regions.map((region) => ({ ...region })), check, fresh };
   }
 
   // The finished (smoothed) mask of the oldest frame not yet observed.
@@ -163,9 +166,12 @@ export class RegionTracker {
   }
 
   // The regions around the people the tile search found (its masks pasted in place), counting only
-  // patches with a confident core.
-  searchFinds(found: Float32Array): Region[] {
-    return this.lookAt(this.people(found, this.settings.coreShare));
+  // patches with a confident core. With the whole frame's mask (a fresh frame searched whoever it
+  // showed), the tiles only add whom it missed: the people it showed keep their own boxes.
+  searchFinds(found: Float32Array, whole?: Float32Array): Region[] {
+    const seen = whole ? this.people(whole) : [];
+    const missed = this.people(found, this.settings.coreShare).filter((box) => !seen.some((known) => overlap(known, box)));
+    return this.lookAt([...seen, ...missed]);
   }
 
   private lookAt(boxes: Box[]): Region[] {
@@ -178,13 +184,15 @@ export class RegionTracker {
     return this.recentLooks;
   }
 
-  // The tiles to search a frame in, given its whole-frame mask, if a search is due: none where the
-  // mask shows someone, while someone is tracked or looked at, or until searchEvery frames after
-  // the last search.
-  searchTiles(whole: Float32Array): Region[] {
+  // The tiles to search a frame in, given its whole-frame mask, if a search is due: none until
+  // searchEvery frames after the last search; on other than a fresh frame (RegionPlan), none where
+  // the mask shows someone, or while someone is tracked or looked at. A fresh frame is searched
+  // whoever its whole frame shows: it may show only some of the people (two people at 30 % of the
+  // height: the first frames showed one).
+  searchTiles(whole: Float32Array, fresh = false): Region[] {
     const { gridWidth, gridHeight, settings } = this;
-    if (this.tracks.length > 0 || this.recentLooks.length > 0 || this.started - this.lastSearch < settings.searchEvery) return [];
-    if (foregroundBox(whole, gridWidth, gridHeight, settings.foregroundFrom)) return [];
+    if (this.started - this.lastSearch < settings.searchEvery) return [];
+    if (!fresh && (this.tracks.length > 0 || this.recentLooks.length > 0 || foregroundBox(whole, gridWidth, gridHeight, settings.foregroundFrom))) return [];
     this.lastSearch = this.started;
     const width = gridWidth / settings.searchZoom;
     const height = gridHeight / settings.searchZoom;

@@ -2,8 +2,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { METER_FRAME_BYTES, readDenoisedLoudness } from './denoised-loudness';
-import type { DenoisePart } from './denoise-parts';
+import { readDenoisedLoudness } from './denoised-loudness';
+import { FRAME_BYTES, type DenoisePart } from './denoise-parts';
 import type { LoudnessMeasurement } from './loudness';
 import { runTogether, type CommandRunner, type ProcessCommand } from './process-runner';
 
@@ -37,7 +37,7 @@ export async function denoiseInParts(request: DenoiseInPartsRequest): Promise<Lo
   try {
     await runTogether(request.signal, (stop) => request.parts.map((part, index) => denoisePart(request, part, meters[index], stop, count)));
     return await readDenoisedLoudness(
-      request.parts.map((part, index) => ({ path: meters[index], firstFrame: part.dropBytes / METER_FRAME_BYTES, frames: Math.floor(part.keepBytes / METER_FRAME_BYTES) })),
+      request.parts.map((part, index) => ({ path: meters[index], firstFrame: part.dropBytes / FRAME_BYTES, frames: Math.floor(part.keepBytes / FRAME_BYTES) })),
     );
   } finally {
     await Promise.all(meters.map((path) => rm(path, { force: true })));

@@ -1,8 +1,8 @@
 import { PCM_BYTES_PER_SECOND } from './clean-audio-args';
 
 // RNNoise frames: 480 samples of s16le (10 ms at 48 kHz). Parts start on frame boundaries, so every
-// part's frames fall where the single denoiser's would.
-const FRAME_BYTES = 960;
+// part's frames fall where the single denoiser's would (and loudness-meter.mjs measures in them).
+export const FRAME_BYTES = 960;
 // A part's denoiser starts this much before the part and its output for it is dropped: RNNoise's
 // recurrent state needs it to settle on the audio, so the part's first samples are denoised as if
 // the whole file had run through one denoiser. It also reads one frame past the part: each output

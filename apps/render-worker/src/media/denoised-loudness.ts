@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { FRAME_BYTES } from './denoise-parts';
 import type { LoudnessMeasurement } from './loudness';
 
 // The denoised audio's loudness from what its denoisers measured while writing it (loudness-meter.mjs:
@@ -6,9 +7,8 @@ import type { LoudnessMeasurement } from './loudness';
 // order, gated as BS.1770-4 gates it: 400 ms blocks every 100 ms, an absolute gate at -70 LUFS, then
 // a relative one 10 LU below the loudness of the blocks that passed the first.
 
-// loudness-meter.mjs's frame: 480 samples of s16le, RNNoise's frame too, so parts start on frames.
-export const METER_FRAME_BYTES = 960;
-const FRAME_SAMPLES = METER_FRAME_BYTES / 2;
+// loudness-meter.mjs measures in RNNoise's frames, on which parts start.
+const FRAME_SAMPLES = FRAME_BYTES / 2;
 const BLOCK_FRAMES = 40;
 const STEP_FRAMES = 10;
 const ABSOLUTE_GATE_LUFS = -70;

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { BilinearMap } from '../../apps/render-worker/src/matting/bilinear';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { ModelInput, yuvMatrixFor } from '../../apps/render-worker/src/matting/model-input';
-import { pasteRegion, RegionSampler, type PictureSize } from '../../apps/render-worker/src/matting/region-crop';
+import { cropBytes, pasteRegion, RegionSampler, type PictureSize } from '../../apps/render-worker/src/matting/region-crop';
 import { DEFAULT_TRACKING, foregroundColumns, RegionTracker, type Box, type Region } from '../../apps/render-worker/src/matting/region-tracker';
 import { scoreMattes, type MatteScore } from './matte-score';
 import { upscale } from './upscale';
@@ -41,12 +41,12 @@ export async function compareRegionChoices(clip: RegionChoiceClip, truth: readon
   const input = new ModelInput(grid.width, grid.height, yuvMatrixFor(null, clip.height));
   const sampler = new RegionSampler(side, grid);
   const tensor = new Float32Array(grid.width * grid.height * 3);
-  const crop = new Uint8Array(grid.width * grid.height * 3);
+  const crop = new Uint8Array(cropBytes(grid));
   const toFrame = new BilinearMap(grid.width, grid.height, clip.width, clip.height);
   const people = truth.map((reference) => peopleBoxes(reference, clip, grid));
 
   const wholeFrame = async (frame: number): Promise<Float32Array> => {
-    input.write(wholeFrames[frame]!, spec, tensor, null);
+    input.write(wholeFrames[frame]!, spec, tensor, null, 'full');
     return segmenter.segment(tensor);
   };
   // The model on each region, pasted in place; the whole frame where any region would be (a
@@ -56,7 +56,7 @@ export async function compareRegionChoices(clip: RegionChoiceClip, truth: readon
     const merged = new Float32Array(grid.width * grid.height);
     for (const region of chosen as Region[]) {
       sampler.sample(sideFrames[frame]!, region, crop);
-      input.write(crop, spec, tensor, null);
+      input.write(crop, spec, tensor, null, 'half');
       const pasted = pasteRegion(await segmenter.segment(tensor), region, grid, new Float32Array(merged.length));
       for (let i = 0; i < merged.length; i++) if (pasted[i]! > merged[i]!) merged[i] = pasted[i]!;
     }

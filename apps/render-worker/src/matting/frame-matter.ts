@@ -1,7 +1,7 @@
 import { ModelInput, writeLuma, type YuvMatrix } from './model-input';
 import { MatteBuilder, type MatteSettings } from './matte-builder';
 import type { Segmenter } from './matting-model';
-import { pasteRegion, RegionSampler, type PictureSize } from './region-crop';
+import { cropBytes, pasteRegion, RegionSampler, type PictureSize } from './region-crop';
 import { RegionTracker, type Region, type TrackingSettings } from './region-tracker';
 import { TemporalSmoother, type SmoothingSettings } from './temporal-smoother';
 
@@ -28,7 +28,7 @@ export interface PendingMatte {
 interface Slot {
   tensor: Float32Array;
   luma: Float32Array;
-  // A crop as the model's input (yuv444p); each region's tensor (the second and later made when
+  // A crop as the model's input (grid-sized, chroma at half resolution); each region's tensor (the second and later made when
   // first needed: most videos have one person); and the whole-grid mask the crops' masks are pasted
   // onto.
   crop: Uint8Array;
@@ -69,7 +69,7 @@ export class FrameMatter {
     this.slots = Array.from({ length: settings.depth }, () => ({
       tensor: new Float32Array(pixels * 3),
       luma: new Float32Array(pixels),
-      crop: new Uint8Array(cropped * 3),
+      crop: new Uint8Array(settings.tracking ? cropBytes(spec) : 0),
       cropTensors: [new Float32Array(cropped * 3)],
       pasted: new Float32Array(cropped),
     }));
@@ -105,7 +105,7 @@ export class FrameMatter {
 
   // `luma`: null where segmentTracked has written it already.
   private segmentWhole(small: Uint8Array, tensor: Float32Array, luma: Float32Array | null): Promise<Float32Array> {
-    this.input.write(small, this.segmenter.spec, tensor, luma);
+    this.input.write(small, this.segmenter.spec, tensor, luma, 'full');
     return this.segmenter.segment(tensor);
   }
 
@@ -173,7 +173,7 @@ export class FrameMatter {
   private cropTensor(side: Uint8Array, slot: Slot, region: Region, tensor: Float32Array): Float32Array {
     const { spec } = this.segmenter;
     (this.tracking as NonNullable<FrameMatter['tracking']>).sampler.sample(side, region, slot.crop);
-    this.input.write(slot.crop, spec, tensor, null);
+    this.input.write(slot.crop, spec, tensor, null, 'half');
     return tensor;
   }
 }

@@ -22,7 +22,7 @@ function write(frame: Uint8Array, size: [number, number], format = RGB_01, matri
   const input = new ModelInput(size[0], size[1], matrix);
   const tensor = new Float32Array(size[0] * size[1] * 3);
   const luma = new Float32Array(size[0] * size[1]);
-  input.write(frame, format, tensor, luma);
+  input.write(frame, format, tensor, luma, 'full');
   return { tensor: Array.from(tensor), luma: Array.from(luma) };
 }
 
@@ -106,5 +106,22 @@ describe('ModelInput', () => {
   it('leaves the luma unnormalised', () => {
     const format: TensorFormat = { layout: 'nchw', mean: [0.5, 0.5, 0.5], std: [0.1, 0.1, 0.1] };
     expectCloseTo(write(yuv444p(1, 1, () => [235, 128, 128]), [1, 1], format).luma, [1]);
+  });
+
+  it('reads half-resolution chroma (a crop) as the same picture with each chroma sample doubled, odd sides included', () => {
+    const [width, height] = [5, 3];
+    const yuv = (x: number, row: number) => [16 + 30 * x + row, 60 + 40 * (x >> 1) + (row >> 1), 200 - 50 * (x >> 1) - 7 * (row >> 1)] as const;
+    const half = new Uint8Array(width * height + 2 * 3 * 2);
+    for (let row = 0; row < height; row++) for (let x = 0; x < width; x++) half[row * width + x] = yuv(x, row)[0];
+    for (let row = 0; row < 2; row++) {
+      for (let x = 0; x < 3; x++) {
+        half[width * height + row * 3 + x] = yuv(2 * x, 2 * row)[1];
+        half[width * height + 6 + row * 3 + x] = yuv(2 * x, 2 * row)[2];
+      }
+    }
+    const input = new ModelInput(width, height, 'bt601');
+    const fromHalf = new Float32Array(width * height * 3);
+    input.write(half, { ...RGB_01, layout: 'nchw' }, fromHalf, null, 'half');
+    expect(Array.from(fromHalf)).toEqual(write(yuv444p(width, height, yuv), [width, height], { ...RGB_01, layout: 'nchw' }).tensor);
   });
 });

@@ -24,8 +24,12 @@ export function yuvMatrixFor(colorSpace: string | null, height: number): YuvMatr
   return height >= 720 ? 'bt709' : 'bt601';
 }
 
-// Writes what the model and the smoother read from a frame already scaled to the model's size by
-// the decoder (planar yuv444p): the normalised RGB tensor and the luma.
+// Chroma of a planar picture at the model's size: at full resolution (yuv444p, the decoder's frame)
+// or at half, rounded up (a crop, region-crop.ts).
+export type ChromaResolution = 'full' | 'half';
+
+// Writes what the model and the smoother read from a frame already scaled to the model's size (by
+// the decoder, or cut by the region sampler): the normalised RGB tensor and the luma.
 export class ModelInput {
   private readonly matrix;
 
@@ -38,24 +42,33 @@ export class ModelInput {
   }
 
   // Fills `tensor` (width*height*3) and, unless null (a crop, or a luma already written), `luma`
-  // (width*height) from `small`.
-  write(small: Uint8Array, format: TensorFormat, tensor: Float32Array, luma: Float32Array | null): void {
-    const pixels = this.width * this.height;
+  // (width*height) from `picture`.
+  write(picture: Uint8Array, format: TensorFormat, tensor: Float32Array, luma: Float32Array | null, chroma: ChromaResolution): void {
+    const { width, height } = this;
+    const pixels = width * height;
     const { rv, gu, gv, bu } = this.matrix;
     // Channel c of pixel i goes to tensor[i * pixelStride + c * channelStride].
     const pixelStride = format.layout === 'nhwc' ? 3 : 1;
     const channelStride = format.layout === 'nhwc' ? 1 : pixels;
     const [mr, mg, mb] = format.mean;
     const [ir, ig, ib] = format.std.map((std) => 1 / std);
-    for (let i = 0; i < pixels; i++) {
-      const l = (small[i] - 16) / 219; // lumaOf, inlined
-      const cu = (small[pixels + i] - 128) / 255;
-      const cv = (small[2 * pixels + i] - 128) / 255;
-      const t = i * pixelStride;
-      if (luma) luma[i] = l;
-      tensor[t] = (clamp01(l + rv * cv) - mr) * ir;
-      tensor[t + channelStride] = (clamp01(l - gu * cu - gv * cv) - mg) * ig;
-      tensor[t + 2 * channelStride] = (clamp01(l + bu * cu) - mb) * ib;
+    const shift = chroma === 'half' ? 1 : 0;
+    const chromaWidth = (width + shift) >> shift;
+    const uPlane = pixels;
+    const vPlane = pixels + chromaWidth * ((height + shift) >> shift);
+    for (let y = 0, i = 0; y < height; y++) {
+      const chromaRow = (y >> shift) * chromaWidth;
+      for (let x = 0; x < width; x++, i++) {
+        const c = chromaRow + (x >> shift);
+        const l = (picture[i] - 16) / 219; // lumaOf, inlined
+        const cu = (picture[uPlane + c] - 128) / 255;
+        const cv = (picture[vPlane + c] - 128) / 255;
+        const t = i * pixelStride;
+        if (luma) luma[i] = l;
+        tensor[t] = (clamp01(l + rv * cv) - mr) * ir;
+        tensor[t + channelStride] = (clamp01(l - gu * cu - gv * cv) - mg) * ig;
+        tensor[t + 2 * channelStride] = (clamp01(l + bu * cu) - mb) * ib;
+      }
     }
   }
 }

@@ -1,4 +1,4 @@
-import { pasteRegion, RegionSampler } from './region-crop';
+import { cropBytes, pasteRegion, RegionSampler } from './region-crop';
 
 const GRID = { width: 16, height: 8 };
 
@@ -11,25 +11,28 @@ function yuv420(width: number, height: number, y: (x: number, y: number) => numb
   return picture;
 }
 
-const plane = (frame: Uint8Array, index: number) => Array.from(frame.subarray(index * GRID.width * GRID.height, (index + 1) * GRID.width * GRID.height));
+const PIXELS = GRID.width * GRID.height;
+const luma = (crop: Uint8Array) => Array.from(crop.subarray(0, PIXELS));
+// A crop's chroma plane (0: U, 1: V), at half the grid's resolution.
+const chroma = (crop: Uint8Array, index: number) => Array.from(crop.subarray(PIXELS + (index * PIXELS) / 4, PIXELS + ((index + 1) * PIXELS) / 4));
 
 describe('RegionSampler', () => {
   it('gives back a grid-sized source unchanged for the whole frame, chroma included', () => {
     const source = yuv420(GRID.width, GRID.height, (x, y) => 16 + x * 8 + y, 90, 200);
-    const out = new Uint8Array(GRID.width * GRID.height * 3);
+    const out = new Uint8Array(cropBytes(GRID));
     new RegionSampler(GRID, GRID).sample(source, { x: 0, y: 0, width: GRID.width, height: GRID.height }, out);
-    expect(plane(out, 0)).toEqual(Array.from(source.subarray(0, GRID.width * GRID.height)));
-    expect(plane(out, 1).every((value) => value === 90)).toBe(true);
-    expect(plane(out, 2).every((value) => value === 200)).toBe(true);
+    expect(luma(out)).toEqual(Array.from(source.subarray(0, PIXELS)));
+    expect(chroma(out, 0)).toEqual(Array(PIXELS / 4).fill(90));
+    expect(chroma(out, 1)).toEqual(Array(PIXELS / 4).fill(200));
   });
 
   it('enlarges a region of a larger source: each output pixel reads the source where the region maps it', () => {
     // Source twice the grid's size; luma = 2 * source column.
     const source = yuv420(GRID.width * 2, GRID.height * 2, (x) => 2 * x, 128, 128);
-    const out = new Uint8Array(GRID.width * GRID.height * 3);
+    const out = new Uint8Array(cropBytes(GRID));
     // The right half of the grid's top half, enlarged twice.
     new RegionSampler({ width: GRID.width * 2, height: GRID.height * 2 }, GRID).sample(source, { x: 8, y: 0, width: 8, height: 4 }, out);
-    const row = plane(out, 0).slice(0, GRID.width);
+    const row = luma(out).slice(0, GRID.width);
     // Crop column c centres on grid column 8 + (c + 0.5) / 2, which is source pixel 16 + c.
     row.forEach((value, c) => expect(value).toBe(2 * (16 + c)));
   });
@@ -37,9 +40,9 @@ describe('RegionSampler', () => {
   it('averages over the footprint when the source is larger than the crop, so fine detail is not aliased', () => {
     // One-pixel stripes, four source pixels per grid pixel: every output is their mean.
     const source = yuv420(GRID.width * 4, GRID.height * 4, (x) => (x % 2 === 0 ? 40 : 200), 128, 128);
-    const out = new Uint8Array(GRID.width * GRID.height * 3);
+    const out = new Uint8Array(cropBytes(GRID));
     new RegionSampler({ width: GRID.width * 4, height: GRID.height * 4 }, GRID).sample(source, { x: 0, y: 0, width: GRID.width, height: GRID.height }, out);
-    plane(out, 0).forEach((value) => expect(Math.abs(value - 120)).toBeLessThanOrEqual(1));
+    luma(out).forEach((value) => expect(Math.abs(value - 120)).toBeLessThanOrEqual(1));
   });
 
   it('samples each region as a new sampler would, whatever regions it sampled before', () => {
@@ -52,8 +55,8 @@ describe('RegionSampler', () => {
     ];
     const reused = new RegionSampler(size, GRID);
     for (const region of regions) {
-      const again = new Uint8Array(GRID.width * GRID.height * 3);
-      const fresh = new Uint8Array(GRID.width * GRID.height * 3);
+      const again = new Uint8Array(cropBytes(GRID));
+      const fresh = new Uint8Array(cropBytes(GRID));
       reused.sample(source, region, again);
       new RegionSampler(size, GRID).sample(source, region, fresh);
       expect(again).toEqual(fresh);
@@ -88,9 +91,9 @@ describe('pasteRegion', () => {
     // A smooth ramp, so bilinear resampling both ways is exact.
     const source = yuv420(GRID.width, GRID.height, (x) => 16 + 10 * x, 128, 128);
     const region = { x: 4, y: 2, width: 8, height: 4 };
-    const out = new Uint8Array(GRID.width * GRID.height * 3);
+    const out = new Uint8Array(cropBytes(GRID));
     new RegionSampler(GRID, GRID).sample(source, region, out);
-    const cropMask = Float32Array.from(plane(out, 0));
+    const cropMask = Float32Array.from(luma(out));
     const back = pasteRegion(cropMask, region, GRID, new Float32Array(GRID.width * GRID.height));
     for (let y = 2; y < 6; y++) for (let x = 5; x < 11; x++) expect(Math.abs(back[y * GRID.width + x] - source[y * GRID.width + x])).toBeLessThanOrEqual(1);
   });

@@ -10,18 +10,22 @@ export interface PictureSize {
   height: number;
 }
 
+// Bytes of a grid-sized crop: the grid's luma, then each chroma plane at half its resolution.
+export function cropBytes(grid: PictureSize): number {
+  return grid.width * grid.height + 2 * Math.ceil(grid.width / 2) * Math.ceil(grid.height / 2);
+}
+
 // Cuts regions of the grid out of the decoder's crop source, one frame after another: writes into
-// `out` (planar yuv444p, grid width x height) the `region` of the grid, read from `source` (planar
-// yuv420p of `sourceSize`, the whole frame at any size). Each output pixel averages up to 3x3
-// bilinear taps over its footprint, so a source larger than the crop is not aliased. Chroma is
-// sampled at half the grid's resolution and doubled, as in the 4:2:0 source: it halves the work on
-// every cropped frame, and the model reads colour at no finer grain than that. Its scratch buffers
-// are made once: this runs on every cropped frame.
+// `out` (a grid-sized yuv420p picture, see cropBytes) the `region` of the grid, read from `source`
+// (planar yuv420p of `sourceSize`, the whole frame at any size). Each output pixel averages up to
+// 3x3 bilinear taps over its footprint, so a source larger than the crop is not aliased. Chroma
+// stays at half the grid's resolution, as in the 4:2:0 source: it halves the work on every cropped
+// frame, the model reads colour at no finer grain than that, and ModelInput reads it as it is. Its
+// scratch buffers are made once: this runs on every cropped frame.
 export class RegionSampler {
   private readonly half: PictureSize;
   private readonly chroma: PictureSize;
   private readonly axes: { lumaX: AxisTaps; lumaY: AxisTaps; chromaX: AxisTaps; chromaY: AxisTaps };
-  private readonly halfPlane: Uint8Array;
   private readonly rowValues: Float32Array;
   private readonly sums: Float32Array;
 
@@ -32,13 +36,12 @@ export class RegionSampler {
     this.half = { width: Math.ceil(grid.width / 2), height: Math.ceil(grid.height / 2) };
     this.chroma = { width: sourceSize.width >> 1, height: sourceSize.height >> 1 };
     this.axes = { lumaX: axisTaps(grid.width), lumaY: axisTaps(grid.height), chromaX: axisTaps(this.half.width), chromaY: axisTaps(this.half.height) };
-    this.halfPlane = new Uint8Array(this.half.width * this.half.height);
     this.rowValues = new Float32Array(sourceSize.width);
     this.sums = new Float32Array(grid.width);
   }
 
   sample(source: Uint8Array, region: Region, out: Uint8Array): void {
-    const { sourceSize, grid, half, chroma, axes, halfPlane } = this;
+    const { sourceSize, grid, half, chroma, axes } = this;
     const scaleX = sourceSize.width / grid.width;
     const scaleY = sourceSize.height / grid.height;
     const stepX = (region.width * scaleX) / grid.width;
@@ -47,26 +50,21 @@ export class RegionSampler {
     const gridPixels = grid.width * grid.height;
     fillTaps(axes.lumaX, region.x * scaleX, stepX, sourceSize.width);
     fillTaps(axes.lumaY, region.y * scaleY, stepY, sourceSize.height);
-    this.resample(source, 0, sourceSize.width, axes.lumaX, axes.lumaY, out, grid.width);
+    this.resample(source, 0, sourceSize.width, axes.lumaX, axes.lumaY, out, 0, grid.width);
     // A half-grid pixel covers two grid pixels, which cover scale/2 chroma pixels each.
     fillTaps(axes.chromaX, (region.x * scaleX) / 2, stepX, chroma.width);
     fillTaps(axes.chromaY, (region.y * scaleY) / 2, stepY, chroma.height);
-    for (const plane of [1, 2]) {
-      this.resample(source, lumaPixels + (plane - 1) * chroma.width * chroma.height, chroma.width, axes.chromaX, axes.chromaY, halfPlane, half.width);
-      const offset = plane * gridPixels;
-      for (let y = 0; y < grid.height; y++) {
-        const from = (y >> 1) * half.width;
-        const to = offset + y * grid.width;
-        for (let x = 0; x < grid.width; x++) out[to + x] = halfPlane[from + (x >> 1)];
-      }
+    const halfPixels = half.width * half.height;
+    for (const plane of [0, 1]) {
+      this.resample(source, lumaPixels + plane * chroma.width * chroma.height, chroma.width, axes.chromaX, axes.chromaY, out, gridPixels + plane * halfPixels, half.width);
     }
   }
 
   // Rows are interpolated once per output row and tap (into `rowValues`, one per source column),
   // then the columns' taps read them: two passes instead of four reads per tap. Plain locals
   // throughout: this runs on every pixel of every cropped frame.
-  private resample(source: Uint8Array, offset: number, stride: number, xs: AxisTaps, ys: AxisTaps, out: Uint8Array, outWidth: number): void {
-    if (xs.taps === 1 && ys.taps === 1) return bilinear(source, offset, stride, xs, ys, out, outWidth);
+  private resample(source: Uint8Array, offset: number, stride: number, xs: AxisTaps, ys: AxisTaps, out: Uint8Array, outOffset: number, outWidth: number): void {
+    if (xs.taps === 1 && ys.taps === 1) return bilinear(source, offset, stride, xs, ys, out, outOffset, outWidth);
     const { rowValues, sums } = this;
     const { count: columns, taps: xTaps, index: xIndex, next: xNext, weight: xWeight } = xs;
     const { count: rows, taps: yTaps, index: yIndex, next: yNext, weight: yWeight } = ys;
@@ -94,7 +92,7 @@ export class RegionSampler {
           sums[i] += total;
         }
       }
-      const row = j * outWidth;
+      const row = outOffset + j * outWidth;
       for (let i = 0; i < columns; i++) out[row + i] = sums[i] * scale + 0.5;
     }
   }
@@ -113,23 +111,29 @@ export function pasteRegion(cropMask: Float32Array, region: Region, grid: Pictur
   const x1 = Math.min(width, Math.ceil(region.x + region.width - 0.5));
   const y0 = Math.max(0, Math.ceil(region.y - 0.5));
   const y1 = Math.min(height, Math.ceil(region.y + region.height - 0.5));
-  const columns = Array.from({ length: x1 - x0 }, (_, i) => tap((x0 + i + 0.5 - region.x) * toCropX - 0.5, width));
+  // Each column's bilinear tap in the crop, flat: this runs on every cropped frame.
+  const columns = x1 - x0;
+  const index = new Int32Array(columns);
+  const next = new Int32Array(columns);
+  const weight = new Float64Array(columns);
+  for (let i = 0; i < columns; i++) ({ index: index[i], next: next[i], weight: weight[i] } = tap((x0 + i + 0.5 - region.x) * toCropX - 0.5, width));
   for (let y = y0; y < y1; y++) {
     const row = tap((y + 0.5 - region.y) * toCropY - 0.5, height);
     const top = row.index * width;
     const bottom = row.next * width;
-    // This row's columns (as indexes into `columns`) that regions pasted before also cover; none for
+    // This row's columns (counted from x0) that regions pasted before also cover; none for
     // the first region pasted, the common case, without allocating on every row.
     const shared =
       pasted.length === 0
         ? NO_SPANS
         : pasted
             .filter((other) => y + 0.5 >= other.y && y + 0.5 < other.y + other.height)
-            .map((other) => [Math.max(0, Math.ceil(other.x - 0.5) - x0), Math.min(columns.length, Math.ceil(other.x + other.width - 0.5) - x0)]);
-    for (let i = 0; i < columns.length; i++) {
-      const { index, next, weight } = columns[i];
-      const upper = cropMask[top + index] + weight * (cropMask[top + next] - cropMask[top + index]);
-      const lower = cropMask[bottom + index] + weight * (cropMask[bottom + next] - cropMask[bottom + index]);
+            .map((other) => [Math.max(0, Math.ceil(other.x - 0.5) - x0), Math.min(columns, Math.ceil(other.x + other.width - 0.5) - x0)]);
+    for (let i = 0; i < columns; i++) {
+      const left = index[i];
+      const right = next[i];
+      const upper = cropMask[top + left] + weight[i] * (cropMask[top + right] - cropMask[top + left]);
+      const lower = cropMask[bottom + left] + weight[i] * (cropMask[bottom + right] - cropMask[bottom + left]);
       const value = upper + row.weight * (lower - upper);
       const at = y * width + x0 + i;
       if (shared.length === 0 || value >= into[at] || !shared.some(([from, to]) => i >= from && i < to)) into[at] = value;
@@ -186,14 +190,14 @@ function fillTaps(axis: AxisTaps, start: number, step: number, size: number): vo
 
 // One tap a side (a crop no larger than the source's pixels, the common case): plain bilinear, each
 // output pixel straight from its four source pixels.
-function bilinear(source: Uint8Array, offset: number, stride: number, xs: AxisTaps, ys: AxisTaps, out: Uint8Array, outWidth: number): void {
+function bilinear(source: Uint8Array, offset: number, stride: number, xs: AxisTaps, ys: AxisTaps, out: Uint8Array, outOffset: number, outWidth: number): void {
   const { count: columns, index: xIndex, next: xNext, weight: xWeight } = xs;
   const { count: rows, index: yIndex, next: yNext, weight: yWeight } = ys;
   for (let j = 0; j < rows; j++) {
     const top = offset + yIndex[j] * stride;
     const bottom = offset + yNext[j] * stride;
     const weight = yWeight[j];
-    const row = j * outWidth;
+    const row = outOffset + j * outWidth;
     for (let i = 0; i < columns; i++) {
       const left = xIndex[i];
       const right = xNext[i];

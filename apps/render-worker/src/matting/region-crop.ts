@@ -26,8 +26,7 @@ export class RegionSampler {
   private readonly half: PictureSize;
   private readonly chroma: PictureSize;
   private readonly axes: { lumaX: AxisTaps; lumaY: AxisTaps; chromaX: AxisTaps; chromaY: AxisTaps };
-  private readonly rowValues: Float32Array;
-  private readonly sums: Float32Array;
+  private readonly rowValues: Float64Array;
 
   constructor(
     private readonly sourceSize: PictureSize,
@@ -36,8 +35,7 @@ export class RegionSampler {
     this.half = { width: Math.ceil(grid.width / 2), height: Math.ceil(grid.height / 2) };
     this.chroma = { width: sourceSize.width >> 1, height: sourceSize.height >> 1 };
     this.axes = { lumaX: axisTaps(grid.width), lumaY: axisTaps(grid.height), chromaX: axisTaps(this.half.width), chromaY: axisTaps(this.half.height) };
-    this.rowValues = new Float32Array(sourceSize.width);
-    this.sums = new Float32Array(grid.width);
+    this.rowValues = new Float64Array(sourceSize.width);
   }
 
   sample(source: Uint8Array, region: Region, out: Uint8Array): void {
@@ -60,12 +58,13 @@ export class RegionSampler {
     }
   }
 
-  // Rows are interpolated once per output row and tap (into `rowValues`, one per source column),
-  // then the columns' taps read them: two passes instead of four reads per tap. Plain locals
-  // throughout: this runs on every pixel of every cropped frame.
+  // Each output row's vertical taps are summed first (into `rowValues`, one per source column), then
+  // the columns' taps read that sum once: two passes instead of four reads per tap, and one
+  // horizontal pass per row whatever the vertical taps. Plain locals throughout: this runs on every
+  // pixel of every cropped frame.
   private resample(source: Uint8Array, offset: number, stride: number, xs: AxisTaps, ys: AxisTaps, out: Uint8Array, outOffset: number, outWidth: number): void {
     if (xs.taps === 1 && ys.taps === 1) return bilinear(source, offset, stride, xs, ys, out, outOffset, outWidth);
-    const { rowValues, sums } = this;
+    const { rowValues } = this;
     const { count: columns, taps: xTaps, index: xIndex, next: xNext, weight: xWeight } = xs;
     const { count: rows, taps: yTaps, index: yIndex, next: yNext, weight: yWeight } = ys;
     const scale = 1 / (xTaps * yTaps);
@@ -73,27 +72,26 @@ export class RegionSampler {
     const first = xIndex[0];
     const last = xNext[columns * xTaps - 1];
     for (let j = 0; j < rows; j++) {
-      sums.fill(0, 0, columns);
       for (let k = j * yTaps; k < (j + 1) * yTaps; k++) {
         const top = offset + yIndex[k] * stride;
         const bottom = offset + yNext[k] * stride;
         const weight = yWeight[k];
-        for (let x = first; x <= last; x++) {
-          const upper = source[top + x];
-          rowValues[x] = upper + weight * (source[bottom + x] - upper);
-        }
-        let t = 0;
-        for (let i = 0; i < columns; i++) {
-          let total = 0;
-          for (let c = 0; c < xTaps; c++, t++) {
-            const left = rowValues[xIndex[t]];
-            total += left + xWeight[t] * (rowValues[xNext[t]] - left);
-          }
-          sums[i] += total;
+        if (k === j * yTaps) {
+          for (let x = first; x <= last; x++) rowValues[x] = source[top + x] + weight * (source[bottom + x] - source[top + x]);
+        } else {
+          for (let x = first; x <= last; x++) rowValues[x] += source[top + x] + weight * (source[bottom + x] - source[top + x]);
         }
       }
       const row = outOffset + j * outWidth;
-      for (let i = 0; i < columns; i++) out[row + i] = sums[i] * scale + 0.5;
+      let t = 0;
+      for (let i = 0; i < columns; i++) {
+        let total = 0;
+        for (let c = 0; c < xTaps; c++, t++) {
+          const left = rowValues[xIndex[t]];
+          total += left + xWeight[t] * (rowValues[xNext[t]] - left);
+        }
+        out[row + i] = total * scale + 0.5;
+      }
     }
   }
 }

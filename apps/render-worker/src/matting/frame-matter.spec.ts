@@ -173,11 +173,13 @@ describe('FrameMatter', () => {
     }
 
     // The scene at side-frame resolution: people as bright boxes (side pixels, x1/y1 exclusive) on
-    // a dark background; the decoder's two outputs made from it.
+    // a dark background; the decoder's two outputs made from it. 17, not 16: a pixel half over a
+    // person's edge is then 126, not 125.5, which rounding could send either side of the model's
+    // 0.5 threshold.
     function frames(...people: [number, number, number, number][]): { small: Buffer; side: Uint8Array } {
       const inside = (x: number, y: number) => people.some(([x0, y0, x1, y1]) => x >= x0 && x < x1 && y >= y0 && y < y1);
       const side = new Uint8Array((SIDE.width * SIDE.height * 3) / 2).fill(128);
-      for (let y = 0; y < SIDE.height; y++) for (let x = 0; x < SIDE.width; x++) side[y * SIDE.width + x] = inside(x, y) ? 235 : 16;
+      for (let y = 0; y < SIDE.height; y++) for (let x = 0; x < SIDE.width; x++) side[y * SIDE.width + x] = inside(x, y) ? 235 : 17;
       const gridPixels = TRACK_SPEC.width * TRACK_SPEC.height;
       const small = Buffer.alloc(gridPixels * 3, 128);
       // Each grid pixel is the mean of its 2x2 side pixels.

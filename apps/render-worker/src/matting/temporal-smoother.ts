@@ -18,31 +18,31 @@ export class TemporalSmoother {
   private readonly previousMask: Float32Array;
   private readonly previousLuma: Float32Array;
   private readonly change: Float32Array;
-  private readonly rowMax: Float32Array;
   private started = false;
 
   constructor(
     private readonly width: number,
-    private readonly height: number,
+    height: number,
     private readonly settings: SmoothingSettings = DEFAULT_SMOOTHING,
   ) {
     const pixels = width * height;
     this.previousMask = new Float32Array(pixels);
     this.previousLuma = new Float32Array(pixels);
     this.change = new Float32Array(pixels);
-    this.rowMax = new Float32Array(pixels);
   }
 
   // Smooths `mask` in place; `luma` is the picture at the mask's size. The loops use plain
-  // comparisons rather than Math.*: they run on every pixel of every frame.
+  // comparisons rather than Math.*: they run on every pixel of every frame. A pixel that is 0 in
+  // both masks stays 0 whatever the picture did, so only the others read the change around them:
+  // most of a frame is background, and all of it outside a tracked person's crop.
   smooth(mask: Float32Array, luma: Float32Array): void {
-    const { previousMask, previousLuma, change, settings } = this;
+    const { previousMask, previousLuma, settings } = this;
     if (this.started && this.meanChange(luma) < settings.cutFrom) {
-      this.dilateChange();
       const { stillRate, stillBelow } = settings;
       const perUnit = (1 - stillRate) / (settings.movingFrom - stillBelow);
       for (let i = 0; i < mask.length; i++) {
-        const moving = change[i] - stillBelow;
+        if (mask[i] === 0 && previousMask[i] === 0) continue;
+        const moving = this.changeAround(i) - stillBelow;
         const rate = moving <= 0 ? stillRate : moving * perUnit >= 1 - stillRate ? 1 : stillRate + moving * perUnit;
         mask[i] = previousMask[i] + rate * (mask[i] - previousMask[i]);
       }
@@ -63,29 +63,26 @@ export class TemporalSmoother {
     return total / luma.length;
   }
 
-  // A moving edge changes the picture on one side first: taking each pixel's largest change in its
-  // 3x3 neighbourhood lets the mask follow the whole edge.
-  private dilateChange(): void {
-    const { width, height, change, rowMax } = this;
-    for (let y = 0; y < height; y++) {
-      const row = y * width;
-      for (let x = 0; x < width; x++) {
-        let largest = change[row + x];
-        if (x > 0 && change[row + x - 1] > largest) largest = change[row + x - 1];
-        if (x < width - 1 && change[row + x + 1] > largest) largest = change[row + x + 1];
-        rowMax[row + x] = largest;
-      }
+  // A moving edge changes the picture on one side first: taking the largest change in pixel i's 3x3
+  // neighbourhood lets the mask follow the whole edge.
+  private changeAround(i: number): number {
+    const { width, change } = this;
+    const x = i % width;
+    const up = i >= width ? i - width : i;
+    const down = i + width < change.length ? i + width : i;
+    let largest = change[i];
+    if (change[up] > largest) largest = change[up];
+    if (change[down] > largest) largest = change[down];
+    if (x > 0) {
+      if (change[i - 1] > largest) largest = change[i - 1];
+      if (change[up - 1] > largest) largest = change[up - 1];
+      if (change[down - 1] > largest) largest = change[down - 1];
     }
-    for (let y = 0; y < height; y++) {
-      const row = y * width;
-      const up = y > 0 ? row - width : row;
-      const down = y < height - 1 ? row + width : row;
-      for (let x = 0; x < width; x++) {
-        let largest = rowMax[row + x];
-        if (rowMax[up + x] > largest) largest = rowMax[up + x];
-        if (rowMax[down + x] > largest) largest = rowMax[down + x];
-        change[row + x] = largest;
-      }
+    if (x < width - 1) {
+      if (change[i + 1] > largest) largest = change[i + 1];
+      if (change[up + 1] > largest) largest = change[up + 1];
+      if (change[down + 1] > largest) largest = change[down + 1];
     }
+    return largest;
   }
 }

@@ -1,4 +1,4 @@
-import { ModelInput, writeLuma, type YuvMatrix } from './model-input';
+import { ModelInput, writeLumaChange, type YuvMatrix } from './model-input';
 import { MatteBuilder, type MatteSettings } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import { cropBytes, pasteRegion, RegionSampler, type PictureSize } from './region-crop';
@@ -95,10 +95,9 @@ export class FrameMatter {
 
   private segmentTracked(small: Uint8Array, side: Uint8Array, slot: Slot, previousLuma: Float32Array): Promise<Float32Array> {
     const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
-    writeLuma(small, slot.luma);
     // The same test the smoother makes: a cut's person may be anywhere. The first frame's previous
     // slot is still empty, and it has no region to lose.
-    const cut = meanDifference(slot.luma, previousLuma) >= this.settings.smoothing.cutFrom;
+    const cut = writeLumaChange(small, slot.luma, previousLuma) >= this.settings.smoothing.cutFrom;
     const { regions, check, fresh } = tracker.next(cut);
     return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, check) : this.segmentCloser(small, side, slot, fresh);
   }
@@ -176,13 +175,6 @@ export class FrameMatter {
     this.input.write(slot.crop, spec, tensor, null, 'half');
     return tensor;
   }
-}
-
-// Mean absolute difference of two luma planes (0..1).
-function meanDifference(a: Float32Array, b: Float32Array): number {
-  let total = 0;
-  for (let i = 0; i < a.length; i++) total += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
-  return total / a.length;
 }
 
 // A sigmoid's background answers are as small as 1e-30, and smoothing shrinks them further into

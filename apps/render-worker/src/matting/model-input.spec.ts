@@ -1,4 +1,4 @@
-import { lumaOf, ModelInput, yuvMatrixFor, type TensorFormat } from './model-input';
+import { lumaOf, ModelInput, writeLumaChange, yuvMatrixFor, type TensorFormat } from './model-input';
 
 const RGB_01: TensorFormat = { layout: 'nhwc', mean: [0, 0, 0], std: [1, 1, 1] };
 
@@ -123,5 +123,16 @@ describe('ModelInput', () => {
     const fromHalf = new Float32Array(width * height * 3);
     input.write(half, { ...RGB_01, layout: 'nchw' }, fromHalf, null, 'half');
     expect(Array.from(fromHalf)).toEqual(write(yuv444p(width, height, yuv), [width, height], { ...RGB_01, layout: 'nchw' }).tensor);
+  });
+});
+
+describe('writeLumaChange', () => {
+  it("writes the luma as write() does and returns its mean absolute difference from the last frame's", () => {
+    const frame = yuv444p(4, 1, (x) => [16 + 73 * x, 128, 128]);
+    const luma = new Float32Array(4);
+    const previous = Float32Array.from([0.5, 0.5, 0.5, 0.5]);
+    const change = writeLumaChange(frame, luma, previous);
+    expectCloseTo(Array.from(luma), [0, 1 / 3, 2 / 3, 1]);
+    expect(change).toBeCloseTo((0.5 + 1 / 6 + 1 / 6 + 0.5) / 4, 6);
   });
 });

@@ -73,9 +73,17 @@ export class ModelInput {
   }
 }
 
-// The luma alone, as write() fills it: for a frame whose model run reads another picture (a crop).
-export function writeLuma(small: Uint8Array, luma: Float32Array): void {
-  for (let i = 0; i < luma.length; i++) luma[i] = (small[i] - 16) / 219; // lumaOf, inlined
+// The luma alone, as write() fills it, for a frame whose model run reads another picture (a crop);
+// returns its mean absolute difference (0..1) from `previous`, the last frame's, in the same pass.
+export function writeLumaChange(small: Uint8Array, luma: Float32Array, previous: Float32Array): number {
+  let total = 0;
+  for (let i = 0; i < luma.length; i++) {
+    luma[i] = (small[i] - 16) / 219; // lumaOf, inlined
+    // Read back: the difference of the stored (single-precision) values, as the smoother takes it.
+    const difference = luma[i] - previous[i];
+    total += difference < 0 ? -difference : difference;
+  }
+  return total / luma.length;
 }
 
 function clamp01(value: number): number {

@@ -295,21 +295,30 @@ interface Patch {
 // The foreground's runs of columns (a column belongs when any of its pixels is at or above
 // foregroundFrom), each with its bounding box and pixel counts.
 export function foregroundColumns(mask: ArrayLike<number>, width: number, height: number, levels: Pick<TrackingSettings, 'foregroundFrom' | 'confidentFrom'>): Patch[] {
+  const { foregroundFrom, confidentFrom } = levels;
+  // Each column's extent and counts, gathered in the mask's own (row) order: reading it column by
+  // column strides across memory on every pixel of every frame.
+  const tops = new Int32Array(width).fill(-1);
+  const bottoms = new Int32Array(width);
+  const counts = new Int32Array(width);
+  const cores = new Int32Array(width);
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const value = mask[i];
+      if (value < foregroundFrom) continue;
+      if (tops[x] < 0) tops[x] = y;
+      bottoms[x] = y + 1;
+      counts[x]++;
+      if (value >= confidentFrom) cores[x]++;
+    }
+  }
   const patches: Patch[] = [];
   let open: Patch | null = null;
   for (let x = 0; x < width; x++) {
-    let top = -1;
-    let bottom = -1;
-    let pixels = 0;
-    let core = 0;
-    for (let y = 0; y < height; y++) {
-      const value = mask[y * width + x];
-      if (value < levels.foregroundFrom) continue;
-      if (top < 0) top = y;
-      bottom = y + 1;
-      pixels++;
-      if (value >= levels.confidentFrom) core++;
-    }
+    const top = tops[x];
+    const bottom = bottoms[x];
+    const pixels = counts[x];
+    const core = cores[x];
     if (pixels === 0) {
       open = null;
       continue;

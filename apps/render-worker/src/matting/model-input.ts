@@ -60,9 +60,9 @@ export class ModelInput {
       const chromaRow = (y >> shift) * chromaWidth;
       for (let x = 0; x < width; x++, i++) {
         const c = chromaRow + (x >> shift);
-        const l = (picture[i] - 16) / 219; // lumaOf, inlined
-        const cu = (picture[uPlane + c] - 128) / 255;
-        const cv = (picture[vPlane + c] - 128) / 255;
+        const l = LUMA[picture[i]];
+        const cu = CHROMA[picture[uPlane + c]];
+        const cv = CHROMA[picture[vPlane + c]];
         const t = i * pixelStride;
         if (luma) luma[i] = l;
         tensor[t] = (clamp01(l + rv * cv) - mr) * ir;
@@ -73,12 +73,17 @@ export class ModelInput {
   }
 }
 
+// Each 8-bit value's luma and chroma as write() reads them: a look-up instead of a division on every
+// pixel.
+const LUMA = Float64Array.from({ length: 256 }, (_, value) => lumaOf(value));
+const CHROMA = Float64Array.from({ length: 256 }, (_, value) => (value - 128) / 255);
+
 // The luma alone, as write() fills it, for a frame whose model run reads another picture (a crop);
 // returns its mean absolute difference (0..1) from `previous`, the last frame's, in the same pass.
 export function writeLumaChange(small: Uint8Array, luma: Float32Array, previous: Float32Array): number {
   let total = 0;
   for (let i = 0; i < luma.length; i++) {
-    luma[i] = (small[i] - 16) / 219; // lumaOf, inlined
+    luma[i] = LUMA[small[i]];
     // Read back: the difference of the stored (single-precision) values, as the smoother takes it.
     const difference = luma[i] - previous[i];
     total += difference < 0 ? -difference : difference;

@@ -1,0 +1,97 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { FrameMatter, type PendingMatte } from '../../apps/render-worker/src/matting/frame-matter';
+import { DEFAULT_MATTE } from '../../apps/render-worker/src/matting/matte-builder';
+import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
+import { DEFAULT_TRACKING } from '../../apps/render-worker/src/matting/region-tracker';
+import { DEFAULT_SMOOTHING } from '../../apps/render-worker/src/matting/temporal-smoother';
+import { runBench } from '../support/bench-stack';
+
+// bench/bg-removal/frame-cost: what the render worker's own thread spends on each frame of a 640x480
+// clip, tracking off and on, without the model (a stand-in answers at once with a person-shaped mask)
+// or ffmpeg: the thread's CPU time per frame, the minimum of the runs (one process, no other work, so
+// steadier than bench:bg-removal's fps, which swing by 10 points between runs on this machine).
+// Usage: npm run bench:matting-frame-cost [-- --runs 6 --seconds 10]
+
+const run = promisify(execFile);
+const GRID = { width: 256, height: 256 };
+const SIDE = { width: 512, height: 384 };
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1] : fallback;
+}
+
+// The decoder's two outputs for a test picture, as the pipeline gets them for 640x480 input (the
+// 256x256 model variant, the crop source at twice the grid).
+async function decodedFrames(dir: string, seconds: number): Promise<{ small: Buffer; side: Buffer; frames: number }> {
+  const clip = join(dir, 'clip.mp4');
+  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=640x480:rate=30:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
+  const small = join(dir, 'small.yuv');
+  const side = join(dir, 'side.yuv');
+  await run('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-vf', `scale=${GRID.width}:${GRID.height}:flags=area,format=yuv444p`, '-f', 'rawvideo', small]);
+  await run('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-vf', `scale=${SIDE.width}:${SIDE.height}:flags=area,format=yuv420p`, '-f', 'rawvideo', side]);
+  const smallFrames = readFileSync(small);
+  return { small: smallFrames, side: readFileSync(side), frames: smallFrames.length / (GRID.width * GRID.height * 3) };
+}
+
+// A person 12 % of the input's width and 40 % of its height, low in whatever the model is shown: small
+// in the whole frame, so the tracker crops around them.
+function standIn(): Segmenter {
+  const mask = new Float32Array(GRID.width * GRID.height);
+  for (let y = Math.round(GRID.height * 0.55); y < Math.round(GRID.height * 0.95); y++) {
+    for (let x = Math.round(GRID.width * 0.42); x < Math.round(GRID.width * 0.54); x++) mask[y * GRID.width + x] = 0.97;
+  }
+  const spec = { name: 'stand-in', path: '', ...GRID, output: 'probability' as const, layout: 'nchw' as const, mean: [0.485, 0.456, 0.406] as const, std: [0.229, 0.224, 0.225] as const };
+  return { spec, segment: () => Promise.resolve(Float32Array.from(mask)) };
+}
+
+// CPU milliseconds per frame of starting and finishing every frame, as the pipeline does (3 in flight).
+async function frameCost(decoded: { small: Buffer; side: Buffer; frames: number }, tracking: boolean): Promise<number> {
+  const matter = new FrameMatter(standIn(), {
+    width: 640,
+    height: 480,
+    matrix: 'bt601',
+    matte: { ...DEFAULT_MATTE, refine: false },
+    smoothing: DEFAULT_SMOOTHING,
+    tracking: tracking ? { settings: DEFAULT_TRACKING, sideSize: SIDE } : null,
+    depth: 4,
+  });
+  const smallBytes = GRID.width * GRID.height * 3;
+  const sideBytes = (SIDE.width * SIDE.height * 3) / 2;
+  const pending: PendingMatte[] = [];
+  const start = process.cpuUsage();
+  for (let n = 0; n < decoded.frames; n++) {
+    pending.push(matter.start(decoded.small.subarray(n * smallBytes, (n + 1) * smallBytes), decoded.side.subarray(n * sideBytes, (n + 1) * sideBytes)));
+    if (pending.length === 3) await matter.finish(pending.shift() as PendingMatte);
+  }
+  for (const frame of pending) await matter.finish(frame);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000 / decoded.frames;
+}
+
+async function main(): Promise<void> {
+  const runs = Number(option('runs', '6'));
+  const dir = mkdtempSync(join(tmpdir(), 'vj-bench-frame-cost-'));
+  try {
+    const decoded = await decodedFrames(dir, Number(option('seconds', '10')));
+    const costs = { off: [] as number[], on: [] as number[] };
+    // Interleaved, so both see the same machine.
+    for (let i = 0; i < runs; i++) {
+      costs.off.push(await frameCost(decoded, false));
+      costs.on.push(await frameCost(decoded, true));
+    }
+    const [off, on] = [Math.min(...costs.off), Math.min(...costs.on)];
+    console.log(`matting frame cost, the worker's thread without the model, 640x480, ${decoded.frames} frames, least of ${runs} runs`);
+    console.log(`  tracking off  ${off.toFixed(2)} ms a frame   (runs: ${costs.off.map((value) => value.toFixed(2)).join(', ')})`);
+    console.log(`  tracking on   ${on.toFixed(2)} ms a frame   (runs: ${costs.on.map((value) => value.toFixed(2)).join(', ')})`);
+    console.log(`  tracking adds ${(on - off).toFixed(2)} ms a frame`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runBench(main);

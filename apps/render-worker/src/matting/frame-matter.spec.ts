@@ -273,6 +273,23 @@ describe('FrameMatter', () => {
       expect(segmenter.runs).toHaveLength(3 + 4 + 3);
     });
 
+    it('has frames started while a search is under way add whom it found to whom their own whole frame shows', async () => {
+      const segmenter = new SharpSegmenter(0);
+      const matter = new FrameMatter(segmenter, TRACKED);
+      // Each whole frame shows the larger person only; the first frame's search finds the small one.
+      const { small, side } = frames(PERSON, [44, 8, 52, 24]);
+      const pending = [0, 1, 2].map(() => matter.start(small, side));
+      const alphas: Uint8Array[] = [];
+      for (const frame of pending) alphas.push(await matter.finish(frame));
+      for (const alpha of alphas) {
+        expect(alpha[gridAt(10, 8)]).toBe(255);
+        expect(alpha[gridAt(24, 8)]).toBe(255);
+        expect(alpha[gridAt(2, 2)]).toBe(0);
+      }
+      // Three whole frames, four tiles, two crops a frame.
+      expect(segmenter.runs).toHaveLength(3 + 4 + 3 * 2);
+    });
+
     it('searches an empty scene only every searchEvery frames', async () => {
       const segmenter = new SharpSegmenter(0);
       const matter = new FrameMatter(segmenter, { ...TRACKED, tracking: { settings: { ...DEFAULT_TRACKING, searchEvery: 3 }, sideSize: SIDE } });

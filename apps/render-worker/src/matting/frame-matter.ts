@@ -115,12 +115,11 @@ export class FrameMatter {
   private async segmentCloser(small: Uint8Array, side: Uint8Array, slot: Slot, fresh: boolean): Promise<Float32Array> {
     const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
     const whole = await this.segmentWhole(small, slot.tensor, null);
-    let looks = tracker.closerLook(whole);
-    // A frame started before an earlier frame's search ended looks where that search found someone.
-    if (looks.length === 0 && this.searching) {
-      await this.searching;
-      looks = tracker.closerLook(whole);
-    }
+    // A frame started before an earlier frame's search ended also looks where that search found
+    // people (not a fresh frame: after a cut, what came before tells nothing).
+    const earlierSearch = fresh ? null : this.searching;
+    if (earlierSearch) await earlierSearch;
+    const looks = earlierSearch ? tracker.closerLookAfterSearch(whole) : tracker.closerLook(whole);
     const tiles = tracker.searchTiles(whole, fresh);
     if (tiles.length === 0) return looks.length > 0 ? this.segmentRegions(small, side, slot, looks, false, whole) : whole;
     // Waiting frames resume once the search's regions are known, not merely once its masks are.

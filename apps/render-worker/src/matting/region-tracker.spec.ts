@@ -143,6 +143,18 @@ describe('RegionTracker', () => {
     expect(tracker().searchFinds(found, maskWith(seen))).toEqual(tracker().closerLook(maskWith(seen, missed)));
   });
 
+  it('has a frame started during a search add whom the search found to whom its own whole frame shows', () => {
+    const seen: [number, number, number, number] = [4, 20, 8, 32];
+    const missed: [number, number, number, number] = [40, 4, 44, 16];
+    const subject = tracker();
+    subject.searchFinds(maskWith([3, 18, 9, 33], missed), maskWith(seen));
+    // The next frame shows the first person a little further on: their own box, and the search's second.
+    expect(subject.closerLookAfterSearch(maskWith([5, 20, 9, 32]))).toEqual(tracker().closerLook(maskWith([5, 20, 9, 32], missed)));
+    // After a cut the search tells nothing.
+    subject.next(true);
+    expect(subject.closerLookAfterSearch(maskWith(seen))).toEqual(tracker().closerLook(maskWith(seen)));
+  });
+
   it('does not let a patch appearing beside a person take over their track and its velocity', () => {
     const subject = tracker();
     const person: [number, number, number, number] = [20, 14, 24, 26];

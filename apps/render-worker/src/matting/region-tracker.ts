@@ -108,6 +108,8 @@ export class RegionTracker {
   // The last closer look's regions, until a finished frame shows nobody: frames started before the
   // first one finished have no track yet, and the model may miss a small person in some of them.
   private recentLooks: Region[] = [];
+  // The people the last tile search found, as boxes (searchFinds).
+  private searched: Box[] = [];
   // The frame (by start order) last searched in tiles.
   private lastSearch = -Infinity;
 
@@ -120,7 +122,7 @@ export class RegionTracker {
   // The plan for the next frame to start; `cut` when its picture has nothing to do with the last.
   next(cut: boolean): RegionPlan {
     this.started++;
-    if (cut) [this.tracks, this.recentLooks] = [[], []];
+    if (cut) [this.tracks, this.recentLooks, this.searched] = [[], [], []];
     const fresh = cut || this.started === 1;
     const regions = this.plan(this.tracks, this.started - this.observed, this.regions);
     this.regions = regions;
@@ -171,7 +173,16 @@ export class RegionTracker {
   searchFinds(found: Float32Array, whole?: Float32Array): Region[] {
     const seen = whole ? this.people(whole) : [];
     const missed = this.people(found, this.settings.coreShare).filter((box) => !seen.some((known) => overlap(known, box)));
-    return this.lookAt([...seen, ...missed]);
+    this.searched = [...seen, ...missed];
+    return this.lookAt(this.searched);
+  }
+
+  // A closer look for a frame started before the last tile search ended (the pipeline's first
+  // frames): the people its own whole frame shows, and those the search found that it does not.
+  // Two people at 30 % of the height: each of the first whole frames showed one of them.
+  closerLookAfterSearch(mask: Float32Array): Region[] {
+    const seen = this.people(mask);
+    return this.lookAt([...seen, ...this.searched.filter((box) => !seen.some((known) => overlap(known, box)))]);
   }
 
   private lookAt(boxes: Box[]): Region[] {

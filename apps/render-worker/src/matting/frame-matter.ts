@@ -28,9 +28,9 @@ export interface PendingMatte {
 interface Slot {
   tensor: Float32Array;
   luma: Float32Array;
-  // A crop as the model's input (grid-sized, chroma at half resolution); each region's tensor (the second and later made when
-  // first needed: most videos have one person); and the whole-grid mask the crops' masks are pasted
-  // onto.
+  // A crop as the model's input (grid-sized, chroma at half resolution); each region's tensor (the
+  // second and later made when first needed: most videos have one person); and the whole-grid mask
+  // the crops' masks are pasted onto.
   crop: Uint8Array;
   cropTensors: Float32Array[];
   pasted: Float32Array;

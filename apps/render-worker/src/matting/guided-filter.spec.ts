@@ -39,6 +39,15 @@ describe('GuidedFilter', () => {
     q.forEach((value, i) => expect(value).toBeCloseTo(expected[i], 4));
   });
 
+  it("box-averages planes of every width and height around the window's size", () => {
+    for (const [width, height] of [[1, 1], [2, 5], [3, 3], [4, 6], [5, 2], [6, 7], [7, 4]]) {
+      const mask = plane(width, height, (x, y) => ((x * 7 + y * 3) % 5) / 4);
+      const q = filtered(plane(width, height, () => 0.5), mask, width, height);
+      const expected = boxMean(boxMean(Array.from(mask), width, height, 2), width, height, 2);
+      q.forEach((value, i) => expect(value).toBeCloseTo(expected[i], 4));
+    }
+  });
+
   it('clips the window at the sides of the plane', () => {
     // Radius larger than the plane: every window covers it all, so q is the mask's plain mean.
     const mask = Float32Array.from([0, 1, 1, 0, 0, 1]);

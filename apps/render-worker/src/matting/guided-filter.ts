@@ -62,30 +62,46 @@ export class GuidedFilter {
   }
 
   // Mean over the (2r+1)^2 window clipped to the plane; `out` may be `source`. Both passes walk
-  // memory in order: rows are summed across, then a running sum of those rows moves down.
+  // memory in order: rows are summed across, then a running sum of those rows moves down. Each pass
+  // is split where the window meets the plane's sides rather than testing for them on every pixel.
   private box(source: Float32Array, out: Float32Array): void {
     const { width, height, rowSums, columnSums, columnCounts } = this;
     const r = this.settings.radius;
+    // x below `entersUntil` adds the pixel entering the window; x from `leavesFrom` drops the one leaving.
+    const entersUntil = Math.max(0, width - r);
+    const leavesFrom = Math.min(width, r + 1);
     for (let y = 0; y < height; y++) {
       const row = y * width;
       let sum = 0;
       for (let x = 0; x < r && x < width; x++) sum += source[row + x];
-      for (let x = 0; x < width; x++) {
-        if (x + r < width) sum += source[row + x + r];
-        if (x > r) sum -= source[row + x - r - 1];
-        rowSums[row + x] = sum;
+      let x = 0;
+      for (; x < Math.min(leavesFrom, entersUntil); x++) rowSums[row + x] = sum += source[row + x + r];
+      for (; x < entersUntil; x++) {
+        sum += source[row + x + r];
+        rowSums[row + x] = sum -= source[row + x - r - 1];
       }
+      for (; x < leavesFrom; x++) rowSums[row + x] = sum;
+      for (; x < width; x++) rowSums[row + x] = sum -= source[row + x - r - 1];
     }
     columnSums.fill(0);
     for (let y = 0; y < r && y < height; y++) for (let x = 0; x < width; x++) columnSums[x] += rowSums[y * width + x];
     for (let y = 0; y < height; y++) {
-      const entering = (y + r) * width;
-      const leaving = (y - r - 1) * width;
-      if (y + r < height) for (let x = 0; x < width; x++) columnSums[x] += rowSums[entering + x];
-      if (y > r) for (let x = 0; x < width; x++) columnSums[x] -= rowSums[leaving + x];
+      const entering = y + r < height ? (y + r) * width : -1;
+      const leaving = y > r ? (y - r - 1) * width : -1;
       const rows = Math.min(height - 1, y + r) - Math.max(0, y - r) + 1;
       const row = y * width;
-      for (let x = 0; x < width; x++) out[row + x] = columnSums[x] / (rows * columnCounts[x]);
+      if (entering >= 0 && leaving >= 0) {
+        for (let x = 0; x < width; x++) {
+          columnSums[x] += rowSums[entering + x];
+          out[row + x] = (columnSums[x] -= rowSums[leaving + x]) / (rows * columnCounts[x]);
+        }
+      } else if (entering >= 0) {
+        for (let x = 0; x < width; x++) out[row + x] = (columnSums[x] += rowSums[entering + x]) / (rows * columnCounts[x]);
+      } else if (leaving >= 0) {
+        for (let x = 0; x < width; x++) out[row + x] = (columnSums[x] -= rowSums[leaving + x]) / (rows * columnCounts[x]);
+      } else {
+        for (let x = 0; x < width; x++) out[row + x] = columnSums[x] / (rows * columnCounts[x]);
+      }
     }
   }
 }

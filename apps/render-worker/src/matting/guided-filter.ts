@@ -33,7 +33,7 @@ export class GuidedFilter {
     this.meanP = new Float32Array(pixels);
     this.product = new Float32Array(pixels);
     this.meanProduct = new Float32Array(pixels);
-    this.rowSums = new Float64Array(pixels);
+    this.rowSums = new Float64Array(pixels + width);
     this.columnSums = new Float64Array(width);
     const r = settings.radius;
     this.columnCounts = Int32Array.from({ length: width }, (_, x) => Math.min(width - 1, x + r) - Math.max(0, x - r) + 1);
@@ -63,7 +63,8 @@ export class GuidedFilter {
 
   // Mean over the (2r+1)^2 window clipped to the plane; `out` may be `source`. Both passes walk
   // memory in order: rows are summed across, then a running sum of those rows moves down. Each pass
-  // is split where the window meets the plane's sides rather than testing for them on every pixel.
+  // is split where the window meets the plane's sides rather than testing for them on every pixel,
+  // and the column pass adds and drops rows of zeros there instead.
   private box(source: Float32Array, out: Float32Array): void {
     const { width, height, rowSums, columnSums, columnCounts } = this;
     const r = this.settings.radius;
@@ -85,22 +86,16 @@ export class GuidedFilter {
     }
     columnSums.fill(0);
     for (let y = 0; y < r && y < height; y++) for (let x = 0; x < width; x++) columnSums[x] += rowSums[y * width + x];
+    // Past the plane's top and bottom the window's rows are the zero row kept after the last.
+    const zeroRow = height * width;
     for (let y = 0; y < height; y++) {
-      const entering = y + r < height ? (y + r) * width : -1;
-      const leaving = y > r ? (y - r - 1) * width : -1;
+      const entering = y + r < height ? (y + r) * width : zeroRow;
+      const leaving = y > r ? (y - r - 1) * width : zeroRow;
       const rows = Math.min(height - 1, y + r) - Math.max(0, y - r) + 1;
       const row = y * width;
-      if (entering >= 0 && leaving >= 0) {
-        for (let x = 0; x < width; x++) {
-          columnSums[x] += rowSums[entering + x];
-          out[row + x] = (columnSums[x] -= rowSums[leaving + x]) / (rows * columnCounts[x]);
-        }
-      } else if (entering >= 0) {
-        for (let x = 0; x < width; x++) out[row + x] = (columnSums[x] += rowSums[entering + x]) / (rows * columnCounts[x]);
-      } else if (leaving >= 0) {
-        for (let x = 0; x < width; x++) out[row + x] = (columnSums[x] -= rowSums[leaving + x]) / (rows * columnCounts[x]);
-      } else {
-        for (let x = 0; x < width; x++) out[row + x] = columnSums[x] / (rows * columnCounts[x]);
+      for (let x = 0; x < width; x++) {
+        columnSums[x] += rowSums[entering + x];
+        out[row + x] = (columnSums[x] -= rowSums[leaving + x]) / (rows * columnCounts[x]);
       }
     }
   }

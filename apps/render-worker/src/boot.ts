@@ -6,6 +6,7 @@ import { ObjectStorage, storageConfig } from '@vj/storage';
 import { logLevelsUpTo } from '@vj/config';
 import { jetStreamCollector, type OpsServer } from '@vj/observability';
 import { DurationProbe } from './estimate/duration-probe';
+import { WarmNodeProcesses } from './media';
 import { loadMattingModels } from './matting/load-matting-models';
 import { Sha256DenyListPolicy } from './moderation/sha256-deny-list-policy';
 import { CancellationRegistry } from './processing/cancellation-registry';
@@ -63,6 +64,7 @@ export async function bootRenderWorker(config: RenderWorkerConfig, ops?: OpsServ
       await mediaRpc.close();
       // Long renders cannot finish within a stop timeout: their messages are nak'ed and run elsewhere.
       app.get(CancellationRegistry).abandonAll(reason);
+      app.get(WarmNodeProcesses).close();
       await app.close();
       health.unsubscribe();
       await nc.drain();

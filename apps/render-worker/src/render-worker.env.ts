@@ -36,6 +36,12 @@ export const renderWorkerEnv = defineEnv({
     min: 0,
     max: 64,
   }),
+  CLEAN_AUDIO_WARM_DENOISERS: env.int({
+    doc: 'denoiser processes kept booted and waiting, so a job does not wait about 90 ms for one to start (each holds about 8 MB of its own while it waits; unset: as many as CLEAN_AUDIO_DENOISERS comes to, 0: none)',
+    optional: true,
+    min: 0,
+    max: 64,
+  }),
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
   BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation)', default: 60, min: 1 }),
   BACKGROUND_REMOVAL_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one video-background-removal run, fetch not included (else timeout)', default: 1800, min: 1 }),

@@ -7,7 +7,7 @@ import { DurationProbe } from './estimate/duration-probe';
 import { AllowList } from '@vj/egress';
 import { JobInputSource } from './input/job-input-source';
 import type { MattingModelRegistry } from './matting/model-registry';
-import { ProcessRunner } from './media';
+import { ProcessRunner, RNNOISE_FILTER, WarmNodeProcesses } from './media';
 import { CancelListener } from './messaging/cancel-listener';
 import { JetStreamProgressSink } from './messaging/jetstream-progress-sink';
 import { JetStreamReportSink } from './messaging/jetstream-report-sink';
@@ -53,14 +53,18 @@ export interface RenderWorkerDependencies {
 @Module({})
 export class RenderWorkerModule {
   static register({ config, nc, storage, moderation, models }: RenderWorkerDependencies): DynamicModule {
+    // Each running job gets its share of the cores: concurrent jobs do not fight over them.
+    const denoisers = config.CLEAN_AUDIO_DENOISERS || Math.max(1, Math.floor(availableParallelism() / config.WORKER_CONCURRENCY));
+    const warmDenoisers = new WarmNodeProcesses({ scripts: [RNNOISE_FILTER], size: config.CLEAN_AUDIO_WARM_DENOISERS ?? denoisers });
+    warmDenoisers.fill();
     const processors: JobProcessors = {
       'clean-audio-video': new CleanAudioVideoProcessor({
         maxAudioSeconds: config.CLEAN_AUDIO_MAX_SECONDS,
         timeLimitMs: config.CLEAN_AUDIO_TIMEOUT_SECONDS * 1000,
-        // Each running job gets its share of the cores: concurrent jobs do not fight over them.
-        denoisers: config.CLEAN_AUDIO_DENOISERS || Math.max(1, Math.floor(availableParallelism() / config.WORKER_CONCURRENCY)),
+        denoisers,
         ffmpegPath: config.FFMPEG_PATH,
         ffprobePath: config.FFPROBE_PATH,
+        warmDenoisers,
       }),
       'video-background-removal': new VideoBackgroundRemovalProcessor(
         {
@@ -120,6 +124,7 @@ export class RenderWorkerModule {
         { provide: RESULT_STORE, useValue: storage },
         { provide: WORKER_SETTINGS, useValue: settings },
         { provide: DurationProbe, useValue: durationProbe },
+        { provide: WarmNodeProcesses, useValue: warmDenoisers },
       ],
     };
   }

@@ -3,7 +3,7 @@ import type { ProcessCommand } from './process-runner';
 
 // rnnoise-filter.mjs sits beside this file, with the loudness-meter.mjs it imports; a build that
 // bundles the worker must copy both along.
-const RNNOISE_FILTER = join(__dirname, 'rnnoise-filter.mjs');
+export const RNNOISE_FILTER = join(__dirname, 'rnnoise-filter.mjs');
 
 // Raw s16le 48 kHz mono in on stdin, the same length out on stdout. With a meter path, the loudness
 // of every 10 ms it writes is saved there at the end (denoised-loudness.ts reads it).

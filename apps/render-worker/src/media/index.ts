@@ -3,6 +3,8 @@ export { cleanAudioVideo, DEFAULT_MAX_AUDIO_SECONDS, type CleanAudioVideoRequest
 export { AbortError, isAbortError, MediaError } from './media-error';
 export type { AudioStreamProbe, MediaProbe, VideoStreamProbe } from './parse-probe';
 export { probeMedia, type ProbeRequest } from './probe';
+export { RNNOISE_FILTER } from './denoise-command';
+export { WarmNodeProcesses } from './warm-node-processes';
 export {
   ProcessFailedError,
   ProcessRunner,

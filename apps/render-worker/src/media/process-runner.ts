@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { basename } from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -40,6 +40,10 @@ export interface CommandRunner {
   pipe(commands: readonly ProcessCommand[], options: RunOptions): Promise<RunResult[]>;
 }
 
+// How a process is started: child_process.spawn, or a stand-in that gives a process already booted
+// (warm-node-processes.ts).
+export type StartProcess = (file: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+
 const STDERR_TAIL_CHARS = 16_384;
 
 export class ProcessFailedError extends Error {
@@ -73,13 +77,15 @@ function isClosedByReader(error: unknown): boolean {
 }
 
 export class ProcessRunner implements CommandRunner {
+  constructor(private readonly startProcess: StartProcess = spawn) {}
+
   run(command: ProcessCommand, options: RunOptions): Promise<RunResult> {
     const name = basename(command.file);
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(new AbortError(`${name} not started: cancelled`, { cause: signal.reason }));
     return new Promise((resolve, reject) => {
       const outputs = options.outputs ?? [];
-      const child = spawn(command.file, command.args, {
+      const child = this.startProcess(command.file, command.args, {
         stdio: [options.stdin ? 'pipe' : 'ignore', options.stdout ? 'pipe' : 'ignore', 'pipe', ...outputs.map(() => 'pipe' as const)],
       });
       let stopped: Error | undefined; // why we killed it, or why it never started

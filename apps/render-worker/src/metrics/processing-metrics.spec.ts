@@ -38,4 +38,12 @@ describe('ProcessingMetrics', () => {
     const wrapped = new ProcessingMetrics().processors({ 'clean-audio-video': inner, 'video-background-removal': inner } as JobProcessors)['clean-audio-video'];
     expect([wrapped.timeLimitMs, wrapped.maxSeconds, wrapped.refusal({ seconds: 1, videoFrames: 1 })]).toEqual([1_000, 60, null]);
   });
+
+  it("passes the processor's afterDelivery on", () => {
+    const afterDelivery = jest.fn();
+    const inner = { ...processor(async () => ({ files: [], durationSeconds: 0 })), afterDelivery };
+    const wrapped = new ProcessingMetrics().processors({ 'clean-audio-video': inner, 'video-background-removal': inner } as JobProcessors)['clean-audio-video'];
+    wrapped.afterDelivery?.();
+    expect(afterDelivery).toHaveBeenCalledTimes(1);
+  });
 });

@@ -49,6 +49,7 @@ export class ProcessingMetrics {
       },
       refusal: (measured) => processor.refusal(measured),
       check: processor.check ? (job) => processor.check?.(job) : undefined,
+      afterDelivery: processor.afterDelivery ? () => processor.afterDelivery?.() : undefined,
       run: async (work) => {
         const started = process.hrtime.bigint();
         try {

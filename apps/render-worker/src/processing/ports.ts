@@ -88,6 +88,9 @@ export interface JobTypeProcessor<T extends JobType = JobType> {
   // Throws the job's failure when its options cannot be served here, before the input is fetched.
   check?(job: JobWorkRequestedV1<T>): void;
   run(work: ProcessorRun<T>): Promise<ProcessorOutput>;
+  // Called once a delivery is done with, when the worker would otherwise idle: work put off so it
+  // does not take cores from a job (booting processes the next job will use).
+  afterDelivery?(): void;
 }
 
 // A mapped type, so a job type without a processor does not compile.

@@ -40,6 +40,7 @@ function setup(overrides: {
   fetchError?: Error;
   verdict?: ModerationVerdict;
   run?: (work: ProcessorRun<'clean-audio-video'>) => Promise<ProcessorOutput>;
+  afterDelivery?: () => void;
   timeLimitMs?: number;
   // Attempts that failed for a reason of ours before this delivery, as the jobs service says.
   failedBefore?: number;
@@ -61,7 +62,13 @@ function setup(overrides: {
   };
   const refusal = ({ seconds }: MeasuredInput) => (seconds > 1800 ? new MediaError('audio_too_long', `lasts ${seconds} s`) : null);
   const processors: JobProcessors = {
-    'clean-audio-video': { timeLimitMs: overrides.timeLimitMs ?? 5_000, maxSeconds: 1800, refusal, run: overrides.run ?? (async ({ workDir }) => output(workDir)) },
+    'clean-audio-video': {
+      timeLimitMs: overrides.timeLimitMs ?? 5_000,
+      maxSeconds: 1800,
+      refusal,
+      run: overrides.run ?? (async ({ workDir }) => output(workDir)),
+      afterDelivery: overrides.afterDelivery,
+    },
     'video-background-removal': { timeLimitMs: 5_000, maxSeconds: 60, refusal, run: async () => Promise.reject(new Error('not used')) },
   };
   const covered: number[] = [];
@@ -255,6 +262,18 @@ describe('ProcessJobUseCase', () => {
     env = setup({ run });
     expect(await env.useCase.execute(JOB, LAST)).toBe('failed');
     expect(env.published.at(-1)?.report).toMatchObject({ error: { code: 'invalid_file' } });
+  });
+
+  it("calls the processor's afterDelivery once each delivery is done with, after its reports, whatever the outcome", async () => {
+    const seen: string[][] = [];
+    env = setup({ afterDelivery: () => seen.push(env.kinds()) });
+    await env.useCase.execute(JOB, FIRST);
+    expect(seen).toEqual([['started', 'succeeded']]);
+    env.cleanup();
+    seen.length = 0;
+    env = setup({ run: async () => Promise.reject(new Error('crash')), afterDelivery: () => seen.push(env.kinds()) });
+    await env.useCase.execute(JOB, FIRST).catch(() => undefined);
+    expect(seen).toEqual([['started', 'retrying']]);
   });
 
   it('removes the job temp directory whatever the outcome', async () => {

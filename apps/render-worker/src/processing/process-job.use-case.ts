@@ -76,6 +76,7 @@ export class ProcessJobUseCase {
       return await this.handleError(job, attempt, signal, error);
     } finally {
       registration.release();
+      this.processors[job.job_type]?.afterDelivery?.();
     }
   }
 

@@ -1,5 +1,5 @@
 import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
-import { cleanAudioVideo, MediaError, type CleanAudioVideoRequest, type CleanedVideo } from '../media';
+import { cleanAudioVideo, MediaError, ProcessRunner, type CleanAudioVideoRequest, type CleanedVideo, type WarmNodeProcesses } from '../media';
 import type { JobTypeProcessor, MeasuredInput, ProcessorOutput, ProcessorRun } from '../processing/ports';
 
 export interface CleanAudioSettings {
@@ -9,13 +9,19 @@ export interface CleanAudioSettings {
   ffprobePath?: string;
   // Denoisers a job may run at once on long audio.
   denoisers?: number;
+  // Denoisers booted ahead of the jobs that use them.
+  warmDenoisers?: Pick<WarmNodeProcesses, 'spawn' | 'fill'>;
 }
 
 export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-video'> {
+  private readonly runner: ProcessRunner | undefined;
+
   constructor(
     private readonly settings: CleanAudioSettings,
     private readonly clean: (request: CleanAudioVideoRequest) => Promise<CleanedVideo> = cleanAudioVideo,
-  ) {}
+  ) {
+    this.runner = settings.warmDenoisers && new ProcessRunner(settings.warmDenoisers.spawn);
+  }
 
   get timeLimitMs(): number {
     return this.settings.timeLimitMs;
@@ -47,10 +53,16 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
       onProgress,
       ffmpegPath: this.settings.ffmpegPath,
       ffprobePath: this.settings.ffprobePath,
+      runner: this.runner,
     });
     return {
       files: [{ path: cleaned.outputPath, fileName: `${job.job_id}-clean.${cleaned.fileExtension}`, contentType: cleaned.contentType }],
       durationSeconds: cleaned.durationSeconds,
     };
+  }
+
+  // The denoisers this job used are replaced now that it is done.
+  afterDelivery(): void {
+    this.settings.warmDenoisers?.fill();
   }
 }

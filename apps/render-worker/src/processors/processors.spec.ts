@@ -18,6 +18,25 @@ const job = (options: object): JobWorkRequestedV1<'clean-audio-video'> => ({
 });
 
 describe('CleanAudioVideoProcessor', () => {
+  it("runs the job's processes through the warm denoisers, and fills them again once the delivery is done", async () => {
+    const warm = {
+      spawn: jest.fn(() => {
+        throw new Error('started through the warm denoisers');
+      }),
+      fill: jest.fn(),
+    };
+    const requests: CleanAudioVideoRequest[] = [];
+    const processor = new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 60_000, warmDenoisers: warm }, async (request) => {
+      requests.push(request);
+      return { outputPath: '/work/out.mp4', contentType: 'video/mp4', fileExtension: 'mp4', durationSeconds: 1 };
+    });
+    await processor.run({ job: job({}), inputPath: '/work/input', workDir: '/work', signal: new AbortController().signal });
+    await expect(requests[0]!.runner!.run({ file: 'ffmpeg', args: [] }, { timeoutMs: 5_000 })).rejects.toThrow('started through the warm denoisers');
+    expect(warm.fill).not.toHaveBeenCalled();
+    processor.afterDelivery();
+    expect(warm.fill).toHaveBeenCalledTimes(1);
+  });
+
   it('cleans with the job options, the configured limits and names the file <job_id>-clean.<ext>', async () => {
     const requests: CleanAudioVideoRequest[] = [];
     const processor = new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 3_600_000, ffmpegPath: '/bin/ffmpeg', denoisers: 2 }, async (request) => {

@@ -1,0 +1,22 @@
+// @ts-check
+// A Node process started ahead of need (warm-node-processes.ts): it boots, then waits on its IPC
+// channel for the script to run and that script's arguments, and runs it as `node <script> <args>`
+// would. The channel is closed once the message is in, so the script owns stdin, stdout and stderr
+// alone. A parent that goes away before sending anything takes this process with it.
+import { pathToFileURL } from 'node:url';
+
+process.once('disconnect', () => process.exit(0));
+process.once('message', (/** @type {{ argv?: unknown }} */ message) => {
+  const argv = message?.argv;
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((arg) => typeof arg === 'string')) {
+    process.stderr.write('warm-node-bootstrap: expected { argv: [script, ...args] }\n');
+    process.exit(2);
+  }
+  process.removeAllListeners('disconnect');
+  process.disconnect();
+  process.argv = [process.argv[0] ?? process.execPath, ...argv];
+  import(pathToFileURL(argv[0]).href).catch((/** @type {unknown} */ error) => {
+    process.stderr.write(`warm-node-bootstrap: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+});

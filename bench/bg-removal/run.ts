@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { OutputCodec } from '@vj/contracts';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
 import { runBench } from '../support/bench-stack';
+import { makeClip, type People } from './clips';
 import { codecBaseline } from './codec-baseline';
 
 // bench/bg-removal: frames per second of the whole matting pipeline (decode, person model, smoothing,
@@ -16,40 +15,9 @@ import { codecBaseline } from './codec-baseline';
 //   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
-const run = promisify(execFile);
-const SHARED_VIDEO = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
-
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1] : fallback;
-}
-
-// Real people from ../shared/media/video when it is there (looped and scaled), a test picture otherwise;
-// 30 fps H.264 with AAC sound, as a phone or webcam would give. `small`: the webcam picture at 30 %
-// of the frame's height, moving across a still background, so the person is small and tracked;
-// `two`: two of them, crossing in opposite directions (a region each while apart).
-type People = 'webcam' | 'small' | 'two';
-
-async function makeClip(path: string, size: string, seconds: number, people: People): Promise<string> {
-  const [width, height] = size.split('x').map(Number);
-  const source = join(SHARED_VIDEO, 'again.mkv');
-  const picture = existsSync(source) ? ['-stream_loop', '-1', '-i', source] : ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`];
-  const small = Math.round((height! * 0.3) / 2) * 2;
-  // A fixed seed: the gradients source otherwise draws a new room every run.
-  const room = `gradients=s=${size}:c0=0x6d5d4b:c1=0xc9c2b3:r=30:d=${seconds}:seed=1[room]`;
-  const graphs: Record<People, string> = {
-    webcam: `[0:v]scale=${width}:${height},fps=30[v]`,
-    small: `${room};[0:v]scale=-2:${small},fps=30[person];[room][person]overlay=x='(W-w)*t/${seconds}':y=H-h-12:shortest=1[v]`,
-    two: `${room};[0:v]scale=-2:${small},fps=30,split[left][right];[room][left]overlay=x='(W-w)*t/${seconds}':y=H-h-12:shortest=1[one];[one][right]overlay=x='(W-w)*(1-t/${seconds})':y=H-h-12:shortest=1[v]`,
-  };
-  const graph = graphs[people];
-  await run('ffmpeg', [
-    '-v', 'error', '-y', ...picture, '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000',
-    '-filter_complex', graph, '-map', '[v]', '-map', '1:a', '-t', String(seconds), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path,
-  ]);
-  const content = existsSync(source) ? 'people (shared/media/video/again.mkv, looped)' : 'testsrc2';
-  if (people === 'webcam') return content;
-  return `${people === 'two' ? 'two of ' : ''}${content} at 30 % of the height, ${people === 'two' ? 'crossing' : 'moving across'} a still background`;
 }
 
 async function fps(work: () => Promise<{ frames: number }>): Promise<number> {

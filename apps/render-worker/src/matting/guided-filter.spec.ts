@@ -81,4 +81,42 @@ describe('GuidedFilter', () => {
     const soft = filtered(guide, mask, width, height, { radius: 2, epsilon: 1 });
     expect(soft[8] - soft[7]).toBeLessThan(sharp[8] - sharp[7]);
   });
+
+  // The filter written the slow way: every mean over the whole plane, in doubles.
+  function reference(guide: Float32Array, mask: Float32Array, width: number, height: number): { a: number[]; b: number[] } {
+    const mean = (values: number[]) => boxMean(values, width, height, SETTINGS.radius);
+    const I = Array.from(guide);
+    const p = Array.from(mask);
+    const [meanI, meanP] = [mean(I), mean(p)];
+    const meanIp = mean(I.map((value, i) => value * p[i]));
+    const meanII = mean(I.map((value) => value * value));
+    const a = meanI.map((m, i) => (meanIp[i] - m * meanP[i]) / (meanII[i] - m * m + SETTINGS.epsilon));
+    const b = meanP.map((m, i) => m - a[i] * meanI[i]);
+    return { a: mean(a), b: mean(b) };
+  }
+
+  it('works on the mask around its non-zero pixels only, with the same coefficients as the whole plane would give', () => {
+    const [width, height] = [40, 30];
+    const guide = plane(width, height, (x, y) => 0.2 + 0.6 * ((x * 13 + y * 7) % 11) / 10);
+    for (const [cx, cy] of [[20, 15], [1, 28], [38, 2]]) {
+      const mask = plane(width, height, (x, y) => (Math.abs(x - cx) <= 3 && Math.abs(y - cy) <= 2 ? 0.2 + 0.8 * ((x + y) % 3) / 2 : 0));
+      const filter = new GuidedFilter(width, height, SETTINGS);
+      filter.solve(guide, mask);
+      const expected = reference(guide, mask, width, height);
+      filter.a.forEach((value, i) => expect(value).toBeCloseTo(expected.a[i], 4));
+      filter.b.forEach((value, i) => expect(value).toBeCloseTo(expected.b[i], 4));
+      // Beyond the reach of the two windows nothing is left, not even rounding.
+      filter.a.forEach((value, i) => {
+        if (Math.abs((i % width) - cx) > 3 + 4 || Math.abs(Math.floor(i / width) - cy) > 2 + 4) expect([value, filter.b[i]]).toEqual([0, 0]);
+      });
+    }
+  });
+
+  it('gives 0 everywhere for a mask that is 0 everywhere, whatever was solved before', () => {
+    const filter = new GuidedFilter(8, 6, SETTINGS);
+    const guide = plane(8, 6, (x) => x / 8);
+    filter.solve(guide, new Float32Array(48).fill(0.5));
+    filter.solve(guide, new Float32Array(48));
+    expect([...filter.a, ...filter.b].every((value) => value === 0)).toBe(true);
+  });
 });

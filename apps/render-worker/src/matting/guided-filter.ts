@@ -10,15 +10,24 @@ export interface GuidedFilterSettings {
   epsilon: number;
 }
 
+// The part of the plane the filter works on: columns left..right and rows top..bottom, inclusive.
+interface Area {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
 export class GuidedFilter {
   private readonly meanI: Float32Array;
   private readonly meanP: Float32Array;
   private readonly product: Float32Array;
   private readonly meanProduct: Float32Array;
-  private readonly rowSums: Float64Array;
-  private readonly columnSums: Float64Array;
-  // How many columns each window spans once clipped at the sides.
-  private readonly columnCounts: Int32Array;
+  // Each window's row sums and column sums, for the two planes a box mean takes at once.
+  private readonly rowSums: [Float64Array, Float64Array];
+  private readonly columnSums: [Float64Array, Float64Array];
+  // How many columns each window spans once clipped at the area's sides, for the area's width.
+  private columnCounts = new Int32Array(0);
   // The coefficients, after their own box mean: q = a * I + b.
   readonly a: Float32Array;
   readonly b: Float32Array;
@@ -33,48 +42,120 @@ export class GuidedFilter {
     this.meanP = new Float32Array(pixels);
     this.product = new Float32Array(pixels);
     this.meanProduct = new Float32Array(pixels);
-    this.rowSums = new Float64Array(pixels + width);
-    this.columnSums = new Float64Array(width);
-    const r = settings.radius;
-    this.columnCounts = Int32Array.from({ length: width }, (_, x) => Math.min(width - 1, x + r) - Math.max(0, x - r) + 1);
+    this.rowSums = [new Float64Array(pixels + width), new Float64Array(pixels + width)];
+    this.columnSums = [new Float64Array(width), new Float64Array(width)];
     this.a = new Float32Array(pixels);
     this.b = new Float32Array(pixels);
   }
 
-  // Fills `a` and `b` from the guide I and the mask p, both width x height.
+  // Fills `a` and `b` from the guide I and the mask p, both width x height. Away from the mask's
+  // non-zero pixels both are 0: there the mask's mean and its covariance with I are sums of zeros.
+  // So the filter runs only on the rectangle around those pixels, grown by the three windows a
+  // coefficient's value reaches through (the mean of a and b, the means a and b are made of, and the
+  // pixels those cover); within it every window is the one the whole plane would give.
   solve(guide: Float32Array, mask: Float32Array): void {
-    const { meanI, meanP, product, meanProduct, a, b } = this;
+    const { meanI, meanP, product, meanProduct, a, b, width } = this;
     const { epsilon } = this.settings;
-    this.box(guide, meanI);
-    this.box(mask, meanP);
-    for (let i = 0; i < guide.length; i++) product[i] = guide[i] * mask[i];
-    this.box(product, meanProduct); // mean(I p)
-    for (let i = 0; i < guide.length; i++) product[i] = guide[i] * guide[i];
-    this.box(product, a); // mean(I I), for now
-    for (let i = 0; i < guide.length; i++) {
-      const variance = a[i] - meanI[i] * meanI[i];
-      const covariance = meanProduct[i] - meanI[i] * meanP[i];
-      a[i] = covariance / (variance + epsilon);
-      b[i] = meanP[i] - a[i] * meanI[i];
+    a.fill(0);
+    b.fill(0);
+    const area = this.support(mask);
+    if (!area) return;
+    this.setColumnCounts(area.right - area.left + 1);
+    for (let y = area.top; y <= area.bottom; y++) {
+      for (let i = y * width + area.left; i <= y * width + area.right; i++) {
+        product[i] = guide[i] * mask[i];
+        a[i] = guide[i] * guide[i]; // I I, for now
+      }
     }
-    this.box(a, a);
-    this.box(b, b);
+    this.boxes(area, guide, meanI, mask, meanP);
+    this.boxes(area, product, meanProduct, a, a); // mean(I p), mean(I I)
+    for (let y = area.top; y <= area.bottom; y++) {
+      for (let i = y * width + area.left; i <= y * width + area.right; i++) {
+        const variance = a[i] - meanI[i] * meanI[i];
+        const covariance = meanProduct[i] - meanI[i] * meanP[i];
+        a[i] = covariance / (variance + epsilon);
+        b[i] = meanP[i] - a[i] * meanI[i];
+      }
+    }
+    this.boxes(area, a, a, b, b);
   }
 
-  // Mean over the (2r+1)^2 window clipped to the plane; `out` may be `source`. Both passes walk
-  // memory in order: rows are summed across, then a running sum of those rows moves down. Each pass
-  // is split where the window meets the plane's sides rather than testing for them on every pixel,
-  // and the column pass adds and drops rows of zeros there instead.
-  private box(source: Float32Array, out: Float32Array): void {
-    const { width, height, rowSums, columnSums, columnCounts } = this;
-    const r = this.settings.radius;
-    // x below `entersUntil` adds the pixel entering the window; x from `leavesFrom` drops the one leaving.
-    const entersUntil = Math.max(0, width - r);
-    const leavesFrom = Math.min(width, r + 1);
+  // The rows and columns holding the mask's non-zero pixels, grown by three window radii and kept
+  // within the plane; null when the mask is 0 everywhere.
+  private support(mask: Float32Array): Area | null {
+    const { width, height } = this;
+    let [left, right, top, bottom] = [width, -1, height, -1];
     for (let y = 0; y < height; y++) {
       const row = y * width;
+      let first = 0;
+      while (first < width && mask[row + first] === 0) first++;
+      if (first === width) continue;
+      let last = width - 1;
+      while (mask[row + last] === 0) last--;
+      left = Math.min(left, first);
+      right = Math.max(right, last);
+      top = Math.min(top, y);
+      bottom = y;
+    }
+    if (bottom < 0) return null;
+    const reach = 3 * this.settings.radius;
+    return { left: Math.max(0, left - reach), right: Math.min(width - 1, right + reach), top: Math.max(0, top - reach), bottom: Math.min(height - 1, bottom + reach) };
+  }
+
+  private setColumnCounts(columns: number): void {
+    if (this.columnCounts.length === columns) return;
+    const r = this.settings.radius;
+    this.columnCounts = Int32Array.from({ length: columns }, (_, x) => Math.min(columns - 1, x + r) - Math.max(0, x - r) + 1);
+  }
+
+  // The mean over the (2r+1)^2 window clipped to the area, of two planes at once (they share the
+  // column pass's bookkeeping); an output may be its own source. Both passes walk memory in order:
+  // rows are summed across, then a running sum of those rows moves down, adding and dropping the
+  // zero row kept after the plane's last where the window passes the area's top and bottom.
+  private boxes(area: Area, first: Float32Array, firstOut: Float32Array, second: Float32Array, secondOut: Float32Array): void {
+    const { width, height, columnCounts } = this;
+    const { left, right, top, bottom } = area;
+    const [firstRows, secondRows] = this.rowSums;
+    const [firstColumns, secondColumns] = this.columnSums;
+    const r = this.settings.radius;
+    this.sumRows(area, first, firstRows);
+    this.sumRows(area, second, secondRows);
+    firstColumns.fill(0);
+    secondColumns.fill(0);
+    for (let y = top; y < top + r && y <= bottom; y++) {
+      for (let x = left; x <= right; x++) {
+        firstColumns[x] += firstRows[y * width + x];
+        secondColumns[x] += secondRows[y * width + x];
+      }
+    }
+    const zeroRow = height * width;
+    for (let y = top; y <= bottom; y++) {
+      const entering = y + r <= bottom ? (y + r) * width : zeroRow;
+      const leaving = y - r - 1 >= top ? (y - r - 1) * width : zeroRow;
+      const rows = Math.min(bottom, y + r) - Math.max(top, y - r) + 1;
+      const row = y * width;
+      for (let x = left; x <= right; x++) {
+        const count = rows * columnCounts[x - left];
+        firstColumns[x] += firstRows[entering + x];
+        firstOut[row + x] = (firstColumns[x] -= firstRows[leaving + x]) / count;
+        secondColumns[x] += secondRows[entering + x];
+        secondOut[row + x] = (secondColumns[x] -= secondRows[leaving + x]) / count;
+      }
+    }
+  }
+
+  // Each pixel's sum over its window's columns in its own row, within the area. The pass is split
+  // where the window meets the area's sides rather than testing for them on every pixel.
+  private sumRows({ left, right, top, bottom }: Area, source: Float32Array, rowSums: Float64Array): void {
+    const r = this.settings.radius;
+    const columns = right - left + 1;
+    // x below `entersUntil` adds the pixel entering the window; x from `leavesFrom` drops the one leaving.
+    const entersUntil = Math.max(0, columns - r);
+    const leavesFrom = Math.min(columns, r + 1);
+    for (let y = top; y <= bottom; y++) {
+      const row = y * this.width + left;
       let sum = 0;
-      for (let x = 0; x < r && x < width; x++) sum += source[row + x];
+      for (let x = 0; x < r && x < columns; x++) sum += source[row + x];
       let x = 0;
       for (; x < Math.min(leavesFrom, entersUntil); x++) rowSums[row + x] = sum += source[row + x + r];
       for (; x < entersUntil; x++) {
@@ -82,21 +163,7 @@ export class GuidedFilter {
         rowSums[row + x] = sum -= source[row + x - r - 1];
       }
       for (; x < leavesFrom; x++) rowSums[row + x] = sum;
-      for (; x < width; x++) rowSums[row + x] = sum -= source[row + x - r - 1];
-    }
-    columnSums.fill(0);
-    for (let y = 0; y < r && y < height; y++) for (let x = 0; x < width; x++) columnSums[x] += rowSums[y * width + x];
-    // Past the plane's top and bottom the window's rows are the zero row kept after the last.
-    const zeroRow = height * width;
-    for (let y = 0; y < height; y++) {
-      const entering = y + r < height ? (y + r) * width : zeroRow;
-      const leaving = y > r ? (y - r - 1) * width : zeroRow;
-      const rows = Math.min(height - 1, y + r) - Math.max(0, y - r) + 1;
-      const row = y * width;
-      for (let x = 0; x < width; x++) {
-        columnSums[x] += rowSums[entering + x];
-        out[row + x] = (columnSums[x] -= rowSums[leaving + x]) / (rows * columnCounts[x]);
-      }
+      for (; x < columns; x++) rowSums[row + x] = sum -= source[row + x - r - 1];
     }
   }
 }

@@ -290,6 +290,28 @@ describe('FrameMatter', () => {
       expect(segmenter.runs).toHaveLength(3 + 4 + 3 * 2);
     });
 
+    it('has them do so when their own whole frame comes back only after the search has ended', async () => {
+      // The model answers the second and third frames' whole frames last, after the first frame's tiles.
+      class LateSegmenter extends SharpSegmenter {
+        override segment(input: Float32Array): Promise<Float32Array> {
+          const run = this.runs.length;
+          const mask = super.segment(input);
+          return run === 1 || run === 2 ? mask.then((answer) => new Promise((resolve) => setTimeout(() => resolve(answer), 20))) : mask;
+        }
+      }
+      const segmenter = new LateSegmenter(0);
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small, side } = frames(PERSON, [44, 8, 52, 24]);
+      const pending = [0, 1, 2].map(() => matter.start(small, side));
+      const alphas: Uint8Array[] = [];
+      for (const frame of pending) alphas.push(await matter.finish(frame));
+      for (const alpha of alphas) {
+        expect(alpha[gridAt(10, 8)]).toBe(255);
+        expect(alpha[gridAt(24, 8)]).toBe(255);
+      }
+      expect(segmenter.runs).toHaveLength(3 + 4 + 3 * 2);
+    });
+
     it('searches an empty scene only every searchEvery frames', async () => {
       const segmenter = new SharpSegmenter(0);
       const matter = new FrameMatter(segmenter, { ...TRACKED, tracking: { settings: { ...DEFAULT_TRACKING, searchEvery: 3 }, sideSize: SIDE } });

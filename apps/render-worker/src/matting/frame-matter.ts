@@ -50,8 +50,10 @@ export class FrameMatter {
   // One set of model inputs per frame in flight: they are read by model runs while others are filled.
   private readonly slots: Slot[];
   private nextSlot = 0;
-  // A tile search under way (see segmentCloser).
-  private searching: Promise<void> | null = null;
+  // The last tile search, kept once it has ended, with the number of the frame that made it and the
+  // fresh frames (cuts) started up to it (see segmentCloser).
+  private search: { frame: number; cuts: number; done: Promise<void> } | null = null;
+  private cuts = 0;
 
   constructor(
     private readonly segmenter: Segmenter,
@@ -98,8 +100,9 @@ export class FrameMatter {
     // The same test the smoother makes: a cut's person may be anywhere. The first frame's previous
     // slot is still empty, and it has no region to lose.
     const cut = writeLumaChange(small, slot.luma, previousLuma) >= this.settings.smoothing.cutFrom;
-    const { regions, check, fresh } = tracker.next(cut);
-    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, check) : this.segmentCloser(small, side, slot, fresh);
+    const { regions, check, fresh, frame } = tracker.next(cut);
+    if (fresh) this.cuts++;
+    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, check) : this.segmentCloser(small, side, slot, { fresh, frame, cuts: this.cuts });
   }
 
   // `luma`: null where segmentTracked has written it already.
@@ -111,25 +114,33 @@ export class FrameMatter {
   // A whole frame while tracking (the first, a cut, the person lost): where the model finds people
   // small, it looks again at crops around them, so the frames before the tracker catches up are
   // not the weak ones. Where it finds nobody, or on a fresh frame whoever it finds, a search in
-  // tiles may find more (region-tracker.ts).
-  private async segmentCloser(small: Uint8Array, side: Uint8Array, slot: Slot, fresh: boolean): Promise<Float32Array> {
+  // tiles may find more (region-tracker.ts). `frame`: its number by start order; `cuts`: the fresh
+  // frames started up to it.
+  private async segmentCloser(small: Uint8Array, side: Uint8Array, slot: Slot, { fresh, frame, cuts }: { fresh: boolean; frame: number; cuts: number }): Promise<Float32Array> {
     const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
     const whole = await this.segmentWhole(small, slot.tensor, null);
-    // A frame started before an earlier frame's search ended also looks where that search found
-    // people (not a fresh frame: after a cut, what came before tells nothing).
-    const earlierSearch = fresh ? null : this.searching;
+    // A frame started while an earlier frame that searched was still in flight (the pipeline's depth)
+    // also looks where that search found people: whether the search is still under way or ended while
+    // this frame's model ran depends on timing, the frames chosen do not. Not across a cut: after one,
+    // what came before tells nothing.
+    const { search } = this;
+    const earlierSearch = !fresh && search && search.cuts === cuts && search.frame < frame && frame - search.frame < this.settings.depth ? search.done : null;
     if (earlierSearch) await earlierSearch;
     const looks = earlierSearch ? tracker.closerLookAfterSearch(whole) : tracker.closerLook(whole);
-    const tiles = tracker.searchTiles(whole, fresh);
+    const tiles = tracker.searchTiles(whole, fresh, frame);
     if (tiles.length === 0) return looks.length > 0 ? this.segmentRegions(small, side, slot, looks, false, whole) : whole;
     // Waiting frames resume once the search's regions are known, not merely once its masks are.
-    const search = this.searchTiles(side, slot, tiles, whole).then((found) => tracker.searchFinds(found, looks.length > 0 ? whole : undefined));
-    this.searching = search.then(
-      () => undefined,
-      () => undefined,
-    );
+    const finds = this.searchTiles(side, slot, tiles, whole).then((found) => tracker.searchFinds(found, looks.length > 0 ? whole : undefined));
+    this.search = {
+      frame,
+      cuts,
+      done: finds.then(
+        () => undefined,
+        () => undefined,
+      ),
+    };
     // Where the tiles find nobody confidently, the regions are the whole frame's own looks, if any.
-    const regions = await search.finally(() => (this.searching = null));
+    const regions = await finds;
     // The tiles only find: what they answered weakly elsewhere (a textured wall) stays out of the matte.
     return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, false, whole) : whole;
   }

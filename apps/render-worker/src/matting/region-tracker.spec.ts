@@ -40,7 +40,7 @@ describe('foregroundBox', () => {
 describe('RegionTracker', () => {
   it('runs the whole frame until a finished frame shows someone, then a region around them in the grid’s shape', () => {
     const subject = tracker();
-    expect(subject.next(false)).toEqual({ regions: [], check: false, fresh: true });
+    expect(subject.next(false)).toEqual({ regions: [], check: false, fresh: true, frame: 1 });
     subject.observe(maskWith([20, 14, 24, 26]));
     const { regions } = subject.next(false);
     expect(regions).toHaveLength(1);
@@ -324,4 +324,16 @@ describe('RegionTracker', () => {
     expect(fresh).toBe(true);
     expect(subject.searchTiles(someone, fresh)).toHaveLength(4);
   });
+
+  it("spaces searches by the searching frames' own numbers, however many frames have started since", () => {
+    const subject = tracker({ searchEvery: 5 });
+    const first = subject.next(false);
+    // Frames 2 to 6 start before the first frame's whole-frame answer comes back.
+    const later = [2, 3, 4, 5, 6].map(() => subject.next(false).frame);
+    expect([first.frame, ...later]).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(subject.searchTiles(maskWith(), first.fresh, first.frame)).toHaveLength(4);
+    expect(subject.searchTiles(maskWith(), false, 5)).toEqual([]);
+    expect(subject.searchTiles(maskWith(), false, 6)).toHaveLength(4);
+  });
 });
+

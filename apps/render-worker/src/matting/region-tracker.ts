@@ -77,6 +77,8 @@ export interface RegionPlan {
   regions: Region[];
   check: boolean;
   fresh: boolean;
+  // The frame's number, by start order from 1.
+  frame: number;
 }
 
 export interface Box {
@@ -126,14 +128,15 @@ export class RegionTracker {
     const fresh = cut || this.started === 1;
     const regions = this.plan(this.tracks, this.started - this.observed, this.regions);
     this.regions = regions;
+    const frame = this.started;
     if (regions.length === 0) {
       this.sinceCheck = 0;
-      return { regions: [], check: false, fresh };
+      return { regions: [], check: false, fresh, frame };
     }
     this.sinceCheck++;
     const check = this.sinceCheck >= this.settings.checkEvery;
     if (check) this.sinceCheck = 0;
-    return { regions: regions.map((region) => ({ ...region })), check, fresh };
+    return { regions: regions.map((region) => ({ ...region })), check, fresh, frame };
   }
 
   // The finished (smoothed) mask of the oldest frame not yet observed.
@@ -199,12 +202,13 @@ export class RegionTracker {
   // searchEvery frames after the last search; on other than a fresh frame (RegionPlan), none where
   // the mask shows someone, or while someone is tracked or looked at. A fresh frame is searched
   // whoever its whole frame shows: it may show only some of the people (two people at 30 % of the
-  // height: the first frames showed one).
-  searchTiles(whole: Float32Array, fresh = false): Region[] {
+  // height: the first frames showed one). `frame`: the frame's number from its plan (by default the
+  // last frame started), so the spacing does not depend on how many frames started meanwhile.
+  searchTiles(whole: Float32Array, fresh = false, frame = this.started): Region[] {
     const { gridWidth, gridHeight, settings } = this;
-    if (this.started - this.lastSearch < settings.searchEvery) return [];
+    if (frame - this.lastSearch < settings.searchEvery) return [];
     if (!fresh && (this.tracks.length > 0 || this.recentLooks.length > 0 || foregroundBox(whole, gridWidth, gridHeight, settings.foregroundFrom))) return [];
-    this.lastSearch = this.started;
+    this.lastSearch = frame;
     const width = gridWidth / settings.searchZoom;
     const height = gridHeight / settings.searchZoom;
     return [0, gridHeight - height].flatMap((y) => [0, gridWidth - width].map((x) => ({ x, y, width, height })));

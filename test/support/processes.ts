@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { waitFor } from '@vj/local-stack';
+import { WAITING_TITLE } from '../../apps/render-worker/src/media/warm-node-processes';
 import type { ServiceProcess } from '../../scripts/stack/service-process';
 
 export interface ChildProcessInfo {
@@ -7,11 +8,15 @@ export interface ChildProcessInfo {
   command: string;
 }
 
-// Child processes (ffmpeg, ffprobe, the denoiser) of a service: a worker has some only while it works.
+// Child processes (ffmpeg, ffprobe, the denoiser) of a service: a worker has some only while it works,
+// besides the denoisers it keeps booted and waiting (decision 0048), left out here.
 export function childrenOf(service: ServiceProcess): ChildProcessInfo[] {
   try {
     const lines = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(service.child.pid)]).toString().trim().split('\n');
-    return lines.map((line) => line.trim().split(/\s+/)).map(([pid, command]) => ({ pid: Number(pid), command: command ?? '' }));
+    return lines
+      .map((line) => line.trim().split(/\s+/))
+      .map(([pid, command]) => ({ pid: Number(pid), command: command ?? '' }))
+      .filter((child) => child.command !== WAITING_TITLE);
   } catch {
     return [];
   }

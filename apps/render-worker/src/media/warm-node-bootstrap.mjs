@@ -2,9 +2,12 @@
 // A Node process started ahead of need (warm-node-processes.ts): it boots, then waits on its IPC
 // channel for the script to run and that script's arguments, and runs it as `node <script> <args>`
 // would. The channel is closed once the message is in, so the script owns stdin, stdout and stderr
-// alone. A parent that goes away before sending anything takes this process with it.
+// alone. A parent that goes away before sending anything takes this process with it. While it waits,
+// its name in `ps` is the title it was started with (argv[2]); once given a script, `node <script>`.
+import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+process.title = process.argv[2] ?? 'node';
 process.once('disconnect', () => process.exit(0));
 process.once('message', (/** @type {{ argv?: unknown }} */ message) => {
   const argv = message?.argv;
@@ -15,6 +18,7 @@ process.once('message', (/** @type {{ argv?: unknown }} */ message) => {
   process.removeAllListeners('disconnect');
   process.disconnect();
   process.argv = [process.argv[0] ?? process.execPath, ...argv];
+  process.title = `node ${basename(argv[0])}`;
   import(pathToFileURL(argv[0]).href).catch((/** @type {unknown} */ error) => {
     process.stderr.write(`warm-node-bootstrap: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);

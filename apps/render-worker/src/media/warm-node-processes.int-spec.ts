@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MediaError } from './media-error';
 import { ProcessFailedError, ProcessRunner } from './process-runner';
-import { WarmNodeProcesses } from './warm-node-processes';
+import { WAITING_TITLE, WarmNodeProcesses } from './warm-node-processes';
 
 // How long the tests let waiting processes boot; a script started in one reports an uptime past it.
 const BOOT_WAIT_MS = 1_500;
@@ -70,7 +70,7 @@ describe('WarmNodeProcesses', () => {
   });
 
   it('replaces a waiting process that died', async () => {
-    const { stdout } = await runner.run({ file: 'pgrep', args: ['-f', '-P', String(process.pid), 'warm-node-bootstrap'] }, { timeoutMs: 5_000, stdout: 'capture' });
+    const { stdout } = await runner.run({ file: 'pgrep', args: ['-P', String(process.pid), '-x', WAITING_TITLE] }, { timeoutMs: 5_000, stdout: 'capture' });
     for (const pid of stdout.trim().split('\n')) process.kill(Number(pid), 'SIGKILL');
     await sleep(BOOT_WAIT_MS * 2);
     expect((await runReport()).uptime * 1000).toBeGreaterThan(BOOT_WAIT_MS * 0.9);

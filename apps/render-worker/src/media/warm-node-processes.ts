@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import type { StartProcess } from './process-runner';
 
 const BOOTSTRAP = join(__dirname, 'warm-node-bootstrap.mjs');
+// A waiting process's name in `ps` (its command and arguments): an operator, or a test, tells it from
+// one at work.
+export const WAITING_TITLE = 'vj-warm-node';
 // A warm process that died while waiting (killed from outside) is replaced after this, not at once:
 // a bootstrap that cannot start never turns into a loop of spawns.
 const REPLACE_DEAD_AFTER_MS = 1_000;
@@ -69,7 +72,7 @@ export class WarmNodeProcesses {
   }
 
   private boot(): ChildProcess {
-    const child = spawn(this.nodePath, [BOOTSTRAP], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(this.nodePath, [BOOTSTRAP, WAITING_TITLE], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
     const diedWaiting = (): void => {
       const at = this.waiting.indexOf(child);
       if (at === -1) return;

@@ -260,28 +260,27 @@ describe('FrameMatter', () => {
       for (const [x, y] of [[2, 2], [20, 2], [2, 10], [28, 10]]) expect(alpha[gridAt(x, y)]).toBe(0);
     });
 
-    it('has frames started while a search is under way look where it found someone', async () => {
-      const segmenter = new SharpSegmenter(0);
+    // Three frames started before any is finished: none has a region, and only the first searches.
+    async function firstThreeFrames(segmenter: SharpSegmenter, ...people: [number, number, number, number][]): Promise<Uint8Array[]> {
       const matter = new FrameMatter(segmenter, TRACKED);
-      const { small, side } = frames(PERSON);
-      // Three frames started before any is finished: none has a region, and only the first searches.
+      const { small, side } = frames(...people);
       const pending = [0, 1, 2].map(() => matter.start(small, side));
       const alphas: Uint8Array[] = [];
       for (const frame of pending) alphas.push(await matter.finish(frame));
-      for (const alpha of alphas) expect(alpha[gridAt(10, 8)]).toBe(255);
+      return alphas;
+    }
+
+    it('has frames started while a search is under way look where it found someone', async () => {
+      const segmenter = new SharpSegmenter(0);
+      for (const alpha of await firstThreeFrames(segmenter, PERSON)) expect(alpha[gridAt(10, 8)]).toBe(255);
       // Three whole frames, four tiles, three crops.
       expect(segmenter.runs).toHaveLength(3 + 4 + 3);
     });
 
     it('has frames started while a search is under way add whom it found to whom their own whole frame shows', async () => {
       const segmenter = new SharpSegmenter(0);
-      const matter = new FrameMatter(segmenter, TRACKED);
       // Each whole frame shows the larger person only; the first frame's search finds the small one.
-      const { small, side } = frames(PERSON, [44, 8, 52, 24]);
-      const pending = [0, 1, 2].map(() => matter.start(small, side));
-      const alphas: Uint8Array[] = [];
-      for (const frame of pending) alphas.push(await matter.finish(frame));
-      for (const alpha of alphas) {
+      for (const alpha of await firstThreeFrames(segmenter, PERSON, [44, 8, 52, 24])) {
         expect(alpha[gridAt(10, 8)]).toBe(255);
         expect(alpha[gridAt(24, 8)]).toBe(255);
         expect(alpha[gridAt(2, 2)]).toBe(0);
@@ -300,12 +299,7 @@ describe('FrameMatter', () => {
         }
       }
       const segmenter = new LateSegmenter(0);
-      const matter = new FrameMatter(segmenter, TRACKED);
-      const { small, side } = frames(PERSON, [44, 8, 52, 24]);
-      const pending = [0, 1, 2].map(() => matter.start(small, side));
-      const alphas: Uint8Array[] = [];
-      for (const frame of pending) alphas.push(await matter.finish(frame));
-      for (const alpha of alphas) {
+      for (const alpha of await firstThreeFrames(segmenter, PERSON, [44, 8, 52, 24])) {
         expect(alpha[gridAt(10, 8)]).toBe(255);
         expect(alpha[gridAt(24, 8)]).toBe(255);
       }

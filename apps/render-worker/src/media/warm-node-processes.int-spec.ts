@@ -69,10 +69,13 @@ describe('WarmNodeProcesses', () => {
     expect((await runReport()).uptime * 1000).toBeGreaterThan(BOOT_WAIT_MS * 0.9);
   });
 
-  it('replaces a waiting process that died', async () => {
+  it('starts cold in place of a waiting process that died, and replaces it when filled again', async () => {
     const { stdout } = await runner.run({ file: 'pgrep', args: ['-P', String(process.pid), '-x', WAITING_TITLE] }, { timeoutMs: 5_000, stdout: 'capture' });
     for (const pid of stdout.trim().split('\n')) process.kill(Number(pid), 'SIGKILL');
-    await sleep(BOOT_WAIT_MS * 2);
+    await sleep(200);
+    expect((await runReport()).uptime * 1000).toBeLessThan(BOOT_WAIT_MS * 0.9);
+    warm.fill();
+    await sleep(BOOT_WAIT_MS);
     expect((await runReport()).uptime * 1000).toBeGreaterThan(BOOT_WAIT_MS * 0.9);
   });
 

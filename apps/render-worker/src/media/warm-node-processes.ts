@@ -6,9 +6,6 @@ const BOOTSTRAP = join(__dirname, 'warm-node-bootstrap.mjs');
 // A waiting process's name in `ps` (its command and arguments): an operator, or a test, tells it from
 // one at work.
 export const WAITING_TITLE = 'vj-warm-node';
-// A warm process that died while waiting (killed from outside) is replaced after this, not at once:
-// a bootstrap that cannot start never turns into a loop of spawns.
-const REPLACE_DEAD_AFTER_MS = 1_000;
 
 export interface WarmNodeOptions {
   // The scripts a warm process may run; any other command starts cold.
@@ -32,9 +29,15 @@ export class WarmNodeProcesses {
     this.nodePath = options.nodePath ?? process.execPath;
   }
 
-  // Boots processes until `size` are waiting.
+  // Boots processes until `size` are waiting. One that died while waiting (killed from outside) is
+  // replaced here too, not when it dies: a bootstrap that cannot start never becomes a loop of spawns.
   fill(): void {
-    while (!this.closed && this.waiting.length < this.options.size) this.waiting.push(this.boot());
+    try {
+      while (!this.closed && this.waiting.length < this.options.size) this.waiting.push(this.boot());
+    } catch {
+      // spawn refused at once (an invalid setting): jobs start their denoisers cold, and a job's own
+      // spawn reports the reason.
+    }
   }
 
   readonly spawn: StartProcess = (file, args, options) => {
@@ -75,9 +78,7 @@ export class WarmNodeProcesses {
     const child = spawn(this.nodePath, [BOOTSTRAP, WAITING_TITLE], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
     const diedWaiting = (): void => {
       const at = this.waiting.indexOf(child);
-      if (at === -1) return;
-      this.waiting.splice(at, 1);
-      setTimeout(() => this.fill(), REPLACE_DEAD_AFTER_MS).unref();
+      if (at !== -1) this.waiting.splice(at, 1);
     };
     child.once('exit', diedWaiting);
     child.once('error', diedWaiting);

@@ -8,7 +8,7 @@ import { DEFAULT_MATTE } from '../../apps/render-worker/src/matting/matte-builde
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { DEFAULT_TRACKING } from '../../apps/render-worker/src/matting/region-tracker';
 import { DEFAULT_SMOOTHING } from '../../apps/render-worker/src/matting/temporal-smoother';
-import { runBench } from '../support/bench-stack';
+import { numberArg, runBench } from '../support/bench-stack';
 
 // bench/bg-removal/frame-cost: what the render worker's own thread spends on each frame of a 640x480
 // clip, tracking off and on, without the model (a stand-in answers at once with a person-shaped mask)
@@ -20,10 +20,6 @@ const run = promisify(execFile);
 const GRID = { width: 256, height: 256 };
 const SIDE = { width: 512, height: 384 };
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1] : fallback;
-}
 
 // The decoder's two outputs for a test picture, as the pipeline gets them for 640x480 input (the
 // 256x256 model variant, the crop source at twice the grid).
@@ -74,10 +70,10 @@ async function frameCost(decoded: { small: Buffer; side: Buffer; frames: number 
 }
 
 async function main(): Promise<void> {
-  const runs = Number(option('runs', '6'));
+  const runs = numberArg('--runs', 6);
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-frame-cost-'));
   try {
-    const decoded = await decodedFrames(dir, Number(option('seconds', '10')));
+    const decoded = await decodedFrames(dir, numberArg('--seconds', 10));
     const costs = { off: [] as number[], on: [] as number[] };
     // Interleaved, so both see the same machine.
     for (let i = 0; i < runs; i++) {

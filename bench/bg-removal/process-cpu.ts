@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { OutputCodec } from '@vj/contracts';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
-import { runBench } from '../support/bench-stack';
+import { numberArg, runBench, stringArg } from '../support/bench-stack';
 import { makeClip, type People } from './clips';
 
 // bench/bg-removal/process-cpu: where a background-removal job's CPU goes, per frame: the worker's own
@@ -17,10 +17,6 @@ import { makeClip, type People } from './clips';
 // Clock ticks a second of /proc's CPU times (Linux's USER_HZ).
 const TICKS = 100;
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1] : fallback;
-}
 
 // CPU milliseconds of this process's children that have ended (the ffmpeg runs), from /proc.
 function endedChildrenCpuMs(): number {
@@ -36,10 +32,10 @@ interface Cost {
 }
 
 async function main(): Promise<void> {
-  const runs = Number(option('runs', '3'));
-  const seconds = Number(option('seconds', '10'));
-  const size = option('size', '640x480');
-  const people = option('people', 'webcam') as People;
+  const runs = numberArg('--runs', 3);
+  const seconds = numberArg('--seconds', 10);
+  const size = stringArg('--size', '640x480');
+  const people = stringArg('--people', 'webcam') as People;
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-cpu-'));
   try {
     const clip = join(dir, 'clip.mp4');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { OutputCodec } from '@vj/contracts';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
-import { runBench } from '../support/bench-stack';
+import { numberArg, runBench, stringArg } from '../support/bench-stack';
 import { makeClip, type People } from './clips';
 import { codecBaseline } from './codec-baseline';
 
@@ -15,10 +15,6 @@ import { codecBaseline } from './codec-baseline';
 //   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1] : fallback;
-}
 
 async function fps(work: () => Promise<{ frames: number }>): Promise<number> {
   const start = process.hrtime.bigint();
@@ -29,19 +25,19 @@ async function fps(work: () => Promise<{ frames: number }>): Promise<number> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main(): Promise<void> {
-  const runs = Number(option('runs', '3'));
-  const seconds = Number(option('seconds', '20'));
-  const sizes = option('sizes', '640x480,1280x720').split(',');
-  const chosen = option('people', 'webcam');
+  const runs = numberArg('--runs', 3);
+  const seconds = numberArg('--seconds', 20);
+  const sizes = stringArg('--sizes', '640x480,1280x720').split(',');
+  const chosen = stringArg('--people', 'webcam');
   const people: People = chosen === 'small' || chosen === 'two' ? chosen : 'webcam';
   // Crop the model's input to the person (the default) or not: 'off,on' measures both in one run.
-  const trackings = option('tracking', 'on').split(',').map((value) => value === 'on');
+  const trackings = stringArg('--tracking', 'on').split(',').map((value) => value === 'on');
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-bg-'));
   const providers = (process.env.ONNX_EXECUTION_PROVIDERS ?? 'cuda,cpu').split(',');
-  const models = await loadMattingModels({ cacheDir: join(dir, 'models'), executionProviders: providers, intraOpThreads: Number(option('threads', '1')) });
+  const models = await loadMattingModels({ cacheDir: join(dir, 'models'), executionProviders: providers, intraOpThreads: numberArg('--threads', 1) });
   const person = models.segmentersFor(true);
   console.log(`${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}); models: ${models.describe()}`);
-  const outputs = option('codecs', 'vp9,h264').split(',');
+  const outputs = stringArg('--codecs', 'vp9,h264').split(',');
   const codecs = (['vp9', 'h264'] as const).filter((codec) => outputs.includes(codec)).flatMap((codec: OutputCodec) => [false, true].map((refine) => ({ codec, refine })));
   const rows: string[] = [];
   try {

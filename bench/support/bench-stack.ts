@@ -47,8 +47,13 @@ export async function withBenchStack(env: NodeJS.ProcessEnv, work: (bench: Bench
 
 // A benchmark's numeric option: `--name value`, or the fallback when it is not given.
 export function numberArg(name: string, fallback: number): number {
+  return Number(stringArg(name, String(fallback)));
+}
+
+// A benchmark's text option: `--name value`, or the fallback when it is not given.
+export function stringArg(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+  return at > 0 ? (process.argv[at + 1] ?? fallback) : fallback;
 }
 
 export function runBench(main: () => Promise<void>): void {

@@ -9,6 +9,7 @@ import { Retention1732600000000 } from './migrations/1732600000000-retention';
 import { FailedAttempts1732700000000 } from './migrations/1732700000000-failed-attempts';
 import { OutboxClaims1732800000000 } from './migrations/1732800000000-outbox-claims';
 import { JobsOutboxContext1732900000000 } from './migrations/1732900000000-outbox-context';
+import { CreateJobFunction1733000000000 } from './migrations/1733000000000-create-job-function';
 import { outboxEntity } from '@vj/outbox';
 
 export const JOBS_ENTITIES = [JobEntity, IdempotencyKeyEntity, outboxEntity(JOBS_SCHEMA)];
@@ -20,7 +21,7 @@ export function createJobsDataSource(databaseUrl: string): DataSource {
     url: databaseUrl,
     schema: JOBS_SCHEMA,
     entities: JOBS_ENTITIES,
-    migrations: [CreateJobs1732300000000, JobFunding1732400000000, ProcessingCap1732500000000, Retention1732600000000, FailedAttempts1732700000000, OutboxClaims1732800000000, JobsOutboxContext1732900000000],
+    migrations: [CreateJobs1732300000000, JobFunding1732400000000, ProcessingCap1732500000000, Retention1732600000000, FailedAttempts1732700000000, OutboxClaims1732800000000, JobsOutboxContext1732900000000, CreateJobFunction1733000000000],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

@@ -72,12 +72,16 @@ describe('JobsService', () => {
   it("answers a create whose Idempotency-Key's first create took the last place with that job, not rate_limited", async () => {
     const idempotency = { key: 'k', request_hash: 'h' };
     const { job } = await service.create(request({ max_processing_jobs: 1, idempotency }));
-    const store2 = store as unknown as { insertJob: typeof store.insertJob; findIdempotencyKey: typeof store.findIdempotencyKey };
-    const findKey = store2.findIdempotencyKey.bind(store);
-    // The second request looked before the first committed: it finds no key, then meets the cap.
-    let first = true;
-    store2.findIdempotencyKey = async (...args) => (first ? ((first = false), null) : findKey(...args));
     await expect(service.create(request({ max_processing_jobs: 1, idempotency }))).resolves.toEqual({ job: expect.objectContaining({ job_id: job.job_id }), replayed: true });
+  });
+
+  it('looks a key up only when the insert finds it held', async () => {
+    const lookups = jest.spyOn(store, 'findIdempotencyKey');
+    const idempotency = { key: 'once', request_hash: 'h' };
+    const { job } = await service.create(request({ idempotency }));
+    expect(lookups).not.toHaveBeenCalled();
+    await expect(service.create(request({ idempotency }))).resolves.toEqual({ job: expect.objectContaining({ job_id: job.job_id }), replayed: true });
+    expect(lookups).toHaveBeenCalledTimes(1);
   });
 
   it('answers an Idempotency-Key replay of a deleted job with not_found', async () => {

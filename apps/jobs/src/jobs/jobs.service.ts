@@ -63,8 +63,7 @@ export class JobsService {
     if (credits !== undefined && !(Number.isSafeInteger(credits) && credits >= 0)) {
       throw new RpcError('invalid_request', 'estimate.credits_estimated must be a non-negative integer');
     }
-    const replay = await this.replay(request);
-    if (replay) return replay;
+    // No lookup of the key first: the insert claims it, and a key already held is answered below.
     const now = this.now();
     const job = Object.assign(new JobEntity(), {
       job_id: randomUUID(),
@@ -98,12 +97,12 @@ export class JobsService {
       await this.store.insertJob({ job, outbox: [jobEventMessage('created', job, { webhook_url: webhookUrl })] }, idempotency, cap);
     } catch (error) {
       if (error instanceof ProcessingCapReachedError) {
-        // The same key's first create may have won the lock and taken the last place: answer with its job.
+        // The same key's first create may have taken the last place: answer with its job.
         const winner = await this.replay(request);
         if (winner) return winner;
         throw new RpcError('rate_limited', error.message);
       }
-      // A concurrent create with the same key won the insert: answer with its job.
+      // An earlier or concurrent create with the same key holds it: answer with its job.
       const winner = error instanceof IdempotencyKeyTakenError ? await this.replay(request) : null;
       if (winner) return winner;
       throw error;

@@ -1,4 +1,5 @@
 import { createDatabase } from '@vj/local-stack';
+import { runWithLogContext } from '@vj/observability';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { JobEntity } from '../database/job.entity';
@@ -99,6 +100,32 @@ describe('TypeormJobStore', () => {
       const third = processingJob(accountId);
       await expect(store.insertJob({ job: third, outbox: [] }, null, 2)).rejects.toBeInstanceOf(ProcessingCapReachedError);
       expect(await store.findJob(third.job_id)).toBeNull();
+    });
+
+    it('never lets concurrent creates of one account pass the cap together', async () => {
+      const accountId = randomUUID();
+      // All eight under way at once: each waits at its outbox row, after its job's insert, until the table is let go.
+      const blocker = dataSource.createQueryRunner();
+      await blocker.startTransaction();
+      await blocker.query('LOCK TABLE jobs.outbox IN EXCLUSIVE MODE');
+      const draft = { subject: 'vj.test.created', msgId: 'created', payload: {} };
+      const creates = Array.from({ length: 8 }, () => store.insertJob({ job: processingJob(accountId), outbox: [draft] }, null, 3));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await blocker.commitTransaction();
+      await blocker.release();
+      const outcomes = await Promise.allSettled(creates);
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof ProcessingCapReachedError)).toHaveLength(5);
+    });
+
+    it('writes every column as given and the outbox rows in the order listed, with the writer context', async () => {
+      const job = processingJob(randomUUID());
+      Object.assign(job, { credits_estimated: 12, estimate: { duration_seconds: 9.5, basis: 'probed', price_version: 3 } });
+      const drafts = ['first', 'second', 'third'].map((name) => ({ subject: `vj.test.${name}`, msgId: `${job.job_id}:${name}`, payload: { name, nested: [1, null] } }));
+      await runWithLogContext({ request_id: 'req-outbox' }, () => store.insertJob({ job, outbox: drafts }, null, undefined));
+      expect(await store.findJob(job.job_id)).toEqual(job);
+      const rows = await dataSource.query(`SELECT subject, msg_id, payload, context, created_at FROM jobs.outbox WHERE msg_id LIKE $1 ORDER BY position`, [`${job.job_id}:%`]);
+      expect(rows).toEqual(drafts.map((draft) => ({ subject: draft.subject, msg_id: draft.msgId, payload: draft.payload, context: expect.objectContaining({ 'x-request-id': 'req-outbox' }), created_at: job.updated_at })));
     });
   });
 });

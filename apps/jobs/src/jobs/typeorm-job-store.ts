@@ -1,5 +1,5 @@
-import { insertOutbox } from '@vj/outbox';
-import { LessThan, type DataSource, type EntityManager } from 'typeorm';
+import { insertOutbox, outboxRows } from '@vj/outbox';
+import { LessThan, QueryFailedError, type DataSource } from 'typeorm';
 import { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
 import { JobEntity } from '../database/job.entity';
 import { JOBS_SCHEMA } from '../database/jobs-schema';
@@ -10,14 +10,24 @@ export class TypeormJobStore implements JobStore {
 
   constructor(private readonly dataSource: DataSource) {}
 
+  // One statement, committed as it returns (the migration's create_job, decision 0050): the account's
+  // creates wait on each other's cap check only while PostgreSQL runs it, never across a round trip.
   async insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null, maxProcessing?: number): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
-      await tx.insert(JobEntity, write.job);
-      if (idempotency && !(await claimIdempotencyKey(tx, write.job, idempotency))) throw new IdempotencyKeyTakenError(idempotency.key);
-      await insertOutbox(tx, JOBS_SCHEMA, write.outbox, write.job.updated_at);
-      // Last, so the account's creates wait on each other only for the count and the commit.
-      if (maxProcessing !== undefined) await checkProcessingCap(tx, write.job.account_id, maxProcessing);
-    });
+    try {
+      await this.dataSource.query(`SELECT "${JOBS_SCHEMA}"."create_job"($1, $2, $3, $4, $5, $6)`, [
+        JSON.stringify(write.job),
+        JSON.stringify(outboxRows(write.outbox, write.job.updated_at)),
+        idempotency?.key ?? null,
+        idempotency?.requestHash ?? null,
+        idempotency?.expiredBefore ?? null,
+        maxProcessing ?? null,
+      ]);
+    } catch (error) {
+      const code = error instanceof QueryFailedError ? (error.driverError as { code?: string }).code : undefined;
+      if (code === KEY_TAKEN && idempotency) throw new IdempotencyKeyTakenError(idempotency.key);
+      if (code === CAP_PASSED && maxProcessing !== undefined) throw new ProcessingCapReachedError(maxProcessing);
+      throw error;
+    }
   }
 
   async findIdempotencyKey(accountId: string, key: string, notBefore: Date): Promise<IdempotencyKeyEntity | null> {
@@ -85,25 +95,6 @@ export class TypeormJobStore implements JobStore {
   }
 }
 
-// The key for this job, unless the account holds it for another job still: an expired key counts as
-// absent and is taken over. A concurrent create of the same key waits here for the first to commit.
-async function claimIdempotencyKey(tx: EntityManager, job: JobEntity, { key, requestHash, expiredBefore }: { key: string; requestHash: string; expiredBefore: Date }): Promise<boolean> {
-  const claimed: unknown[] = await tx.query(
-    `INSERT INTO "${JOBS_SCHEMA}"."idempotency_key" AS k ("account_id", "key", "request_hash", "job_id", "created_at") VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT ("account_id", "key") DO UPDATE SET "request_hash" = EXCLUDED."request_hash", "job_id" = EXCLUDED."job_id", "created_at" = EXCLUDED."created_at"
-     WHERE k."created_at" < $6
-     RETURNING 1`,
-    [job.account_id, key, requestHash, job.job_id, job.created_at, expiredBefore],
-  );
-  return claimed.length === 1;
-}
-
-// Creates of one account queue on this lock until the first commits, so each counts the others' jobs.
-// The count includes the job just inserted by this transaction.
-const PROCESSING_CAP_LOCK = 7301;
-
-async function checkProcessingCap(tx: EntityManager, accountId: string, cap: number): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [PROCESSING_CAP_LOCK, accountId]);
-  const processing = await tx.count(JobEntity, { where: { account_id: accountId, status: 'PROCESSING' } });
-  if (processing > cap) throw new ProcessingCapReachedError(cap);
-}
+// create_job's refusals (its SQLSTATEs): the key is held for another job; the cap is passed.
+const KEY_TAKEN = 'VJ001';
+const CAP_PASSED = 'VJ002';

@@ -1,2 +1,3 @@
 export * from './advisory-lock';
 export * from './list-cursor';
+export * from './row-update';

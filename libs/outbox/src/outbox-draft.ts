@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { captureContext, type StoredContext } from '@vj/observability';
-import type { EntityManager } from 'typeorm';
 
 // A message to publish once the transaction that wrote it commits.
 export interface OutboxDraft {
@@ -25,17 +24,10 @@ export function outboxRows(drafts: OutboxDraft[], createdAt: Date): OutboxRow[] 
   return drafts.map((draft) => ({ id: randomUUID(), subject: draft.subject, msg_id: draft.msgId, payload: draft.payload, context, created_at: createdAt }));
 }
 
-// Writes drafts into the schema's outbox in the caller's transaction. One insert per row keeps the
-// identity `position` in the order the drafts were listed.
-export async function insertOutbox(tx: EntityManager, schema: string, drafts: OutboxDraft[], createdAt: Date): Promise<void> {
-  for (const row of outboxRows(drafts, createdAt)) {
-    await tx.query(`INSERT INTO "${schema}"."outbox" ("id", "subject", "msg_id", "payload", "context", "created_at") VALUES ($1, $2, $3, $4, $5, $6)`, [
-      row.id,
-      row.subject,
-      row.msg_id,
-      JSON.stringify(row.payload),
-      JSON.stringify(row.context),
-      row.created_at,
-    ]);
-  }
+// An INSERT of outbox rows passed as one JSON parameter (`$param`, outboxRows' output), in their order
+// (the identity `position` the relay publishes by), for the writer to fold into its own statement.
+export function outboxInsertSql(schema: string, param: number): string {
+  return `INSERT INTO "${schema}"."outbox" ("id", "subject", "msg_id", "payload", "context", "created_at")
+       SELECT "id", "subject", "msg_id", "payload", "context", "created_at"
+         FROM jsonb_populate_recordset(NULL::"${schema}"."outbox", $${param}) WITH ORDINALITY ORDER BY "ordinality"`;
 }

@@ -1,7 +1,7 @@
 import { createDatabase } from '@vj/local-stack';
 import { currentLogContext, runWithLogContext } from '@vj/observability';
 import { DataSource } from 'typeorm';
-import { insertOutbox } from './outbox-draft';
+import { outboxInsertSql, outboxRows } from './outbox-draft';
 import { outboxEntity } from './outbox-entity';
 import { OutboxRelay, type OutboxPublisher } from './outbox-relay';
 
@@ -23,7 +23,7 @@ describe('OutboxRelay against PostgreSQL', () => {
   };
   const relay = (options: Partial<ConstructorParameters<typeof OutboxRelay>[2]> = {}) => new OutboxRelay(dataSource, publisher, { schema: SCHEMA, pollMs: 60_000, ...options });
   const write = (...subjects: string[]) =>
-    dataSource.transaction((tx) => insertOutbox(tx, SCHEMA, subjects.map((subject, i) => ({ subject, msgId: `${subject}#${i}`, payload: { subject } })), new Date()));
+    dataSource.query(outboxInsertSql(SCHEMA, 1), [JSON.stringify(outboxRows(subjects.map((subject, i) => ({ subject, msgId: `${subject}#${i}`, payload: { subject } })), new Date()))]);
   const rows = async () => (await dataSource.query(`SELECT subject, published_at IS NOT NULL AS published, failures, parked_at IS NOT NULL AS parked FROM "${SCHEMA}"."outbox" ORDER BY position`)) as {
     subject: string;
     published: boolean;

@@ -2,8 +2,9 @@ import type { JobType } from '@vj/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AccountEntity } from '../database/account.entity';
 import { JobBillingEntity } from '../database/job-billing.entity';
-import { appendEntry, available, lockAccount } from '../ledger/account-ledger';
-import { insertOutbox } from '@vj/outbox';
+import { appendRowsParams, appendRowsSql, available, ledgerRows, lockAccount } from '../ledger/account-ledger';
+import { wholeRowUpdateSql } from '@vj/database';
+import { outboxInsertSql, outboxRows } from '@vj/outbox';
 import { BILLING_SCHEMA } from '../database/billing-schema';
 import { billingEvent } from './billing-event-drafts';
 import type { BillingDecision } from './billing-state-machine';
@@ -51,36 +52,50 @@ export class JobBillingStore {
   }
 }
 
+// The job's billing row, created on the job's first event, locked: `ON CONFLICT DO UPDATE` takes the
+// row lock of an existing row (waiting for a concurrent event of the job to commit) and returns it,
+// one statement where an insert and a locking read took two.
 async function lockJob(manager: EntityManager, job: JobRef): Promise<JobBillingEntity> {
-  await manager.createQueryBuilder().insert().into(JobBillingEntity).values({ job_id: job.job_id, account_id: job.account_id, job_type: job.job_type, state: 'open' }).orIgnore().execute();
-  return manager.findOneOrFail(JobBillingEntity, { where: { job_id: job.job_id }, lock: { mode: 'pessimistic_write' } });
+  const [row]: JobBillingEntity[] = await manager.query(
+    `INSERT INTO "${BILLING_SCHEMA}"."job_billing" AS j ("job_id", "account_id", "job_type", "state") VALUES ($1, $2, $3, 'open')
+     ON CONFLICT ("job_id") DO UPDATE SET "job_id" = j."job_id"
+     RETURNING *`,
+    [job.job_id, job.account_id, job.job_type],
+  );
+  return Object.assign(new JobBillingEntity(), row);
 }
 
 // Returns whether an event went into the outbox: only with a change (a redelivered event finds its
-// decision made, and its event already in the outbox or published).
+// decision made, and its event already in the outbox or published). The ledger entries, the account's
+// totals, the row's change and the event are one statement: the account stays locked for it and the
+// commit only.
 async function write(manager: EntityManager, row: JobBillingEntity, account: AccountEntity, decision: BillingDecision, now: Date): Promise<boolean> {
-  for (const entry of decision.entries) {
-    await appendEntry(
-      manager,
-      account,
-      {
-        kind: entry.kind,
-        credits: entry.credits,
-        idempotency_key: entry.idempotencyKey,
-        job_id: row.job_id,
-        job_type: row.job_type,
-        billed_seconds: entry.billed_seconds,
-        price_version: entry.price_version,
-      },
-      now,
-    );
+  const drafts = decision.entries.map((entry) => ({
+    kind: entry.kind,
+    credits: entry.credits,
+    idempotency_key: entry.idempotencyKey,
+    job_id: row.job_id,
+    job_type: row.job_type,
+    billed_seconds: entry.billed_seconds,
+    price_version: entry.price_version,
+  }));
+  const entries = ledgerRows(account, drafts, now);
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (entries.length) {
+    parts.push(appendRowsSql(1));
+    params.push(...appendRowsParams(account, entries));
   }
-  if (!decision.change) return false;
-  Object.assign(row, decision.change);
-  // The row is locked and known: an update, not save()'s extra read.
-  await manager.update(JobBillingEntity, { job_id: row.job_id }, decision.change);
-  if (!decision.publish) return false;
-  const event = billingEvent(decision.publish, row);
-  await insertOutbox(manager, BILLING_SCHEMA, [{ subject: event.subject, msgId: event.msgId, payload: event.payload }], now);
-  return true;
+  if (decision.change) {
+    Object.assign(row, decision.change);
+    parts.push(wholeRowUpdateSql(manager.connection.getMetadata(JobBillingEntity), 'job_id', params.length + 1));
+    params.push(JSON.stringify(row));
+  }
+  const event = decision.change && decision.publish ? billingEvent(decision.publish, row) : null;
+  if (event) {
+    parts.push(`published AS (${outboxInsertSql(BILLING_SCHEMA, params.length + 1)})`);
+    params.push(JSON.stringify(outboxRows([{ subject: event.subject, msgId: event.msgId, payload: event.payload }], now)));
+  }
+  if (parts.length) await manager.query(`WITH ${parts.join(',\n')} SELECT 1`, params);
+  return event !== null;
 }

@@ -118,6 +118,19 @@ describe('TypeormJobStore', () => {
       expect(outcomes.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof ProcessingCapReachedError)).toHaveLength(5);
     });
 
+    it('updates a locked job whole and writes its messages in the order listed, or leaves it as it was', async () => {
+      const job = processingJob(randomUUID());
+      await store.insertJob({ job, outbox: [] }, null, undefined);
+      const finished = Object.assign(new JobEntity(), job, { status: 'COMPLETED', attempts: 1, result: { files: [] }, media_duration_seconds: 1.5, finished_at: new Date() });
+      const drafts = ['work', 'event'].map((name) => ({ subject: `vj.test.${name}`, msgId: `${job.job_id}:${name}`, payload: { name } }));
+      expect(await store.updateJob(job.job_id, (locked) => ({ value: locked?.status, write: { job: finished, outbox: drafts } }))).toBe('PROCESSING');
+      expect(await store.findJob(job.job_id)).toEqual(finished);
+      const rows = await dataSource.query(`SELECT subject FROM jobs.outbox WHERE msg_id LIKE $1 ORDER BY position`, [`${job.job_id}:%`]);
+      expect(rows.map((row: { subject: string }) => row.subject)).toEqual(['vj.test.work', 'vj.test.event']);
+      expect(await store.updateJob(job.job_id, (locked) => ({ value: locked?.status }))).toBe('COMPLETED');
+      expect(await store.updateJob(randomUUID(), (locked) => ({ value: locked }))).toBeNull();
+    });
+
     it('writes every column as given and the outbox rows in the order listed, with the writer context', async () => {
       const job = processingJob(randomUUID());
       Object.assign(job, { credits_estimated: 12, estimate: { duration_seconds: 9.5, basis: 'probed', price_version: 3 } });

@@ -1,12 +1,13 @@
-import { insertOutbox, outboxRows } from '@vj/outbox';
-import { LessThan, QueryFailedError, type DataSource } from 'typeorm';
+import { wholeRowUpdateSql } from '@vj/database';
+import { outboxInsertSql, outboxRows } from '@vj/outbox';
+import { LessThan, QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
 import { JobEntity } from '../database/job.entity';
 import { JOBS_SCHEMA } from '../database/jobs-schema';
 import { IdempotencyKeyTakenError, ProcessingCapReachedError, type JobStore, type JobWrite, type ListFilter } from './job-store';
 
 export class TypeormJobStore implements JobStore {
-  private findJobSql?: string;
+  private selectJobSql?: string;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -38,12 +39,7 @@ export class TypeormJobStore implements JobStore {
   // The hottest read: every GET of a job not yet settled and every worker's status check. The columns
   // map one to one onto the entity, so one plain statement does what the query builder would.
   async findJob(jobId: string): Promise<JobEntity | null> {
-    this.findJobSql ??= `SELECT ${this.dataSource
-      .getMetadata(JobEntity)
-      .columns.map((column) => `"${column.databaseName}"`)
-      .join(', ')} FROM "${JOBS_SCHEMA}"."job" WHERE "job_id" = $1`;
-    const rows: JobEntity[] = await this.dataSource.query(this.findJobSql, [jobId]);
-    return rows[0] ? Object.assign(new JobEntity(), rows[0]) : null;
+    return this.readJob(this.dataSource.manager, jobId, '');
   }
 
   listJobs({ accountId, jobType, status, after, limit }: ListFilter): Promise<JobEntity[]> {
@@ -61,17 +57,30 @@ export class TypeormJobStore implements JobStore {
     return query.getMany();
   }
 
+  // The job's update and its messages are one statement: the row is locked and read first.
   updateJob<T>(jobId: string, decide: (job: JobEntity | null) => { value: T; write?: JobWrite }): Promise<T> {
     return this.dataSource.transaction(async (tx) => {
-      const job = await tx.findOne(JobEntity, { where: { job_id: jobId }, lock: { mode: 'pessimistic_write' } });
-      const { value, write } = decide(job);
+      const { value, write } = decide(await this.readJob(tx, jobId, ' FOR UPDATE'));
       if (write) {
-        // The row is locked and read above: an update, without save()'s second read of it.
-        await tx.update(JobEntity, { job_id: jobId }, write.job);
-        await insertOutbox(tx, JOBS_SCHEMA, write.outbox, write.job.updated_at);
+        const parts = [wholeRowUpdateSql(this.dataSource.getMetadata(JobEntity), 'job_id', 1)];
+        const params: unknown[] = [JSON.stringify(write.job)];
+        if (write.outbox.length) {
+          parts.push(`published AS (${outboxInsertSql(JOBS_SCHEMA, 2)})`);
+          params.push(JSON.stringify(outboxRows(write.outbox, write.job.updated_at)));
+        }
+        await tx.query(`WITH ${parts.join(',\n')} SELECT 1`, params);
       }
       return value;
     });
+  }
+
+  private async readJob(manager: EntityManager, jobId: string, lock: '' | ' FOR UPDATE'): Promise<JobEntity | null> {
+    this.selectJobSql ??= `SELECT ${this.dataSource
+      .getMetadata(JobEntity)
+      .columns.map((column) => `"${column.databaseName}"`)
+      .join(', ')} FROM "${JOBS_SCHEMA}"."job" WHERE "job_id" = $1`;
+    const rows: JobEntity[] = await manager.query(this.selectJobSql + lock, [jobId]);
+    return rows[0] ? Object.assign(new JobEntity(), rows[0]) : null;
   }
 
   async findJobsPastDeadline(before: Date, limit: number): Promise<string[]> {

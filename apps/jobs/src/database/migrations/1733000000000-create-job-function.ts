@@ -15,7 +15,6 @@ export class CreateJobFunction1733000000000 implements MigrationInterface {
       RETURNS void LANGUAGE plpgsql VOLATILE AS $$
       DECLARE
         inserted "jobs"."job";
-        message jsonb;
       BEGIN
         INSERT INTO "jobs"."job" SELECT * FROM jsonb_populate_record(NULL::"jobs"."job", job) RETURNING * INTO inserted;
         IF idempotency_key IS NOT NULL THEN
@@ -28,11 +27,10 @@ export class CreateJobFunction1733000000000 implements MigrationInterface {
             RAISE EXCEPTION 'the Idempotency-Key is held for another job' USING ERRCODE = 'VJ001';
           END IF;
         END IF;
-        -- One insert per row, in the array's order: the identity "position" keeps the relay's order.
-        FOR message IN SELECT value FROM jsonb_array_elements(outbox) LOOP
-          INSERT INTO "jobs"."outbox" ("id", "subject", "msg_id", "payload", "context", "created_at")
-          VALUES ((message->>'id')::uuid, message->>'subject', message->>'msg_id', message->'payload', message->'context', (message->>'created_at')::timestamptz);
-        END LOOP;
+        -- In the array's order: the identity "position" is the order the relay publishes in.
+        INSERT INTO "jobs"."outbox" ("id", "subject", "msg_id", "payload", "context", "created_at")
+        SELECT "id", "subject", "msg_id", "payload", "context", "created_at"
+          FROM jsonb_populate_recordset(NULL::"jobs"."outbox", outbox) WITH ORDINALITY ORDER BY "ordinality";
         IF max_processing IS NOT NULL THEN
           PERFORM pg_advisory_xact_lock(7301, hashtext(job->>'account_id'));
           IF (SELECT count(*) FROM "jobs"."job" WHERE "account_id" = inserted."account_id" AND "status" = 'PROCESSING') > max_processing THEN

@@ -33,7 +33,8 @@ export class CreateJobFunction1733000000000 implements MigrationInterface {
           FROM jsonb_populate_recordset(NULL::"jobs"."outbox", outbox) WITH ORDINALITY ORDER BY "ordinality";
         IF max_processing IS NOT NULL THEN
           PERFORM pg_advisory_xact_lock(7301, hashtext(job->>'account_id'));
-          IF (SELECT count(*) FROM "jobs"."job" WHERE "account_id" = inserted."account_id" AND "status" = 'PROCESSING') > max_processing THEN
+          -- Counted up to one past the cap: an account's create costs no more than its cap allows.
+          IF (SELECT count(*) FROM (SELECT FROM "jobs"."job" WHERE "account_id" = inserted."account_id" AND "status" = 'PROCESSING' LIMIT max_processing::bigint + 1) AS live) > max_processing THEN
             RAISE EXCEPTION 'the account has more than % jobs PROCESSING', max_processing USING ERRCODE = 'VJ002';
           END IF;
         END IF;

@@ -26,8 +26,9 @@ export class GuidedFilter {
   // Each window's row sums and column sums, for the two planes a box mean takes at once.
   private readonly rowSums: [Float64Array, Float64Array];
   private readonly columnSums: [Float64Array, Float64Array];
-  // How many columns each window spans once clipped at the area's sides, for the area's width.
-  private columnCounts = new Int32Array(0);
+  // 1 / how many columns each window spans once clipped at the area's sides, for the area's width: the
+  // column pass multiplies by it (and by 1 / the rows spanned) rather than dividing each pixel.
+  private columnWeights = new Float64Array(0);
   // The coefficients, after their own box mean: q = a * I + b.
   readonly a: Float32Array;
   readonly b: Float32Array;
@@ -60,7 +61,7 @@ export class GuidedFilter {
     b.fill(0);
     const area = this.support(mask);
     if (!area) return;
-    this.setColumnCounts(area.right - area.left + 1);
+    this.setColumnWeights(area.right - area.left + 1);
     for (let y = area.top; y <= area.bottom; y++) {
       for (let i = y * width + area.left; i <= y * width + area.right; i++) {
         product[i] = guide[i] * mask[i];
@@ -102,10 +103,10 @@ export class GuidedFilter {
     return { left: Math.max(0, left - reach), right: Math.min(width - 1, right + reach), top: Math.max(0, top - reach), bottom: Math.min(height - 1, bottom + reach) };
   }
 
-  private setColumnCounts(columns: number): void {
-    if (this.columnCounts.length === columns) return;
+  private setColumnWeights(columns: number): void {
+    if (this.columnWeights.length === columns) return;
     const r = this.settings.radius;
-    this.columnCounts = Int32Array.from({ length: columns }, (_, x) => Math.min(columns - 1, x + r) - Math.max(0, x - r) + 1);
+    this.columnWeights = Float64Array.from({ length: columns }, (_, x) => 1 / (Math.min(columns - 1, x + r) - Math.max(0, x - r) + 1));
   }
 
   // The mean over the (2r+1)^2 window clipped to the area, of two planes at once (they share the
@@ -113,7 +114,7 @@ export class GuidedFilter {
   // rows are summed across, then a running sum of those rows moves down, adding and dropping the
   // zero row kept after the plane's last where the window passes the area's top and bottom.
   private boxes(area: Area, first: Float32Array, firstOut: Float32Array, second: Float32Array, secondOut: Float32Array): void {
-    const { width, height, columnCounts } = this;
+    const { width, height, columnWeights } = this;
     const { left, right, top, bottom } = area;
     const [firstRows, secondRows] = this.rowSums;
     const [firstColumns, secondColumns] = this.columnSums;
@@ -134,12 +135,13 @@ export class GuidedFilter {
       const leaving = y - r - 1 >= top ? (y - r - 1) * width : zeroRow;
       const rows = Math.min(bottom, y + r) - Math.max(top, y - r) + 1;
       const row = y * width;
+      const perRow = 1 / rows;
       for (let x = left; x <= right; x++) {
-        const count = rows * columnCounts[x - left];
+        const weight = perRow * columnWeights[x - left];
         firstColumns[x] += firstRows[entering + x];
-        firstOut[row + x] = (firstColumns[x] -= firstRows[leaving + x]) / count;
+        firstOut[row + x] = (firstColumns[x] -= firstRows[leaving + x]) * weight;
         secondColumns[x] += secondRows[entering + x];
-        secondOut[row + x] = (secondColumns[x] -= secondRows[leaving + x]) / count;
+        secondOut[row + x] = (secondColumns[x] -= secondRows[leaving + x]) * weight;
       }
     }
   }

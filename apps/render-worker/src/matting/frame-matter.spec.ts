@@ -306,6 +306,30 @@ describe('FrameMatter', () => {
       expect(segmenter.runs).toHaveLength(3 + 4 + 3 * 2);
     });
 
+    it('has a frame between a search and a cut add whom the search found, though the cut started before it looked', async () => {
+      // The model answers the second frame's whole frame last, after the first frame has finished.
+      class LateSecondSegmenter extends SharpSegmenter {
+        override segment(input: Float32Array): Promise<Float32Array> {
+          const run = this.runs.length;
+          const mask = super.segment(input);
+          return run === 1 ? mask.then((answer) => new Promise((resolve) => setTimeout(() => resolve(answer), 30))) : mask;
+        }
+      }
+      const segmenter = new LateSecondSegmenter(0);
+      const matter = new FrameMatter(segmenter, TRACKED);
+      const { small, side } = frames(PERSON, [44, 8, 52, 24]);
+      const first = matter.start(small, side);
+      const second = matter.start(small, side);
+      await matter.finish(first);
+      // A cut (everything bright), started while the second frame waits for its whole frame.
+      const cut = frames([0, 0, 64, 32]);
+      const third = matter.start(cut.small, cut.side);
+      const alpha = await matter.finish(second);
+      expect(alpha[gridAt(10, 8)]).toBe(255);
+      expect(alpha[gridAt(24, 8)]).toBe(255);
+      await matter.finish(third);
+    });
+
     it('searches an empty scene only every searchEvery frames', async () => {
       const segmenter = new SharpSegmenter(0);
       const matter = new FrameMatter(segmenter, { ...TRACKED, tracking: { settings: { ...DEFAULT_TRACKING, searchEvery: 3 }, sideSize: SIDE } });

@@ -2,7 +2,7 @@ import { ModelInput, writeLumaChange, type YuvMatrix } from './model-input';
 import { MatteBuilder, type MatteSettings } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import { cropBytes, pasteRegion, RegionSampler, type PictureSize } from './region-crop';
-import { RegionTracker, type Region, type TrackingSettings } from './region-tracker';
+import { RegionTracker, type Box, type Region, type TrackingSettings } from './region-tracker';
 import { TemporalSmoother, type SmoothingSettings } from './temporal-smoother';
 
 export interface FrameMatterSettings {
@@ -50,9 +50,9 @@ export class FrameMatter {
   // One set of model inputs per frame in flight: they are read by model runs while others are filled.
   private readonly slots: Slot[];
   private nextSlot = 0;
-  // The last tile search, kept once it has ended, with the number of the frame that made it and the
-  // fresh frames (cuts) started up to it (see segmentCloser).
-  private search: { frame: number; cuts: number; done: Promise<void> } | null = null;
+  // The last tile search, kept once it has ended, with the number of the frame that made it, the
+  // fresh frames (cuts) started up to it (see segmentCloser) and the people it found.
+  private search: { frame: number; cuts: number; people: Promise<Box[]> } | null = null;
   private cuts = 0;
 
   constructor(
@@ -124,9 +124,8 @@ export class FrameMatter {
     // this frame's model ran depends on timing, the frames chosen do not. Not across a cut: after one,
     // what came before tells nothing.
     const { search } = this;
-    const earlierSearch = !fresh && search && search.cuts === cuts && search.frame < frame && frame - search.frame < this.settings.depth ? search.done : null;
-    if (earlierSearch) await earlierSearch;
-    const looks = earlierSearch ? tracker.closerLookAfterSearch(whole) : tracker.closerLook(whole);
+    const earlierSearch = !fresh && search && search.cuts === cuts && search.frame < frame && frame - search.frame < this.settings.depth ? search.people : null;
+    const looks = earlierSearch ? tracker.closerLookAfterSearch(whole, await earlierSearch) : tracker.closerLook(whole);
     const tiles = tracker.searchTiles(whole, fresh, frame);
     if (tiles.length === 0) return looks.length > 0 ? this.segmentRegions(small, side, slot, looks, false, whole) : whole;
     // Waiting frames resume once the search's regions are known, not merely once its masks are.
@@ -134,13 +133,13 @@ export class FrameMatter {
     this.search = {
       frame,
       cuts,
-      done: finds.then(
-        () => undefined,
-        () => undefined,
+      people: finds.then(
+        ({ people }) => people,
+        () => [],
       ),
     };
     // Where the tiles find nobody confidently, the regions are the whole frame's own looks, if any.
-    const regions = await finds;
+    const { regions } = await finds;
     // The tiles only find: what they answered weakly elsewhere (a textured wall) stays out of the matte.
     return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, false, whole) : whole;
   }

@@ -131,8 +131,8 @@ describe('RegionTracker', () => {
   it('counts what the tile search found only where a quarter of a patch is confident', () => {
     // A wide patch answered weakly (a wall, seen closer), a few confident pixels in it, and a person.
     const found = paint(paint(maskWith([4, 20, 8, 32]), 0.5, [30, 2, 60, 20]), 0.9, [40, 8, 42, 10]);
-    expect(tracker().searchFinds(found)).toEqual(tracker().closerLook(maskWith([4, 20, 8, 32])));
-    expect(tracker().searchFinds(paint(new Float32Array(GRID_W * GRID_H), 0.5, [30, 2, 60, 20]))).toEqual([]);
+    expect(tracker().searchFinds(found).regions).toEqual(tracker().closerLook(maskWith([4, 20, 8, 32])));
+    expect(tracker().searchFinds(paint(new Float32Array(GRID_W * GRID_H), 0.5, [30, 2, 60, 20]))).toEqual({ people: [], regions: [] });
   });
 
   it("adds to the whole frame's people only those the tiles found elsewhere, keeping the whole frame's boxes", () => {
@@ -140,19 +140,19 @@ describe('RegionTracker', () => {
     const missed: [number, number, number, number] = [40, 4, 44, 16];
     // The tiles saw the known person larger, and the one the whole frame missed.
     const found = maskWith([3, 18, 9, 33], missed);
-    expect(tracker().searchFinds(found, maskWith(seen))).toEqual(tracker().closerLook(maskWith(seen, missed)));
+    expect(tracker().searchFinds(found, maskWith(seen)).regions).toEqual(tracker().closerLook(maskWith(seen, missed)));
   });
 
   it('has a frame started during a search add whom the search found to whom its own whole frame shows', () => {
     const seen: [number, number, number, number] = [4, 20, 8, 32];
     const missed: [number, number, number, number] = [40, 4, 44, 16];
     const subject = tracker();
-    subject.searchFinds(maskWith([3, 18, 9, 33], missed), maskWith(seen));
+    const { people } = subject.searchFinds(maskWith([3, 18, 9, 33], missed), maskWith(seen));
     // The next frame shows the first person a little further on: their own box, and the search's second.
-    expect(subject.closerLookAfterSearch(maskWith([5, 20, 9, 32]))).toEqual(tracker().closerLook(maskWith([5, 20, 9, 32], missed)));
-    // After a cut the search tells nothing.
+    expect(subject.closerLookAfterSearch(maskWith([5, 20, 9, 32]), people)).toEqual(tracker().closerLook(maskWith([5, 20, 9, 32], missed)));
+    // A cut planned meanwhile changes nothing for that frame: the search's people came with it.
     subject.next(true);
-    expect(subject.closerLookAfterSearch(maskWith(seen))).toEqual(tracker().closerLook(maskWith(seen)));
+    expect(subject.closerLookAfterSearch(maskWith([5, 20, 9, 32]), people)).toEqual(tracker().closerLook(maskWith([5, 20, 9, 32], missed)));
   });
 
   it('does not let a patch appearing beside a person take over their track and its velocity', () => {

@@ -81,6 +81,12 @@ export interface RegionPlan {
   frame: number;
 }
 
+// What a tile search found: the people, and the regions to look at them closer.
+export interface SearchFinds {
+  people: Box[];
+  regions: Region[];
+}
+
 export interface Box {
   x0: number;
   y0: number;
@@ -110,8 +116,6 @@ export class RegionTracker {
   // The last closer look's regions, until a finished frame shows nobody: frames started before the
   // first one finished have no track yet, and the model may miss a small person in some of them.
   private recentLooks: Region[] = [];
-  // The people the last tile search found, as boxes (searchFinds).
-  private searched: Box[] = [];
   // The frame (by start order) last searched in tiles.
   private lastSearch = -Infinity;
 
@@ -124,7 +128,7 @@ export class RegionTracker {
   // The plan for the next frame to start; `cut` when its picture has nothing to do with the last.
   next(cut: boolean): RegionPlan {
     this.started++;
-    if (cut) [this.tracks, this.recentLooks, this.searched] = [[], [], []];
+    if (cut) [this.tracks, this.recentLooks] = [[], []];
     const fresh = cut || this.started === 1;
     const regions = this.plan(this.tracks, this.started - this.observed, this.regions);
     this.regions = regions;
@@ -170,22 +174,24 @@ export class RegionTracker {
     return this.lookAt(this.people(mask));
   }
 
-  // The regions around the people the tile search found (its masks pasted in place), counting only
-  // patches with a confident core. With the whole frame's mask (a fresh frame searched whoever it
-  // showed), the tiles only add whom it missed: the people it showed keep their own boxes.
-  searchFinds(found: Float32Array, whole?: Float32Array): Region[] {
+  // The people the tile search found (its masks pasted in place), counting only patches with a
+  // confident core, and the regions around them. With the whole frame's mask (a fresh frame searched
+  // whoever it showed), the tiles only add whom it missed: the people it showed keep their own boxes.
+  // The people go with the search to the frames that look where it found someone (FrameMatter), so a
+  // cut planned meanwhile cannot take them from a frame before it.
+  searchFinds(found: Float32Array, whole?: Float32Array): SearchFinds {
     const seen = whole ? this.people(whole) : [];
     const missed = this.people(found, this.settings.coreShare).filter((box) => !seen.some((known) => overlap(known, box)));
-    this.searched = [...seen, ...missed];
-    return this.lookAt(this.searched);
+    const people = [...seen, ...missed];
+    return { people, regions: this.lookAt(people) };
   }
 
-  // A closer look for a frame started before the last tile search ended (the pipeline's first
-  // frames): the people its own whole frame shows, and those the search found that it does not.
+  // A closer look for a frame started before an earlier frame's tile search ended (the pipeline's
+  // first frames): the people its own whole frame shows, and those the search found that it does not.
   // Two people at 30 % of the height: each of the first whole frames showed one of them.
-  closerLookAfterSearch(mask: Float32Array): Region[] {
+  closerLookAfterSearch(mask: Float32Array, searched: Box[]): Region[] {
     const seen = this.people(mask);
-    return this.lookAt([...seen, ...this.searched.filter((box) => !seen.some((known) => overlap(known, box)))]);
+    return this.lookAt([...seen, ...searched.filter((box) => !seen.some((known) => overlap(known, box)))]);
   }
 
   private lookAt(boxes: Box[]): Region[] {

@@ -18,7 +18,7 @@ export function cropBytes(grid: PictureSize): number {
 // Cuts regions of the grid out of the decoder's crop source, one frame after another: writes into
 // `out` (a grid-sized yuv420p picture, see cropBytes) the `region` of the grid, read from `source`
 // (planar yuv420p of `sourceSize`, the whole frame at any size). Each output pixel averages up to
-// 3x3 bilinear taps over its footprint, so a source larger than the crop is not aliased. Chroma
+// 3x3 bilinear taps over its footprint (fillTaps), so a source much larger than the crop is not aliased. Chroma
 // stays at half the grid's resolution, as in the 4:2:0 source: it halves the work on every cropped
 // frame, the model reads colour at no finer grain than that, and ModelInput reads it as it is. Its
 // scratch buffers are made once: this runs on every cropped frame.
@@ -172,9 +172,11 @@ function axisTaps(count: number): AxisTaps {
   return { count, taps: 1, index: new Int32Array(count * MAX_TAPS), next: new Int32Array(count * MAX_TAPS), weight: new Float32Array(count * MAX_TAPS) };
 }
 
-// For the axis's output pixels, starting at source coordinate `start` and `step` source pixels apart.
+// For the axis's output pixels, starting at source coordinate `start` and `step` source pixels apart:
+// as many taps as source pixels a footprint spans, rounded. Under 1.5 one bilinear tap: a medium crop
+// (step 1.2) then costs half, and bench:matting-quality's tracked clips score the same on average.
 function fillTaps(axis: AxisTaps, start: number, step: number, size: number): void {
-  const taps = Math.min(MAX_TAPS, Math.max(1, Math.ceil(step - 1e-6)));
+  const taps = Math.min(MAX_TAPS, Math.max(1, Math.round(step)));
   axis.taps = taps;
   for (let i = 0; i < axis.count; i++) {
     for (let k = 0; k < taps; k++) {

@@ -234,6 +234,15 @@ describe('billing against PostgreSQL and nats-server', () => {
       expect(eventsOf(jobId).map((e) => e.kind)).toEqual(['hold_rejected']);
     });
 
+    it("rejects the first job of an account billing has never seen, making the account's row at zero", async () => {
+      const accountId = randomUUID();
+      const jobId = randomUUID();
+      await created(accountId, jobId, 10);
+      expect(await waitForEvent(jobId, 'hold_rejected')).toMatchObject({ credits_required: 10, credits_available: 0 });
+      expect(await balance(accountId)).toEqual({ account_id: accountId, balance: 0, held: 0, available: 0 });
+      expect(await allEntries(accountId)).toEqual([]);
+    });
+
     it('holds nothing for a created event that arrives after the job was cancelled', async () => {
       const accountId = await newAccount(50);
       const jobId = randomUUID();

@@ -1,6 +1,6 @@
 import type { JobType } from '@vj/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { AccountEntity } from '../database/account.entity';
+import { AccountEntity } from '../database/account.entity';
 import { JobBillingEntity } from '../database/job-billing.entity';
 import { appendRowsParams, appendRowsSql, available, ledgerRows, lockAccount } from '../ledger/account-ledger';
 import { wholeRowUpdateSql } from '@vj/database';
@@ -37,8 +37,7 @@ export class JobBillingStore {
   async withLockedJob<T>(job: JobRef, now: Date, work: (locked: LockedJob) => Promise<T>): Promise<T> {
     let wroteOutbox = false;
     const result = await this.dataSource.transaction(async (manager) => {
-      const row = await lockJob(manager, job);
-      const account = await lockAccount(manager, row.account_id, now);
+      const { row, account } = await lockJobAndAccount(manager, job, now);
       return work({
         row,
         available: available(account),
@@ -52,17 +51,30 @@ export class JobBillingStore {
   }
 }
 
-// The job's billing row, created on the job's first event, locked: `ON CONFLICT DO UPDATE` takes the
-// row lock of an existing row (waiting for a concurrent event of the job to commit) and returns it,
-// one statement where an insert and a locking read took two.
-async function lockJob(manager: EntityManager, job: JobRef): Promise<JobBillingEntity> {
-  const [row]: JobBillingEntity[] = await manager.query(
-    `INSERT INTO "${BILLING_SCHEMA}"."job_billing" AS j ("job_id", "account_id", "job_type", "state") VALUES ($1, $2, $3, 'open')
-     ON CONFLICT ("job_id") DO UPDATE SET "job_id" = j."job_id"
-     RETURNING *`,
+// The job's billing row, created on the job's first event, and its account's row, both locked, in one
+// statement: `ON CONFLICT DO UPDATE` takes the lock of an existing job row (waiting for a concurrent
+// event of the job to commit) and returns it, then the join locks the account's row. On the account's
+// first event there is no account row yet: the job row, locked already, is read again and the account
+// made by lockAccount.
+async function lockJobAndAccount(manager: EntityManager, job: JobRef, now: Date): Promise<{ row: JobBillingEntity; account: AccountEntity }> {
+  const [found]: (JobBillingEntity & { account_balance: number; account_held: number; account_updated_at: Date })[] = await manager.query(
+    `WITH j AS (
+       INSERT INTO "${BILLING_SCHEMA}"."job_billing" AS j ("job_id", "account_id", "job_type", "state") VALUES ($1, $2, $3, 'open')
+       ON CONFLICT ("job_id") DO UPDATE SET "job_id" = j."job_id"
+       RETURNING *
+     )
+     SELECT j.*, a."balance" AS "account_balance", a."held" AS "account_held", a."updated_at" AS "account_updated_at"
+       FROM j JOIN "${BILLING_SCHEMA}"."account" AS a ON a."account_id" = j."account_id"
+        FOR UPDATE OF a`,
     [job.job_id, job.account_id, job.job_type],
   );
-  return Object.assign(new JobBillingEntity(), row);
+  if (!found) {
+    const row = await manager.findOneByOrFail(JobBillingEntity, { job_id: job.job_id });
+    return { row, account: await lockAccount(manager, row.account_id, now) };
+  }
+  const { account_balance, account_held, account_updated_at, ...row } = found;
+  const account = Object.assign(new AccountEntity(), { account_id: row.account_id, balance: account_balance, held: account_held, updated_at: account_updated_at });
+  return { row: Object.assign(new JobBillingEntity(), row), account };
 }
 
 // Returns whether an event went into the outbox: only with a change (a redelivered event finds its

@@ -1,32 +1,47 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { OutputCodec } from '@vj/contracts';
 import { probeMedia, ProcessRunner } from '../../apps/render-worker/src/media';
-import { writeFrame } from '../../apps/render-worker/src/matting/frame-stream';
-import type { MatteFiles } from '../../apps/render-worker/src/matting/matting-args';
+import { userFileInput } from '../../apps/render-worker/src/media/input-fence';
+import { MAX_MATTING_PICTURE } from '../../apps/render-worker/src/matting/frame-geometry';
+import { HELD_INPUT, heldFilters, QUIET, h264Outputs, vp9Output, type EncodePlan, type MatteFiles } from '../../apps/render-worker/src/matting/matting-args';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { mattingPlan } from '../../apps/render-worker/src/matting/matting-plan';
 
-// The same ffmpeg decode and encode a background-removal job runs (the encoder decodes the picture
-// and reads an alpha frame per picture on stdin), with no inference and no matte work: every alpha
-// frame is opaque. A job's time over this is what matting costs: the model-size decode, the model,
-// the smoothing and refinement, and encoding a real alpha plane.
+// The least a background-removal job can do: one ffmpeg that decodes the input and encodes it with
+// the job's encoders and an opaque alpha (VP9 with alpha, or the H.264 picture and a flat matte),
+// with no model, no matte work and nothing through this process. A job's time over this is what
+// matting costs: the model-size copy, the model, the smoothing and refinement, handing the pictures
+// through the worker and encoding a real alpha plane.
 export async function codecBaseline(inputPath: string, codec: OutputCodec, refine: boolean, segmenters: readonly Segmenter[], workDir: string): Promise<{ frames: number }> {
   await mkdir(workDir, { recursive: true });
   const runner = new ProcessRunner();
   const probe = await probeMedia(runner, { ffprobePath: 'ffprobe', inputPath, timeoutMs: 60_000 });
-  if (!probe.video) throw new Error(`${inputPath} has no video stream`);
-  const files: MatteFiles =
-    codec === 'vp9' ? { codec, webmPath: join(workDir, 'baseline.webm') } : { codec, rgbPath: join(workDir, 'baseline-rgb.mp4'), mattePath: join(workDir, 'baseline-matte.mp4') };
-  const plan = mattingPlan(probe, probe.video, { inputPath, maxSeconds: 3600, refine, segmenters, tracking: null, files });
-  const frames = Math.round((probe.durationSeconds ?? 0) * plan.fps);
-  const opaque = Buffer.alloc(plan.alpha.width * plan.alpha.height, 255);
-  const alpha = new PassThrough({ highWaterMark: opaque.length });
-  const encoding = runner.run({ file: 'ffmpeg', args: plan.encodeArgs }, { timeoutMs: 30 * 60_000, stdin: alpha });
-  const signal = new AbortController().signal;
-  for (let i = 0; i < frames; i++) await writeFrame(alpha, opaque, signal);
-  alpha.end();
-  await encoding;
-  return { frames };
+  const video = probe.video;
+  if (!video) throw new Error(`${inputPath} has no video stream`);
+  const webmPath = join(workDir, 'baseline.webm');
+  const h264Files = { codec: 'h264', rgbPath: join(workDir, 'baseline-rgb.mp4'), mattePath: join(workDir, 'baseline-matte.mp4') } as const;
+  const files: MatteFiles = codec === 'vp9' ? { codec, webmPath } : h264Files;
+  const plan = mattingPlan(probe, video, { inputPath, maxSeconds: 3600, refine, segmenters, tracking: null, files });
+  const encode: EncodePlan = {
+    inputPath,
+    storedSize: { width: video.width, height: video.height },
+    geometry: plan.geometry,
+    pictures: 'file',
+    maxSeconds: 3600,
+    frameRate: video.frameRate ?? '25',
+    fps: plan.fps,
+    audio: probe.audio,
+    colour: video,
+    alpha: plan.alpha,
+    files,
+  };
+  const picture = `[0:V:0]${heldFilters({ width: video.width, height: video.height }, plan.geometry).join(',')},format=yuva420p`;
+  const sound = probe.audio ? ['-map', '0:a:0'] : [];
+  const args =
+    codec === 'vp9'
+      ? ['-filter_complex', `${picture}[out]`, '-map', '[out]', ...sound, ...vp9Output(encode, webmPath)]
+      : ['-filter_complex', `${picture},split=2[p][m];[p]format=yuv420p[picture];[m]alphaextract,format=yuv420p[matte]`, '-map', '[picture]', ...sound, ...h264Outputs(encode, h264Files, '[matte]')];
+  await runner.run({ file: 'ffmpeg', args: [...QUIET, ...HELD_INPUT, ...userFileInput(inputPath, MAX_MATTING_PICTURE), ...args] }, { timeoutMs: 30 * 60_000 });
+  return { frames: Math.round((probe.durationSeconds ?? 0) * plan.fps) };
 }

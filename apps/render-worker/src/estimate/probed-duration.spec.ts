@@ -11,6 +11,8 @@ const video = (nbFrames: number | null): VideoStreamProbe => ({
   durationSeconds: 2,
   rotation: 0,
   colorSpace: null,
+  colorPrimaries: null,
+  colorTransfer: null,
 });
 const probe = (formatName: string, durationSeconds: number | null, extra: Partial<MediaProbe> = {}): MediaProbe => ({
   formatName,

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { AbortError } from '../media';
 import { ProcessFailedError, type CommandRunner, type ProcessCommand, type RunOptions, type RunResult } from '../media/process-runner';
 import { FramePipelineFailure, runFramePipeline, type FramePipelineRequest, type FrameStage } from './frame-pipeline';
@@ -10,9 +10,11 @@ const ENCODE = ['-i', 'pipe:0', '/w/out.webm'];
 type Script = (options: RunOptions) => Promise<void>;
 
 // ffmpeg stand-ins, told apart by their arguments. Unless scripted otherwise the encoder reads its
-// stdin to the end; everything it reads is kept.
+// inputs to the end: the alpha frames on pipe:3 and, when it is given any, the pictures on stdin;
+// everything it reads is kept.
 class FakeRunner implements CommandRunner {
   readonly encoded: Buffer[] = [];
+  readonly pictures: Buffer[] = [];
 
   constructor(private readonly script: { decoder: Script; encoder?: Script }) {}
 
@@ -26,8 +28,11 @@ class FakeRunner implements CommandRunner {
     return Promise.reject(new Error('the frame pipeline starts its processes one by one'));
   }
 
-  async read({ stdin }: RunOptions): Promise<void> {
-    for await (const chunk of stdin as AsyncIterable<Buffer>) this.encoded.push(chunk);
+  async read({ stdin, inputs }: RunOptions): Promise<void> {
+    const keep = async (from: Readable | undefined, into: Buffer[]) => {
+      for await (const chunk of from ?? []) into.push(chunk as Buffer);
+    };
+    await Promise.all([keep(inputs?.[0], this.encoded), keep(stdin, this.pictures)]);
   }
 }
 
@@ -76,7 +81,7 @@ function recordingStage(): FrameStage<{ index: number; frame: Buffer }> & { log:
 }
 
 function request<P>(runner: CommandRunner, stage: FrameStage<P>, overrides: Partial<FramePipelineRequest<P>> = {}): FramePipelineRequest<P> {
-  return { runner, ffmpegPath: 'ffmpeg', decodeArgs: DECODE, encodeArgs: ENCODE, frameBytes: 3, encodedFrameBytes: 2, stage, depth: 2, timeoutMs: 10_000, ...overrides };
+  return { runner, ffmpegPath: 'ffmpeg', decodeArgs: DECODE, encodeArgs: ENCODE, frameBytes: 3, alphaBytes: 2, stage, depth: 2, timeoutMs: 10_000, ...overrides };
 }
 
 describe('runFramePipeline', () => {
@@ -125,6 +130,19 @@ describe('runFramePipeline', () => {
     const result = await runFramePipeline(request(runner, stage, { sideFrameBytes: 2 }));
     expect(result.frames).toBe(3);
     expect(stage.sides).toEqual([20, 21, 22]);
+  });
+
+  it('hands each side frame on to the encoder as its picture, in frame order, when it is the picture', async () => {
+    const runner = new FakeRunner({ decoder: decoding([frame(10), frame(11), frame(12)], [frame(20, 2), frame(21, 2), frame(22, 2)]) });
+    await runFramePipeline(request(runner, recordingStage(), { sideFrameBytes: 2, sideToEncoder: true }));
+    expect([...Buffer.concat(runner.pictures)]).toEqual([20, 20, 21, 21, 22, 22]);
+    expect([...Buffer.concat(runner.encoded)]).toEqual([0, 10, 1, 11, 2, 12]);
+  });
+
+  it('gives the encoder no pictures when the side frames are not the picture', async () => {
+    const runner = new FakeRunner({ decoder: decoding([frame(10)], [frame(20, 2)]) });
+    await runFramePipeline(request(runner, recordingStage(), { sideFrameBytes: 2 }));
+    expect(runner.pictures).toEqual([]);
   });
 
   it('gives the stage no side frame when the decoder has no second output', async () => {

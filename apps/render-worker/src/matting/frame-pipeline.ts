@@ -4,8 +4,8 @@ import { throwIfAborted } from '../media/media-error';
 import type { CommandRunner, RunResult } from '../media/process-runner';
 import { readFrames, writeFrame } from './frame-stream';
 
-// decoder | this process | encoder, for raw frames: each frame the decoder writes becomes one the
-// encoder reads. Frames are handed through in order, `depth` at a time at most: start(n + depth - 1)
+// decoder | this process | encoder, for raw frames: each frame the decoder writes becomes one alpha
+// frame the encoder reads, and with `sideToEncoder` its side frame is handed on as the picture. Frames are handed through in order, `depth` at a time at most: start(n + depth - 1)
 // runs before finish(n), so a stage can overlap its own work on some frames (model runs on another
 // thread) with this thread's work on others. Back-pressure all the way: a slow encoder stalls
 // the decoder, so memory stays flat however long the video.
@@ -27,8 +27,10 @@ export interface FramePipelineRequest<P> {
   // in step with the first, when it has one.
   frameBytes: number;
   sideFrameBytes?: number;
-  // Bytes of one frame the encoder reads: the writes are buffered up to `depth` of them.
-  encodedFrameBytes: number;
+  // The side frames are the pictures the encoder encodes: each goes on to its stdin with its alpha.
+  sideToEncoder?: boolean;
+  // Bytes of one alpha frame the encoder reads on pipe:3: the writes are buffered up to `depth` of them.
+  alphaBytes: number;
   stage: FrameStage<P>;
   // Frames started and not yet finished, at most (2 or more).
   depth: number;
@@ -52,6 +54,11 @@ export interface FramePipelineResult {
   decoder: RunResult;
 }
 
+interface InFlight<P> {
+  pending: P;
+  picture: Buffer | undefined;
+}
+
 // How many frames of its first output the decoder may write before their side frames.
 const SIDE_LEAD_FRAMES = 16;
 
@@ -66,10 +73,11 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   // decoder runs few threads, see decodeFramesArgs, which bounds how far ahead it gets).
   const decoded = new PassThrough({ highWaterMark: request.frameBytes * (request.sideFrameBytes ? SIDE_LEAD_FRAMES : 1) });
   const side = request.sideFrameBytes ? new PassThrough({ highWaterMark: request.sideFrameBytes }) : undefined;
-  const toEncoder = new PassThrough({ highWaterMark: request.encodedFrameBytes * request.depth });
+  const toAlphas = new PassThrough({ highWaterMark: request.alphaBytes * request.depth });
+  const toPictures = request.sideToEncoder && request.sideFrameBytes ? new PassThrough({ highWaterMark: request.sideFrameBytes * 2 }) : undefined;
   // Once anything fails, no stream is read again: destroying them lets the processes' pipes settle
   // instead of waiting for a reader that is gone.
-  stop.signal.addEventListener('abort', () => [decoded, side, toEncoder].forEach((stream) => stream?.destroy()), { once: true });
+  stop.signal.addEventListener('abort', () => [decoded, side, toAlphas, toPictures].forEach((stream) => stream?.destroy()), { once: true });
   let failure: FramePipelineFailure | undefined;
   const failed =
     (part: FramePipelineFailure['part']) =>
@@ -82,26 +90,29 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   const decoding = runner
     .run({ file: request.ffmpegPath, args: request.decodeArgs }, { ...options, stdout: decoded, outputs: side ? [side] : [] })
     .catch(failed('decoder'));
-  const encoding = runner.run({ file: request.ffmpegPath, args: request.encodeArgs }, { ...options, stdin: toEncoder }).catch(failed('encoder'));
+  const encoding = runner.run({ file: request.ffmpegPath, args: request.encodeArgs }, { ...options, stdin: toPictures, inputs: [toAlphas] }).catch(failed('encoder'));
   const handing = (async () => {
     let count = 0;
-    const emit = async (pending: P): Promise<void> => {
+    const emit = async ({ pending, picture }: InFlight<P>): Promise<void> => {
       // A model run that never answers must not outlive the processes' time limit.
-      await writeFrame(toEncoder, await untilAborted(stage.finish(pending), stop.signal), stop.signal);
+      const alpha = await untilAborted(stage.finish(pending), stop.signal);
+      // Both at once: ffmpeg reads each of its inputs on a thread of its own.
+      await Promise.all([writeFrame(toAlphas, alpha, stop.signal), toPictures && picture ? writeFrame(toPictures, picture, stop.signal) : undefined]);
       count++;
     };
-    const inFlight: P[] = [];
+    const inFlight: InFlight<P>[] = [];
     // ffmpeg writes a frame's two outputs one after the other, so reading them in turn never stalls it.
     const sideFrames = side && request.sideFrameBytes ? readFrames(side, request.sideFrameBytes) : undefined;
     for await (const frame of readFrames(decoded, request.frameBytes)) {
       stop.signal.throwIfAborted();
       const sideFrame = sideFrames ? await sideFrames.next() : undefined;
       if (sideFrame?.done) throw new Error('the decoder\'s second output ended before its first');
-      inFlight.push(stage.start(frame, sideFrame?.value));
-      if (inFlight.length >= request.depth) await emit(inFlight.shift() as P);
+      inFlight.push({ pending: stage.start(frame, sideFrame?.value), picture: sideFrame?.value });
+      if (inFlight.length >= request.depth) await emit(inFlight.shift() as InFlight<P>);
     }
-    for (const pending of inFlight) await emit(pending);
-    toEncoder.end();
+    for (const frame of inFlight) await emit(frame);
+    toAlphas.end();
+    toPictures?.end();
     return count;
   })().catch(failed('stage'));
   const [decoder, , frames] = await Promise.allSettled([decoding, encoding, handing]);

@@ -1,42 +1,45 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { probeMedia, ProcessRunner } from '../media';
 import { ffmpeg } from '../media/testing/media-tools';
-import { encodeMatteArgs, type MatteFiles } from './matting-args';
+import { runFramePipeline } from './frame-pipeline';
+import { decodeFramesArgs, encodeMatteArgs, type MatteFiles } from './matting-args';
 import { decodeGray, decodeWebmAlpha, videoFrameTimes } from './testing/matte-tools';
 
-// The encoder's pairing of pictures and alpha frames, with the real ffmpeg: frame n of the alpha
-// stream (here a flat grey of 8 n) must land on picture n, whatever the input's time base.
+// The pairing of pictures and alpha frames, with the real ffmpeg: frame n of the alpha stream (here a
+// flat grey of 8 n) must land on picture n, whatever the input's time base, whether the encoder
+// decodes the picture itself or the worker hands it the decoder's.
+
+const colour = { colorSpace: null, colorPrimaries: null, colorTransfer: null };
 
 let dir: string;
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'vj-matte-args-'))));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function encode(input: string, frameRate: string, frames: number, codec: 'vp9' | 'h264'): Promise<string[]> {
+async function encode(input: string, frameRate: string, codec: 'vp9' | 'h264', pictures: 'worker' | 'file'): Promise<string[]> {
   const files: MatteFiles = codec === 'vp9' ? { codec, webmPath: join(dir, 'out.webm') } : { codec, rgbPath: join(dir, 'rgb.mp4'), mattePath: join(dir, 'matte.mp4') };
-  const args = encodeMatteArgs({
-    inputPath: input,
-    storedSize: { width: 64, height: 48 },
-    geometry: { width: 64, height: 48, filters: [] },
-    maxSeconds: 60,
-    frameRate,
-    fps: frameRate.split('/').map(Number).reduce((num, den) => num / den),
-    audio: null,
-    colorSpace: null,
-    alpha: { width: 16, height: 8 },
-    files,
+  const geometry = { width: 64, height: 48, filters: [] };
+  const alpha = { width: 16, height: 8 };
+  const fps = frameRate.split('/').map(Number).reduce((num, den) => num / den);
+  let started = 0;
+  await runFramePipeline({
+    runner: new ProcessRunner(),
+    ffmpegPath: 'ffmpeg',
+    decodeArgs: decodeFramesArgs({ inputPath: input, storedSize: geometry, geometry, maxSeconds: 60, modelInput: alpha, side: pictures === 'worker' ? geometry : null }),
+    encodeArgs: encodeMatteArgs({ inputPath: input, storedSize: geometry, geometry, pictures, maxSeconds: 60, frameRate, fps, audio: null, colour, alpha, files }),
+    frameBytes: alpha.width * alpha.height * 3,
+    sideFrameBytes: pictures === 'worker' ? (geometry.width * geometry.height * 3) / 2 : undefined,
+    sideToEncoder: pictures === 'worker',
+    alphaBytes: alpha.width * alpha.height,
+    stage: { start: () => started++, finish: async (n) => Buffer.alloc(alpha.width * alpha.height, 8 * n) },
+    depth: 2,
+    timeoutMs: 60_000,
   });
-  const alpha = new PassThrough();
-  const run = new ProcessRunner().run({ file: 'ffmpeg', args }, { timeoutMs: 60_000, stdin: alpha });
-  for (let n = 0; n < frames; n++) alpha.write(Buffer.alloc(16 * 8, 8 * n));
-  alpha.end();
-  await run;
   return files.codec === 'vp9' ? [files.webmPath] : [files.rgbPath, files.mattePath];
 }
 
-describe('encodeMatteArgs with the real ffmpeg', () => {
+describe('decodeFramesArgs and encodeMatteArgs with the real ffmpeg', () => {
   it.each([
     ['Matroska at 30 fps (time base 1/1000)', 'in.mkv', '30', [], ['-r', '30']],
     ['MP4 at 29.97 fps', 'in.mp4', '30000/1001', [], ['-r', '30000/1001']],
@@ -50,8 +53,8 @@ describe('encodeMatteArgs with the real ffmpeg', () => {
     const frames = (await videoFrameTimes(input)).length;
     // The rate the job numbers frames at: the probe's average one.
     const rate = (await probeMedia(new ProcessRunner(), { ffprobePath: 'ffprobe', inputPath: input, timeoutMs: 10_000 })).video?.frameRate ?? '25';
-    for (const codecName of ['vp9', 'h264'] as const) {
-      const outputs = await encode(input, rate, frames, codecName);
+    for (const [codecName, pictures] of [['vp9', 'file'], ['h264', 'file'], ['vp9', 'worker'], ['h264', 'worker']] as const) {
+      const outputs = await encode(input, rate, codecName, pictures);
       const alphas = codecName === 'vp9' ? await decodeWebmAlpha(outputs[0], 64, 48) : await decodeGray(outputs[1], 64, 48);
       expect(alphas).toHaveLength(frames);
       // The H.264 picture, a file of its own, has exactly as many frames as its matte.

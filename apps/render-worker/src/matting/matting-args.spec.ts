@@ -21,16 +21,20 @@ function plan(overrides: Partial<EncodePlan> = {}): EncodePlan {
     inputPath: '/w/in',
     storedSize: { width: 640, height: 480 },
     geometry: VGA,
+    pictures: 'file',
     maxSeconds: 60,
     frameRate: '30/1',
     fps: 30,
     audio: audio('opus'),
-    colorSpace: null,
+    colour: UNTAGGED,
     alpha: { width: 256, height: 144 },
     files: { codec: 'vp9', webmPath: '/w/transparent.webm' },
     ...overrides,
   };
 }
+
+const UNTAGGED = { colorSpace: null, colorPrimaries: null, colorTransfer: null };
+const BT709 = { colorSpace: 'bt709', colorPrimaries: 'bt709', colorTransfer: 'bt709' };
 
 const h264Files = { codec: 'h264', rgbPath: '/w/rgb.mp4', mattePath: '/w/matte.mp4' } as const;
 
@@ -102,8 +106,8 @@ describe('decodeFramesArgs', () => {
 
 describe('encodeMatteArgs', () => {
   const input = ['-noautorotate', '-reinit_filter', '0', '-t', '61', ...FENCED, '-i', '/w/in'];
-  const alphaFrames = (size: string, rate = '30/1') => ['-f', 'rawvideo', '-pix_fmt', 'gray', '-s', size, '-framerate', rate, '-protocol_whitelist', 'pipe', '-i', 'pipe:0'];
-  const vp9 = ['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '30', '-b:v', '922k', '-g', '60'];
+  const alphaFrames = (size: string, rate = '30/1') => ['-f', 'rawvideo', '-pix_fmt', 'gray', '-s', size, '-framerate', rate, '-protocol_whitelist', 'pipe', '-i', 'pipe:3'];
+  const vp9 = ['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '30', '-b:v', '922k', '-g', '60', '-color_range', 'tv'];
 
   it('decodes the input again and merges it with the model-size alpha, scaled up, into VP9 with alpha in WebM, copying Opus sound', () => {
     expect(encodeMatteArgs(plan())).toEqual([
@@ -117,6 +121,27 @@ describe('encodeMatteArgs', () => {
       '-c:a', 'copy',
       '-f', 'webm', '-y', '/w/transparent.webm',
     ]);
+  });
+
+  it("takes the worker's pictures on stdin when it hands them on, and the file's sound from a third input that decodes no picture", () => {
+    const raw = (format: string, size: string, pipe: string) => ['-f', 'rawvideo', '-pix_fmt', format, '-s', size, '-framerate', '30/1', '-protocol_whitelist', 'pipe', '-i', pipe];
+    expect(encodeMatteArgs(plan({ pictures: 'worker', alpha: { width: 640, height: 480 } }))).toEqual([
+      ...QUIET,
+      ...raw('yuv420p', '640x480', 'pipe:0'),
+      ...raw('gray', '640x480', 'pipe:3'),
+      '-vn', ...input,
+      '-filter_complex', '[0:v]settb=1/30,setpts=N[picture];[1:v]settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+      '-map', '[out]', '-map', '2:a:0', '-fps_mode', 'passthrough',
+      ...vp9,
+      '-c:a', 'copy',
+      '-f', 'webm', '-y', '/w/transparent.webm',
+    ]);
+  });
+
+  it("opens no file when the worker hands on the pictures and the input has no sound", () => {
+    const args = encodeMatteArgs(plan({ pictures: 'worker', audio: null, files: h264Files }));
+    expect(valuesOf(args, '-i')).toEqual(['pipe:0', 'pipe:3']);
+    expect(valuesOf(args, '-map')).toEqual(['[picture]', '[matte]']);
   });
 
   it('merges a frame-size alpha as it is, without scaling it', () => {
@@ -174,7 +199,7 @@ describe('encodeMatteArgs', () => {
       '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[alpha]format=yuv420p[matte]',
       '-map', '[picture]', '-map', '0:a:0', '-fps_mode', 'passthrough',
       '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-maxrate', '1106k', '-bufsize', '1106k', '-pix_fmt', 'yuv420p',
-      '-g', '60',
+      '-g', '60', '-color_range', 'tv',
       '-c:a', 'copy',
       '-movflags', '+faststart', '-f', 'mp4', '-y', '/w/rgb.mp4',
       '-map', '[matte]', '-fps_mode', 'passthrough',
@@ -197,25 +222,29 @@ describe('encodeMatteArgs', () => {
 
   it('gives the H.264 outputs no sound when the input has none', () => {
     const args = encodeMatteArgs(plan({ audio: null, files: h264Files }));
-    expect(valuesOf(args, '-i')).toEqual(['/w/in', 'pipe:0']);
+    expect(valuesOf(args, '-i')).toEqual(['/w/in', 'pipe:3']);
     expect(valuesOf(args, '-map')).toEqual(['[picture]', '[matte]']);
     expect(args).not.toContain('-c:a');
   });
 
-  it('tags the VP9 output with the source colour space', () => {
-    const args = encodeMatteArgs(plan({ colorSpace: 'bt709' }));
-    expect(args.slice(args.indexOf('-g'), args.indexOf('-c:a'))).toEqual(['-g', '60', '-colorspace', 'bt709']);
+  it("tags the VP9 output limited range, with the source's colour space, primaries and transfer function", () => {
+    const args = encodeMatteArgs(plan({ colour: BT709 }));
+    expect(args.slice(args.indexOf('-g'), args.indexOf('-c:a'))).toEqual(['-g', '60', '-color_range', 'tv', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709']);
   });
 
-  it('tags the H.264 picture with the source colour space but not the matte', () => {
-    const args = encodeMatteArgs(plan({ colorSpace: 'smpte170m', files: h264Files }));
+  it('tags the H.264 picture with the source colour tags but not the matte', () => {
+    const args = encodeMatteArgs(plan({ colour: { colorSpace: 'smpte170m', colorPrimaries: 'smpte170m', colorTransfer: null }, files: h264Files }));
     expect(valuesOf(args, '-colorspace')).toEqual(['smpte170m']);
-    expect(args.indexOf('-colorspace')).toBeLessThan(args.indexOf('/w/rgb.mp4'));
+    expect(valuesOf(args, '-color_primaries')).toEqual(['smpte170m']);
+    expect(valuesOf(args, '-color_range')).toEqual(['tv']);
+    expect(args).not.toContain('-color_trc');
+    expect(args.indexOf('-color_range')).toBeLessThan(args.indexOf('/w/rgb.mp4'));
   });
 
-  it('writes no colour space tag for untagged sources', () => {
-    expect(encodeMatteArgs(plan())).not.toContain('-colorspace');
-    expect(encodeMatteArgs(plan({ files: h264Files }))).not.toContain('-colorspace');
+  it('writes only the range for untagged sources', () => {
+    for (const args of [encodeMatteArgs(plan()), encodeMatteArgs(plan({ files: h264Files }))]) {
+      expect(args.filter((arg) => arg.startsWith('-color'))).toEqual(['-color_range']);
+    }
   });
 
   it('caps the bitrate in proportion to the picture size (not the alpha size) and frame rate', () => {

@@ -1,11 +1,11 @@
-import type { AudioStreamProbe } from '../media';
+import type { AudioStreamProbe, VideoStreamProbe } from '../media';
 import { ownInput, userFileInput } from '../media/input-fence';
 import { MAX_MATTING_PICTURE, type FrameGeometry } from './frame-geometry';
 
-// ffmpeg argument lists for the matting job, built from probe data and options only. Both decode the
+// ffmpeg argument lists for the matting job, built from probe data and options only. Both open the
 // user's file, fenced (input-fence.ts) and held to the job's picture limit.
 
-const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
+export const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
 
 // The stream's own picture size as the probe read it (before turning).
 export interface StoredSize {
@@ -30,15 +30,16 @@ export interface DecodePlan {
 // What the matting itself reads, one entry per decoded frame of the first real video stream,
 // upright (the geometry's filters turn it, not ffmpeg's autorotation) and at the geometry's size
 // (heldFilters): on stdout the frame scaled to the model's input as planar yuv444p, scaled by
-// ffmpeg's vectorised code; with a side frame, on pipe:3, the frame as yuv420p at the side's size.
-// The picture itself never passes through the worker: the encoder decodes it again (encodeMatteArgs).
+// ffmpeg's vectorised code; with a side frame, on pipe:3, the frame as yuv420p at the side's size. A
+// full-size side frame is the picture the encoder encodes (decision 0051); otherwise the encoder
+// decodes the picture again (encodeMatteArgs).
 export function decodeFramesArgs(plan: DecodePlan): string[] {
   const { geometry, modelInput, side } = plan;
   const limit = ['-t', String(plan.maxSeconds + 1)];
   const raw = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
   const upright = `${heldFilters(plan.storedSize, geometry).join(',')},`;
   const toModel = `scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p`;
-  const fullSize = side !== null && side.width === geometry.width && side.height === geometry.height;
+  const fullSize = side !== null && sameSize(side, geometry);
   const toSide = side && !fullSize ? `scale=${side.width}:${side.height}:flags=area,` : '';
   // yuv420p first: 10-bit, RGB or full-range input then gives the same 8-bit limited-range luma as
   // the model-size copy and the encoder's picture.
@@ -56,84 +57,129 @@ export function decodeFramesArgs(plan: DecodePlan): string[] {
   ];
 }
 
+export function sameSize(a: { width: number; height: number }, b: { width: number; height: number }): boolean {
+  return a.width === b.width && a.height === b.height;
+}
+
 export type MatteFiles = { codec: 'vp9'; webmPath: string } | { codec: 'h264'; rgbPath: string; mattePath: string };
 
 export interface EncodePlan {
   inputPath: string;
   storedSize: StoredSize;
   geometry: FrameGeometry;
+  // Where the pictures come from: the worker hands on the decoder's full-size side frames (stdin),
+  // or the encoder decodes the input again.
+  pictures: 'worker' | 'file';
   maxSeconds: number;
   frameRate: string;
   fps: number;
   audio: AudioStreamProbe | null;
-  colorSpace: string | null;
-  // The size of the alpha frames on stdin: the model's (scaled up here) or the picture's.
+  // The source's colour tags: raw frames carry none, so the encoder is told them.
+  colour: ColourTags;
+  // The size of the alpha frames on pipe:3: the model's (scaled up here) or the picture's.
   alpha: { width: number; height: number };
   files: MatteFiles;
 }
 
-// The input decoded again, turned upright like the matting's decode, with 8-bit alpha frames on
-// stdin (grey, one per picture) as its alpha: one VP9 WebM with alpha, or an H.264 picture and an
-// H.264 matte (luma = alpha). Both streams are renumbered n / frame rate, so the n-th alpha frame
-// always meets the n-th picture, whatever the input's own timestamps.
+// The pictures, upright like the matting's decode, with one 8-bit alpha frame per picture (grey) on
+// pipe:3, become one VP9 WebM with alpha, or an H.264 picture and an H.264 matte (luma = alpha). The
+// pictures are the decoder's, handed on by the worker on stdin when it reads them anyway, else the
+// input decoded again. Both streams are renumbered n / frame rate, so the n-th alpha frame always
+// meets the n-th picture, whatever the input's own timestamps. The sound comes from the input file,
+// opened once.
 export function encodeMatteArgs(plan: EncodePlan): string[] {
   const { geometry, alpha, files } = plan;
   // In a time base of one frame, timestamps are exact; setpts=N/rate/TB in the input's time base
   // (1/1000 for Matroska) rounds some down onto the previous alpha frame.
   const renumber = `settb=${frameDuration(plan.frameRate)},setpts=N`;
-  const picture = `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
-  const fullSize = alpha.width === geometry.width && alpha.height === geometry.height;
-  const matte = `[1:v]${fullSize ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
+  const fromWorker = plan.pictures === 'worker';
+  const file = [...HELD_INPUT, '-t', String(plan.maxSeconds + 1), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE)];
   const inputs = [
-    ...HELD_INPUT, '-t', String(plan.maxSeconds + 1), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE),
-    '-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${alpha.width}x${alpha.height}`, '-framerate', plan.frameRate, ...ownInput('pipe:0'),
+    ...(fromWorker ? rawFrames('yuv420p', geometry, plan.frameRate, 'pipe:0') : file),
+    ...rawFrames('gray', alpha, plan.frameRate, 'pipe:3'),
+    ...(fromWorker && plan.audio ? ['-vn', ...file] : []),
   ];
-  const sound = plan.audio ? ['-map', '0:a:0'] : [];
-  // MP4 would otherwise resample the picture to its nominal rate (r_frame_rate), dropping or
-  // repeating frames the matte keeps: every frame goes out once, at the timestamp it was given.
-  const oneForOne = ['-fps_mode', 'passthrough'];
-  // A keyframe every two seconds or so keeps seeking quick in players and editors.
-  const gop = ['-g', String(Math.max(1, Math.round(plan.fps * 2)))];
-  const colour = plan.colorSpace ? ['-colorspace', plan.colorSpace] : [];
+  const picture = fromWorker ? `[0:v]${renumber}[picture]` : `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
+  const matte = `[1:v]${sameSize(alpha, geometry) ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
+  const sound = plan.audio ? ['-map', `${fromWorker ? 2 : 0}:a:0`] : [];
   if (files.codec === 'vp9') {
     return [
       ...QUIET, ...inputs,
       // shortest: alphamerge otherwise repeats the last picture once more at the end.
       '-filter_complex', `${picture};${matte};[picture][alpha]alphamerge=shortest=1[out]`,
-      '-map', '[out]', ...sound, ...oneForOne,
-      '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p',
-      // The realtime preset is what makes VP9 with alpha fast enough (shared/notes/facts.md);
-      // constrained quality with a cap keeps the size sensible.
-      '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1',
-      '-crf', '30', '-b:v', bitrate(plan, VP9_BITS_PER_PIXEL), ...gop, ...colour,
-      ...(plan.audio ? audioArgs(plan.audio, 'webm') : []),
-      '-f', 'webm', '-y', files.webmPath,
+      '-map', '[out]', ...sound, ...vp9Output(plan, files.webmPath),
     ];
   }
   return [
     ...QUIET, ...inputs,
     '-filter_complex', `${picture};${matte};[alpha]format=yuv420p[matte]`,
-    '-map', '[picture]', ...sound, ...oneForOne,
-    ...h264Args(plan, H264_BITS_PER_PIXEL, 'veryfast'), ...gop, ...colour,
+    '-map', '[picture]', ...sound, ...h264Outputs(plan, files, '[matte]'),
+  ];
+}
+
+// The encoders and files of a VP9 WebM with alpha, for the stream mapped before them (and the sound).
+export function vp9Output(plan: EncodePlan, webmPath: string): string[] {
+  return [
+    ...ONE_FOR_ONE,
+    '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p',
+    // The realtime preset is what makes VP9 with alpha fast enough (shared/notes/facts.md);
+    // constrained quality with a cap keeps the size sensible.
+    '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1',
+    '-crf', '30', '-b:v', bitrate(plan, VP9_BITS_PER_PIXEL), ...gop(plan), ...colour(plan),
+    ...(plan.audio ? audioArgs(plan.audio, 'webm') : []),
+    '-f', 'webm', '-y', webmPath,
+  ];
+}
+
+// The encoders and files of an H.264 picture (the stream mapped before them, and the sound) and of
+// its H.264 matte (`matte`, a yuv420p stream).
+export function h264Outputs(plan: EncodePlan, files: Extract<MatteFiles, { codec: 'h264' }>, matte: string): string[] {
+  return [
+    ...ONE_FOR_ONE,
+    ...h264Args(plan, H264_BITS_PER_PIXEL, 'veryfast'), ...gop(plan), ...colour(plan),
     ...(plan.audio ? audioArgs(plan.audio, 'mp4') : []),
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.rgbPath,
-    '-map', '[matte]', ...oneForOne,
+    '-map', matte, ...ONE_FOR_ONE,
     // superfast: a matte's flat planes and sharp edges lose nothing to the cheaper search and cost a
     // third less CPU than veryfast (decision 0042).
-    ...h264Args(plan, H264_BITS_PER_PIXEL / 2, 'superfast'), ...gop,
+    ...h264Args(plan, H264_BITS_PER_PIXEL / 2, 'superfast'), ...gop(plan),
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.mattePath,
   ];
 }
 
+// Frames we write ourselves: their format is known, only the protocol is fenced.
+function rawFrames(pixelFormat: 'yuv420p' | 'gray', size: { width: number; height: number }, frameRate: string, pipe: string): string[] {
+  return ['-f', 'rawvideo', '-pix_fmt', pixelFormat, '-s', `${size.width}x${size.height}`, '-framerate', frameRate, ...ownInput(pipe)];
+}
+
+// MP4 would otherwise resample the picture to its nominal rate (r_frame_rate), dropping or
+// repeating frames the matte keeps: every frame goes out once, at the timestamp it was given.
+const ONE_FOR_ONE = ['-fps_mode', 'passthrough'];
+
+// A keyframe every two seconds or so keeps seeking quick in players and editors.
+function gop(plan: EncodePlan): string[] {
+  return ['-g', String(Math.max(1, Math.round(plan.fps * 2)))];
+}
+
+export type ColourTags = Pick<VideoStreamProbe, 'colorSpace' | 'colorPrimaries' | 'colorTransfer'>;
+
+// The picture is limited range whatever the source's (the decoder's format=yuv420p), and keeps the
+// source's matrix, primaries and transfer function where it states them.
+function colour({ colour: tags }: EncodePlan): string[] {
+  const tag = (flag: string, value: string | null) => (value ? [flag, value] : []);
+  return ['-color_range', 'tv', ...tag('-colorspace', tags.colorSpace), ...tag('-color_primaries', tags.colorPrimaries), ...tag('-color_trc', tags.colorTransfer)];
+}
+
 // A stream may change size midway (a call recording, or a header that understates the size within
 // the decoders' -max_pixels). Rebuilding the filters for it would restart setpts=N and break the
-// pairing of pictures and alpha frames, so they are kept (-reinit_filter 0), and a first scale,
-// which follows each frame's size, brings every picture back to the probed size before the
-// geometry's filters: they, the guide and the alpha always see the size they were planned for. At
-// the same size scale hands frames through untouched.
-const HELD_INPUT = ['-noautorotate', '-reinit_filter', '0'];
+// pairing of pictures and alpha frames, and change the size of the frames the worker cuts its pipes
+// into, so they are kept (-reinit_filter 0), and a first scale, which follows each frame's size,
+// brings every picture back to the probed size before the geometry's filters: they, the guide and
+// the alpha always see the size they were planned for. At the same size scale hands frames through
+// untouched.
+export const HELD_INPUT = ['-noautorotate', '-reinit_filter', '0'];
 
-function heldFilters(stored: StoredSize, geometry: FrameGeometry): string[] {
+export function heldFilters(stored: StoredSize, geometry: FrameGeometry): string[] {
   return [`scale=${stored.width}:${stored.height}`, ...geometry.filters];
 }
 

@@ -11,7 +11,7 @@ const SQUARE = segmenter(256, 256);
 const LANDSCAPE = segmenter(256, 144);
 
 function video(overrides: Partial<VideoStreamProbe> = {}): VideoStreamProbe {
-  return { codecName: 'h264', width: 1280, height: 720, fps: 30, frameRate: '30/1', nbFrames: 60, durationSeconds: 2, rotation: 0, colorSpace: null, ...overrides };
+  return { codecName: 'h264', width: 1280, height: 720, fps: 30, frameRate: '30/1', nbFrames: 60, durationSeconds: 2, rotation: 0, colorSpace: null, colorPrimaries: null, colorTransfer: null, ...overrides };
 }
 
 function probeOf(stream: VideoStreamProbe, withSound = true): MediaProbe {
@@ -62,6 +62,8 @@ describe('mattingPlan', () => {
     expect(plan.sideBytes).toBe(0);
     expect(plan.decodeArgs).toContain('-skip_loop_filter');
     expect(plan.decodeArgs).not.toContain('pipe:3');
+    expect(plan.sideIsPicture).toBe(false);
+    expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['/w/in.mp4', 'pipe:3']);
     expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['256x144']);
     expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toContain('[1:v]scale=1280:720:flags=bilinear,');
   });
@@ -73,8 +75,12 @@ describe('mattingPlan', () => {
     expect(plan.decodeArgs).toContain('-skip_loop_filter');
     expect(plan.decodeArgs).toContain('pipe:3');
     expect(plan.alpha).toEqual({ width: 256, height: 144 });
-    // A frame already within that size is read at its own.
-    expect(planFor(video({ width: 320, height: 240 }), { tracking: { sourceScale: 2 } }).side).toEqual({ width: 320, height: 240 });
+    expect(plan.sideIsPicture).toBe(false);
+    // A frame already within that size is read at its own, and is the picture the encoder gets.
+    const small = planFor(video({ width: 320, height: 240 }), { tracking: { sourceScale: 2 } });
+    expect(small.side).toEqual({ width: 320, height: 240 });
+    expect(small.sideIsPicture).toBe(true);
+    expect(valuesOf(small.encodeArgs, '-i')).toEqual(['pipe:0', 'pipe:3', '/w/in.mp4']);
   });
 
   it("with refinement also reads the full-size frame and hands the encoder alpha at the frame's size", () => {
@@ -87,10 +93,13 @@ describe('mattingPlan', () => {
     expect(planFor(video(), { refine: true, tracking: { sourceScale: 2 } }).side).toEqual({ width: 1280, height: 720 });
     expect(plan.decodeArgs).not.toContain('-skip_loop_filter');
     expect(plan.decodeArgs).toContain('pipe:3');
-    expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['1280x720']);
-    // The alpha goes in unscaled; the picture is only held to its own size.
+    // The full-size side frame is the picture: the worker hands it to the encoder, which decodes nothing.
+    expect(plan.sideIsPicture).toBe(true);
+    expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['1280x720', '1280x720']);
+    expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['pipe:0', 'pipe:3', '/w/in.mp4']);
+    // The alpha goes in unscaled.
     expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toContain('[1:v]settb=');
-    expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toMatch(/^\[0:V:0\]scale=1280:720,settb=/);
+    expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toMatch(/^\[0:v\]settb=/);
   });
 
   it("scales the decoder's frames to the chosen variant's input", () => {
@@ -123,7 +132,7 @@ describe('mattingPlan', () => {
     const plan = planFor(video(), { maxSeconds: 10, files: { codec: 'h264', rgbPath: '/w/rgb.mp4', mattePath: '/w/matte.mp4' } });
     expect(valuesOf(plan.decodeArgs, '-i')).toEqual(['/w/in.mp4']);
     expect(valuesOf(plan.decodeArgs, '-t')).toEqual(['11']);
-    expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['/w/in.mp4', 'pipe:0']);
+    expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['/w/in.mp4', 'pipe:3']);
     expect(valuesOf(plan.encodeArgs, '-t')).toEqual(['11']);
     expect(plan.encodeArgs).toContain('/w/rgb.mp4');
     expect(plan.encodeArgs).toContain('/w/matte.mp4');

@@ -1,7 +1,7 @@
 import type { MediaProbe, VideoStreamProbe } from '../media';
 import { even, frameGeometry, type FrameGeometry } from './frame-geometry';
 import { variantFor, type Segmenter } from './matting-model';
-import { decodeFramesArgs, encodeMatteArgs, type MatteFiles } from './matting-args';
+import { decodeFramesArgs, encodeMatteArgs, sameSize, type MatteFiles } from './matting-args';
 import { yuvMatrixFor, type YuvMatrix } from './model-input';
 import type { PictureSize } from './region-crop';
 
@@ -17,8 +17,10 @@ export interface MattingPlan {
   decodeArgs: string[];
   encodeArgs: string[];
   // The decoder's side frame (yuv420p; null for none): the crop source when tracking, at the
-  // frame's own size when refining (its Y plane is the refinement's guide).
+  // frame's own size when refining (its Y plane is the refinement's guide). At the frame's own size
+  // it is also the picture the encoder encodes (decision 0051).
   side: PictureSize | null;
+  sideIsPicture: boolean;
   // Bytes of the decoder's model-size frame (yuv444p) and side frame (0 for none).
   smallBytes: number;
   sideBytes: number;
@@ -48,6 +50,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
   const { inputPath, maxSeconds } = request;
   const storedSize = { width: video.width, height: video.height };
   const side = request.refine ? { width: geometry.width, height: geometry.height } : request.tracking ? cropSource(geometry, modelInput, request.tracking.sourceScale) : null;
+  const sideIsPicture = side !== null && sameSize(side, geometry);
   return {
     segmenter,
     geometry,
@@ -55,8 +58,21 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
     matrix: yuvMatrixFor(video.colorSpace, geometry.height),
     alpha,
     side,
+    sideIsPicture,
     decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, side }),
-    encodeArgs: encodeMatteArgs({ inputPath, storedSize, geometry, maxSeconds, frameRate, fps, audio: probe.audio, colorSpace: video.colorSpace, alpha, files: request.files }),
+    encodeArgs: encodeMatteArgs({
+      inputPath,
+      storedSize,
+      geometry,
+      pictures: sideIsPicture ? 'worker' : 'file',
+      maxSeconds,
+      frameRate,
+      fps,
+      audio: probe.audio,
+      colour: video,
+      alpha,
+      files: request.files,
+    }),
     smallBytes: modelInput.width * modelInput.height * 3,
     sideBytes: side ? (side.width * side.height * 3) / 2 : 0,
   };

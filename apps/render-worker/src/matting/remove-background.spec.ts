@@ -15,14 +15,17 @@ import { removeBackground, type RemoveBackgroundRequest } from './remove-backgro
 const SPEC: MattingModelSpec = { name: 'fake', path: '/models/fake.onnx', width: 256, height: 144, layout: 'nhwc', mean: [0, 0, 0], std: [1, 1, 1], output: 'probability' };
 const SEGMENTER: Segmenter = { spec: SPEC, segment: () => Promise.resolve(new Float32Array(256 * 144)) };
 const FRAME_BYTES = 256 * 144 * 3;
-// The side frame, the crop source of tracking: the 320x240 picture as yuv420p.
-const SIDE_BYTES = (320 * 240 * 3) / 2;
+// The picture, also the crop source of tracking: 320x240 as yuv420p.
+const PICTURE_BYTES = (320 * 240 * 3) / 2;
 const INPUT = '/w/jobs/1/input';
 
-const probeJson = (video: Record<string, unknown> = {}) =>
+const probeJson = (video: Record<string, unknown> = {}, withSound = false) =>
   JSON.stringify({
     format: { format_name: 'mov,mp4,m4a,3gp,3g2,mj2', duration: '2.000000' },
-    streams: [{ codec_type: 'video', codec_name: 'h264', width: 320, height: 240, avg_frame_rate: '25/1', nb_frames: '50', duration: '2.000000', ...video }],
+    streams: [
+      { codec_type: 'video', codec_name: 'h264', width: 320, height: 240, avg_frame_rate: '25/1', nb_frames: '50', duration: '2.000000', ...video },
+      ...(withSound ? [{ codec_type: 'audio', codec_name: 'aac', sample_rate: '48000', channels: 2, duration: '2.000000' }] : []),
+    ],
   });
 
 // What the decoder does: how many frames it writes, then how it ends.
@@ -45,14 +48,15 @@ class ScriptedRunner implements CommandRunner {
     if (command.file === 'ffprobe') return { stdout: this.probe, stderrTail: '' };
     if (command.args.includes('[model]')) {
       const write = (to: Writable, bytes: number) => pipeline(Readable.from(Array.from({ length: this.decoder.frames }, () => Buffer.alloc(bytes))), to);
-      await Promise.all([write(options.stdout as Writable, FRAME_BYTES), ...(options.outputs ?? []).map((side) => write(side, SIDE_BYTES))]);
+      await Promise.all([write(options.stdout as Writable, FRAME_BYTES), ...(options.outputs ?? []).map((picture) => write(picture, PICTURE_BYTES))]);
       if (this.decoder.failure) throw this.decoder.failure;
       return { stdout: '', stderrTail: this.decoder.stderrTail ?? '' };
     }
-    // The encoder reads every alpha frame, and is killed when the pipeline stops.
+    // The encoder reads every picture and alpha frame, and is killed when the pipeline stops.
+    const readToEnd = (input: Readable | undefined) => new Promise((resolve) => input?.on('data', () => undefined).on('end', resolve));
     return new Promise((resolve, reject) => {
       options.signal?.addEventListener('abort', () => reject(new AbortError('ffmpeg stopped: cancelled')), { once: true });
-      options.stdin?.on('data', () => undefined).on('end', () => resolve({ stdout: '', stderrTail: '' }));
+      void Promise.all([options.stdin, ...(options.inputs ?? [])].map(readToEnd)).then(() => resolve({ stdout: '', stderrTail: '' }));
     });
   }
 
@@ -84,8 +88,8 @@ describe('removeBackground', () => {
     );
   }
 
-  it("opens the user's file in the decoder and the encoder fenced, held to 4096x2304 (padded for alignment)", async () => {
-    const runner = new ScriptedRunner({ frames: 1 });
+  it("opens the user's file in the decoder and, for its sound, the encoder fenced, held to 4096x2304 (padded for alignment)", async () => {
+    const runner = new ScriptedRunner({ frames: 1 }, probeJson({}, true));
     await run(runner);
     const [decoder, encoder] = runner.commands.slice(1);
     for (const { args } of [decoder, encoder]) {
@@ -94,7 +98,7 @@ describe('removeBackground', () => {
         '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi,flv,mpegts,mpeg,asf,ogg,mxf', '-max_pixels', '9850880', '-i', INPUT,
       ]);
     }
-    expect(encoder.args.slice(encoder.args.indexOf('pipe:0') - 3, encoder.args.indexOf('pipe:0') + 1)).toEqual(['-protocol_whitelist', 'pipe', '-i', 'pipe:0']);
+    for (const pipe of ['pipe:0', 'pipe:3']) expect(encoder.args.slice(encoder.args.indexOf(pipe) - 3, encoder.args.indexOf(pipe) + 1)).toEqual(['-protocol_whitelist', 'pipe', '-i', pipe]);
   });
 
   it('fails with input_validation from the probe, decoding nothing, when the picture is over 4096 a side or 4096x2304 in all', async () => {

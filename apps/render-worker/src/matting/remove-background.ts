@@ -176,7 +176,8 @@ class BackgroundRemoval {
         encodeArgs: plan.encodeArgs,
         frameBytes: plan.smallBytes,
         sideFrameBytes: plan.sideBytes || undefined,
-        encodedFrameBytes: plan.alpha.width * plan.alpha.height,
+        sideToEncoder: plan.sideIsPicture,
+        alphaBytes: plan.alpha.width * plan.alpha.height,
         stage,
         depth: request.depth ?? PIPELINE_DEPTH,
         timeoutMs: this.deadline.remainingMs(),
@@ -216,8 +217,8 @@ class BackgroundRemoval {
     return this.invalidFile('The video stream could not be decoded', 'undecodable_video', lastLine(error.stderrTail));
   }
 
-  // The encoder reads the input again, fenced like the decoder, for the picture and the sound: a
-  // refusal or damage there is the input's fault too.
+  // The encoder reads the input again, fenced like the decoder, for the sound and, unless the worker
+  // hands it the pictures, the picture: a refusal or damage there is the input's fault too.
   private encoderFailure(error: unknown): unknown {
     if (!(error instanceof ProcessFailedError)) return error;
     const damage = damageIn(error.stderrTail);

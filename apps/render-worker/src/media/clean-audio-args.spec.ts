@@ -7,7 +7,7 @@ function formatFor(videoCodec: string) {
   const probe: MediaProbe = {
     formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
     durationSeconds: 2,
-    video: { codecName: videoCodec, width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: 50, durationSeconds: 2, rotation: 0, colorSpace: null },
+    video: { codecName: videoCodec, width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: 50, durationSeconds: 2, rotation: 0, colorSpace: null, colorPrimaries: null, colorTransfer: null },
     audio: { codecName: 'aac', sampleRate: 44100, channels: 2, durationSeconds: 2, language: null },
   };
   return outputFormatFor(probe);

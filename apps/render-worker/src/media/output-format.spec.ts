@@ -7,7 +7,7 @@ import { parseProbe, type MediaProbe } from './parse-probe';
 const AUDIO = { codecName: 'aac', sampleRate: 48000, channels: 2, durationSeconds: 10, language: null };
 
 function probeWith(videoCodec: string | null, audio: MediaProbe['audio'] = AUDIO): MediaProbe {
-  const video = videoCodec ? { codecName: videoCodec, width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: null, durationSeconds: 2, rotation: 0, colorSpace: null } : null;
+  const video = videoCodec ? { codecName: videoCodec, width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: null, durationSeconds: 2, rotation: 0, colorSpace: null, colorPrimaries: null, colorTransfer: null } : null;
   return { formatName: 'matroska,webm', durationSeconds: 10, video, audio };
 }
 

@@ -14,7 +14,7 @@ describe('parseProbe', () => {
     expect(parseProbe(fixture('h264-aac-cover-art'))).toEqual({
       formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
       durationSeconds: 2,
-      video: { codecName: 'h264', width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: 50, durationSeconds: 2, rotation: 0, colorSpace: null },
+      video: { codecName: 'h264', width: 320, height: 240, fps: 25, frameRate: '25/1', nbFrames: 50, durationSeconds: 2, rotation: 0, colorSpace: null, colorPrimaries: null, colorTransfer: null },
       audio: { codecName: 'aac', sampleRate: 44100, channels: 2, durationSeconds: 2, language: null },
     });
   });
@@ -27,7 +27,7 @@ describe('parseProbe', () => {
 
   it('takes stream durations from the Matroska DURATION tag and keeps the language', () => {
     const probe = parseProbe(fixture('mpeg4-two-audio'));
-    expect(probe.video).toEqual({ codecName: 'mpeg4', width: 320, height: 240, fps: 30000 / 1001, frameRate: '30000/1001', nbFrames: null, durationSeconds: 2.048, rotation: 0, colorSpace: null });
+    expect(probe.video).toEqual({ codecName: 'mpeg4', width: 320, height: 240, fps: 30000 / 1001, frameRate: '30000/1001', nbFrames: null, durationSeconds: 2.048, rotation: 0, colorSpace: null, colorPrimaries: null, colorTransfer: null });
     expect(probe.audio).toEqual({ codecName: 'mp3', sampleRate: 44100, channels: 1, durationSeconds: 2.046, language: 'fra' });
   });
 
@@ -66,6 +66,19 @@ describe('parseProbe', () => {
     expect(video({ tags: { rotate: '180' } })?.rotation).toBe(180);
     expect(video({})).toMatchObject({ rotation: 0, colorSpace: null, frameRate: null });
     expect(video({ color_space: 'bt709', r_frame_rate: '25/1', avg_frame_rate: '0/0' })).toMatchObject({ colorSpace: 'bt709', frameRate: '25/1' });
+  });
+
+  it('reads the colour tags an encoder can be given back, and none that no encoder option names', () => {
+    const video = (stream: object) =>
+      parseProbe(JSON.stringify({ format: { format_name: 'mov' }, streams: [{ codec_type: 'video', codec_name: 'h264', width: 4, height: 2, ...stream }] })).video;
+    expect(video({ color_space: 'smpte170m', color_primaries: 'bt470bg', color_transfer: 'iec61966-2-1' })).toMatchObject({
+      colorSpace: 'smpte170m',
+      colorPrimaries: 'bt470bg',
+      colorTransfer: 'iec61966-2-1',
+    });
+    for (const name of ['unknown', 'unspecified', 'reserved', 'reserved0', 'bt709; rm -rf', 'x'.repeat(33)]) {
+      expect(video({ color_space: name, color_primaries: name, color_transfer: name })).toMatchObject({ colorSpace: null, colorPrimaries: null, colorTransfer: null });
+    }
   });
 
   it('fails with invalid_file when ffprobe describes no container', () => {

@@ -14,8 +14,11 @@ export interface VideoStreamProbe {
   durationSeconds: number | null;
   // Clockwise degrees a player turns the picture (0, 90, 180 or 270); ffmpeg's decoder applies it.
   rotation: number;
-  // ffmpeg's name of the YUV matrix ("bt709", "smpte170m"...), null when untagged.
+  // ffmpeg's names of the YUV matrix ("bt709", "smpte170m"...), the primaries and the transfer
+  // function; null when untagged.
   colorSpace: string | null;
+  colorPrimaries: string | null;
+  colorTransfer: string | null;
 }
 
 export interface AudioStreamProbe {
@@ -47,6 +50,8 @@ interface FfprobeStream {
   channels?: number;
   duration?: string;
   color_space?: string;
+  color_primaries?: string;
+  color_transfer?: string;
   disposition?: Record<string, number>;
   tags?: Record<string, string>;
   side_data_list?: { side_data_type?: string; rotation?: number }[];
@@ -88,8 +93,17 @@ function parseVideo(stream: FfprobeStream): VideoStreamProbe {
     nbFrames: positiveNumber(stream.nb_frames),
     durationSeconds: streamSeconds(stream),
     rotation: rotationOf(stream),
-    colorSpace: stream.color_space && stream.color_space !== 'unknown' ? stream.color_space : null,
+    colorSpace: colourName(stream.color_space),
+    colorPrimaries: colourName(stream.color_primaries),
+    colorTransfer: colourName(stream.color_transfer),
   };
+}
+
+// A colour tag as ffmpeg's options name it, to be given back to an encoder: ffprobe says "unknown"
+// for none and "reserved" for a value no standard defines, which no encoder option takes.
+function colourName(name: string | undefined): string | null {
+  if (!name || name === 'unknown' || name === 'unspecified' || name.startsWith('reserved')) return null;
+  return /^[a-z0-9_-]{1,32}$/.test(name) ? name : null;
 }
 
 // ffprobe gives the display matrix's angle counter-clockwise (-90 for a phone held upright); older

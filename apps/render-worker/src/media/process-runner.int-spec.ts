@@ -57,6 +57,16 @@ describe('ProcessRunner', () => {
     expect(stdout.trim()).toBe('100000');
   });
 
+  it('streams further inputs into file descriptors 3 and on, and further outputs after them', async () => {
+    const inputs = [Readable.from([Buffer.alloc(5_000)]), Readable.from([Buffer.alloc(7_000)])];
+    const chunks: Buffer[] = [];
+    const output = new Writable({ write: (chunk: Buffer, _encoding, done) => done(void chunks.push(chunk)) });
+    // Reads fds 3 and 4 to their ends, then writes how much each held to fd 5.
+    const script = node('const fs = require("fs"); fs.writeSync(5, [3, 4].map((fd) => fs.readFileSync(fd).length).join(","));');
+    await runner.run(script, { timeoutMs: 10_000, inputs, outputs: [output] });
+    expect(Buffer.concat(chunks).toString()).toBe('5000,7000');
+  });
+
   it('fails with the exit code and the end of stderr when the process fails', async () => {
     const error = await runner
       .run({ file: FFMPEG_PATH, args: ['-v', 'error', '-nostdin', '-i', '/nonexistent/input.mp4', '-f', 'null', '-'] }, { timeoutMs: 10_000 })

@@ -24,7 +24,9 @@ export interface RunOptions {
   // Where stdout goes (for pipe(): the last process's), with back-pressure; 'capture' collects it
   // as text for small outputs like ffprobe's JSON. Without it stdout is discarded.
   stdout?: Writable | 'capture';
-  // Further outputs on file descriptors 3, 4, ... (ffmpeg's pipe:3), with back-pressure. run() only.
+  // Further inputs on file descriptors 3, 4, ... (ffmpeg's pipe:3), streamed in like stdin. run() only.
+  inputs?: readonly Readable[];
+  // Further outputs on the file descriptors after the inputs', with back-pressure. run() only.
   outputs?: readonly Writable[];
 }
 
@@ -84,9 +86,10 @@ export class ProcessRunner implements CommandRunner {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(new AbortError(`${name} not started: cancelled`, { cause: signal.reason }));
     return new Promise((resolve, reject) => {
+      const inputs = options.inputs ?? [];
       const outputs = options.outputs ?? [];
       const child = this.startProcess(command.file, command.args, {
-        stdio: [options.stdin ? 'pipe' : 'ignore', options.stdout ? 'pipe' : 'ignore', 'pipe', ...outputs.map(() => 'pipe' as const)],
+        stdio: [options.stdin ? 'pipe' : 'ignore', options.stdout ? 'pipe' : 'ignore', 'pipe', ...[...inputs, ...outputs].map(() => 'pipe' as const)],
       });
       let stopped: Error | undefined; // why we killed it, or why it never started
       const stop = (reason: Error): void => {
@@ -108,15 +111,17 @@ export class ProcessRunner implements CommandRunner {
       let stdinError: unknown;
       let stdoutError: unknown;
       const captured: Buffer[] = [];
-      if (options.stdin && child.stdin) {
-        streams.push(pipeline(options.stdin, child.stdin).catch((error: unknown) => void (stdinError = error)));
-      }
+      const feed = (source: Readable, target: Writable | null | undefined): void => {
+        if (target) streams.push(pipeline(source, target).catch((error: unknown) => void (stdinError ??= error)));
+      };
+      if (options.stdin) feed(options.stdin, child.stdin);
+      inputs.forEach((input, i) => feed(input, child.stdio[3 + i] as Writable | null));
       if (options.stdout === 'capture') child.stdout?.on('data', (chunk: Buffer) => captured.push(chunk));
       else if (options.stdout && child.stdout) {
         streams.push(pipeline(child.stdout, options.stdout).catch((error: unknown) => void (stdoutError = error)));
       }
       outputs.forEach((output, i) => {
-        const source = child.stdio[3 + i] as Readable | null;
+        const source = child.stdio[3 + inputs.length + i] as Readable | null;
         if (source) streams.push(pipeline(source, output).catch((error: unknown) => void (stdoutError = error)));
       });
 
@@ -124,8 +129,9 @@ export class ProcessRunner implements CommandRunner {
       child.once('close', (exitCode, exitSignal) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        // A stdin source that never ends must not keep us waiting once the child is gone.
+        // An input source that never ends must not keep us waiting once the child is gone.
         child.stdin?.destroy();
+        inputs.forEach((_, i) => (child.stdio[3 + i] as Writable | null)?.destroy());
         void Promise.all(streams).then(() => {
           // A failing destination (disk full) is the cause when the child then dies of EPIPE.
           if (stopped) reject(stopped);

@@ -5,9 +5,10 @@ import type { CommandRunner, RunResult } from '../media/process-runner';
 import { readFrames, writeFrame } from './frame-stream';
 
 // decoder | this process | encoder, for raw frames: each frame the decoder writes becomes one alpha
-// frame the encoder reads, and with `sideToEncoder` its side frame is handed on as the picture. Frames are handed through in order, `depth` at a time at most: start(n + depth - 1)
-// runs before finish(n), so a stage can overlap its own work on some frames (model runs on another
-// thread) with this thread's work on others. Back-pressure all the way: a slow encoder stalls
+// frame the encoder reads, and with `sideToEncoder` its side frame is handed on as the picture.
+// Frames are handed through in order, `depth` at a time at most: start(n + depth - 1) runs before
+// finish(n), so a stage can overlap its own work on some frames (model runs on another thread) with
+// this thread's work on others. Back-pressure all the way: a slow encoder stalls
 // the decoder, so memory stays flat however long the video.
 
 export interface FrameStage<P> {

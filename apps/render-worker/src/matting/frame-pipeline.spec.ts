@@ -10,7 +10,7 @@ const ENCODE = ['-i', 'pipe:0', '/w/out.webm'];
 type Script = (options: RunOptions) => Promise<void>;
 
 // ffmpeg stand-ins, told apart by their arguments. Unless scripted otherwise the encoder reads its
-// inputs to the end: the alpha frames on pipe:3 and, when it is given any, the pictures on stdin;
+// inputs to the end: the alpha frames (on stdin, or on pipe:3 when the pictures take stdin);
 // everything it reads is kept.
 class FakeRunner implements CommandRunner {
   readonly encoded: Buffer[] = [];
@@ -32,7 +32,9 @@ class FakeRunner implements CommandRunner {
     const keep = async (from: Readable | undefined, into: Buffer[]) => {
       for await (const chunk of from ?? []) into.push(chunk as Buffer);
     };
-    await Promise.all([keep(inputs?.[0], this.encoded), keep(stdin, this.pictures)]);
+    // The alpha frames come on stdin unless the pictures do.
+    const [alphas, pictures] = inputs?.length ? [inputs[0], stdin] : [stdin, undefined];
+    await Promise.all([keep(alphas, this.encoded), keep(pictures, this.pictures)]);
   }
 }
 

@@ -30,7 +30,8 @@ export interface FramePipelineRequest<P> {
   sideFrameBytes?: number;
   // The side frames are the pictures the encoder encodes: each goes on to its stdin with its alpha.
   sideToEncoder?: boolean;
-  // Bytes of one alpha frame the encoder reads on pipe:3: the writes are buffered up to `depth` of them.
+  // Bytes of one alpha frame the encoder reads (on stdin, or on pipe:3 when the pictures take stdin):
+  // the writes are buffered up to `depth` of them.
   alphaBytes: number;
   stage: FrameStage<P>;
   // Frames started and not yet finished, at most (2 or more).
@@ -91,7 +92,7 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   const decoding = runner
     .run({ file: request.ffmpegPath, args: request.decodeArgs }, { ...options, stdout: decoded, outputs: side ? [side] : [] })
     .catch(failed('decoder'));
-  const encoding = runner.run({ file: request.ffmpegPath, args: request.encodeArgs }, { ...options, stdin: toPictures, inputs: [toAlphas] }).catch(failed('encoder'));
+  const encoding = runner.run({ file: request.ffmpegPath, args: request.encodeArgs }, toPictures ? { ...options, stdin: toPictures, inputs: [toAlphas] } : { ...options, stdin: toAlphas }).catch(failed('encoder'));
   const handing = (async () => {
     let count = 0;
     const emit = async ({ pending, picture }: InFlight<P>): Promise<void> => {

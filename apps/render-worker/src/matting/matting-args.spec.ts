@@ -106,7 +106,7 @@ describe('decodeFramesArgs', () => {
 
 describe('encodeMatteArgs', () => {
   const input = ['-noautorotate', '-reinit_filter', '0', '-t', '61', ...FENCED, '-i', '/w/in'];
-  const alphaFrames = (size: string, rate = '30/1') => ['-f', 'rawvideo', '-pix_fmt', 'gray', '-s', size, '-framerate', rate, '-protocol_whitelist', 'pipe', '-i', 'pipe:3'];
+  const alphaFrames = (size: string, rate = '30/1') => ['-f', 'rawvideo', '-pix_fmt', 'gray', '-s', size, '-framerate', rate, '-protocol_whitelist', 'pipe', '-i', 'pipe:0'];
   const vp9 = ['-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '30', '-b:v', '922k', '-g', '60', '-color_range', 'tv'];
 
   it('decodes the input again and merges it with the model-size alpha, scaled up, into VP9 with alpha in WebM, copying Opus sound', () => {
@@ -222,7 +222,7 @@ describe('encodeMatteArgs', () => {
 
   it('gives the H.264 outputs no sound when the input has none', () => {
     const args = encodeMatteArgs(plan({ audio: null, files: h264Files }));
-    expect(valuesOf(args, '-i')).toEqual(['/w/in', 'pipe:3']);
+    expect(valuesOf(args, '-i')).toEqual(['/w/in', 'pipe:0']);
     expect(valuesOf(args, '-map')).toEqual(['[picture]', '[matte]']);
     expect(args).not.toContain('-c:a');
   });

@@ -76,13 +76,13 @@ export interface EncodePlan {
   audio: AudioStreamProbe | null;
   // The source's colour tags: raw frames carry none, so the encoder is told them.
   colour: ColourTags;
-  // The size of the alpha frames on pipe:3: the model's (scaled up here) or the picture's.
+  // The size of the alpha frames: the model's (scaled up here) or the picture's.
   alpha: { width: number; height: number };
   files: MatteFiles;
 }
 
-// The pictures, upright like the matting's decode, with one 8-bit alpha frame per picture (grey) on
-// pipe:3, become one VP9 WebM with alpha, or an H.264 picture and an H.264 matte (luma = alpha). The
+// The pictures, upright like the matting's decode, with one 8-bit alpha frame per picture (grey),
+// become one VP9 WebM with alpha, or an H.264 picture and an H.264 matte (luma = alpha). The
 // pictures are the decoder's, handed on by the worker on stdin when it reads them anyway, else the
 // input decoded again. Both streams are renumbered n / frame rate, so the n-th alpha frame always
 // meets the n-th picture, whatever the input's own timestamps. The sound comes from the input file,
@@ -94,9 +94,10 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   const renumber = `settb=${frameDuration(plan.frameRate)},setpts=N`;
   const fromWorker = plan.pictures === 'worker';
   const file = [...HELD_INPUT, '-t', String(plan.maxSeconds + 1), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE)];
+  // The alpha frames come on stdin unless the pictures do; then on pipe:3.
   const inputs = [
     ...(fromWorker ? rawFrames('yuv420p', geometry, plan.frameRate, 'pipe:0') : file),
-    ...rawFrames('gray', alpha, plan.frameRate, 'pipe:3'),
+    ...rawFrames('gray', alpha, plan.frameRate, fromWorker ? 'pipe:3' : 'pipe:0'),
     ...(fromWorker && plan.audio ? ['-vn', ...file] : []),
   ];
   const picture = fromWorker ? `[0:v]${renumber}[picture]` : `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;

@@ -63,7 +63,7 @@ describe('mattingPlan', () => {
     expect(plan.decodeArgs).toContain('-skip_loop_filter');
     expect(plan.decodeArgs).not.toContain('pipe:3');
     expect(plan.sideIsPicture).toBe(false);
-    expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['/w/in.mp4', 'pipe:3']);
+    expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['/w/in.mp4', 'pipe:0']);
     expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['256x144']);
     expect(valuesOf(plan.encodeArgs, '-filter_complex')[0]).toContain('[1:v]scale=1280:720:flags=bilinear,');
   });
@@ -132,7 +132,7 @@ describe('mattingPlan', () => {
     const plan = planFor(video(), { maxSeconds: 10, files: { codec: 'h264', rgbPath: '/w/rgb.mp4', mattePath: '/w/matte.mp4' } });
     expect(valuesOf(plan.decodeArgs, '-i')).toEqual(['/w/in.mp4']);
     expect(valuesOf(plan.decodeArgs, '-t')).toEqual(['11']);
-    expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['/w/in.mp4', 'pipe:3']);
+    expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['/w/in.mp4', 'pipe:0']);
     expect(valuesOf(plan.encodeArgs, '-t')).toEqual(['11']);
     expect(plan.encodeArgs).toContain('/w/rgb.mp4');
     expect(plan.encodeArgs).toContain('/w/matte.mp4');

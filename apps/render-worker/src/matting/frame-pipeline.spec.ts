@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { AbortError } from '../media';
+import { AbortError, MediaError } from '../media';
 import { ProcessFailedError, type CommandRunner, type ProcessCommand, type RunOptions, type RunResult } from '../media/process-runner';
 import { FramePipelineFailure, runFramePipeline, type FramePipelineRequest, type FrameStage } from './frame-pipeline';
 
@@ -188,6 +188,25 @@ describe('runFramePipeline', () => {
     const encoderError = failedProcess('Conversion failed!');
     const runner = new FakeRunner({ decoder: decoding([frame(10), frame(11)]), encoder: () => Promise.reject(encoderError) });
     await expect(runFramePipeline(request(runner, recordingStage()))).rejects.toMatchObject({ part: 'encoder', reason: encoderError });
+  });
+
+  it("reports the encoder's own failure, not the write it broke, when its input is reset before it exits", async () => {
+    const timeout = new MediaError('timeout', 'ffmpeg ran past its 600 ms limit and was killed');
+    const runner = new FakeRunner({
+      decoder: decoding([frame(10), frame(11), frame(12)], [frame(20, 2), frame(21, 2), frame(22, 2)]),
+      // Reads nothing, so the writes wait; then, as a killed ffmpeg's pipe:3 socket does, its input
+      // is reset at once and its exit is reported after that.
+      encoder: async ({ inputs }) => {
+        for (let turn = 0; turn < 5; turn++) await nextTurn();
+        const alphas = inputs?.[0];
+        alphas?.on('error', () => undefined); // ProcessRunner's pipeline() listens
+        alphas?.destroy(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+        await nextTurn();
+        throw timeout;
+      },
+    });
+    const run = runFramePipeline(request(runner, recordingStage(), { sideFrameBytes: 2, sideToEncoder: true }));
+    await expect(run).rejects.toMatchObject({ part: 'encoder', reason: timeout });
   });
 
   it('reports a failing stage as the cause and stops the encoder', async () => {

@@ -99,7 +99,14 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
       // A model run that never answers must not outlive the processes' time limit.
       const alpha = await untilAborted(stage.finish(pending), stop.signal);
       // Both at once: ffmpeg reads each of its inputs on a thread of its own.
-      await Promise.all([writeFrame(toAlphas, alpha, stop.signal), toPictures && picture ? writeFrame(toPictures, picture, stop.signal) : undefined]);
+      await Promise.all([writeFrame(toAlphas, alpha, stop.signal), toPictures && picture ? writeFrame(toPictures, picture, stop.signal) : undefined]).catch(
+        async (writeError: unknown) => {
+          // A frame the encoder did not take: its exit says why (killed at the time limit, failed),
+          // and a reset of its input socket can come before it; the exit is the cause, not the write.
+          if (!isAbortError(writeError)) await encoding;
+          throw writeError;
+        },
+      );
       count++;
     };
     const inFlight: InFlight<P>[] = [];

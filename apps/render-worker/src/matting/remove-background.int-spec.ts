@@ -200,10 +200,11 @@ describe('removeBackground', () => {
     expect(await readdir(work.workDir)).toEqual([]);
   });
 
-  it('fails with timeout when processing runs past the time limit', async () => {
-    const input = await makeClip('slow.mp4', { seconds: 10, size: '640x480' });
+  // Refined, the pictures reach the encoder from the worker, through a socket (decision 0051).
+  it.each([false, true])('fails with timeout when processing runs past the time limit (refine %s)', async (refine) => {
+    const input = await makeClip(`slow-${refine}.mp4`, { seconds: 10, size: '640x480' });
     // Far below the 2 s or more that 300 frames take here, however fast the machine is that day.
-    const error = await failureOf(removeBackground(request(input, { timeoutMs: 600 })));
+    const error = await failureOf(removeBackground(request(input, { timeoutMs: 600, options: { output_codec: 'vp9', refine_foreground_edges: refine } })));
     expect(error).toMatchObject({ code: 'timeout' });
   });
 });

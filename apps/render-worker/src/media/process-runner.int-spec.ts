@@ -67,6 +67,14 @@ describe('ProcessRunner', () => {
     expect(Buffer.concat(chunks).toString()).toBe('5000,7000');
   });
 
+  it('succeeds when the process exits cleanly without reading all of a further input (a socket, reset)', async () => {
+    const input = Readable.from((function* () {
+      for (let i = 0; i < 1_000; i++) yield Buffer.alloc(64 * 1024);
+    })());
+    const script = node('const fs = require("fs"); fs.readSync(3, Buffer.alloc(1024)); process.exit(0);');
+    await expect(runner.run(script, { timeoutMs: 10_000, inputs: [input] })).resolves.toMatchObject({ stdout: '' });
+  });
+
   it('fails with the exit code and the end of stderr when the process fails', async () => {
     const error = await runner
       .run({ file: FFMPEG_PATH, args: ['-v', 'error', '-nostdin', '-i', '/nonexistent/input.mp4', '-f', 'null', '-'] }, { timeoutMs: 10_000 })

@@ -72,10 +72,11 @@ export function lastLine(text: string): string {
   return lines[lines.length - 1]?.trim() || '(no output)';
 }
 
-// The child stopped reading its stdin; its exit status already says whether that was a failure.
+// The child stopped reading an input; its exit status already says whether that was a failure. An
+// input on fd 3 or after is a socket, which is reset (ECONNRESET) where a pipe breaks (EPIPE).
 function isClosedByReader(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+  return code === 'EPIPE' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE';
 }
 
 export class ProcessRunner implements CommandRunner {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { generateVideo } from '../../test/support/media-tools';
 import { numberArg, runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
+import { cpuSince, processCpu } from '../support/process-cpu';
 
 // bench/api (issue 13): the public API's hot paths against the whole stack as `npm start` runs it, with a
 // bare Node `http` server serving the same bytes in the same run as the baseline. Every route at
@@ -13,15 +14,23 @@ import { numberArg, runBench, withBenchStack, type BenchStack } from '../support
 // clean-audio job's create-to-COMPLETED time on the idle stack. Creates at saturation are also given as
 // sustained: the creates answered over the row's seconds plus the time the stack then took to catch up
 // with their holds and funding (its CPU idle again). Socket errors (resets, "other side closed",
-// timeouts) are counted on every row: a load balancer or an SDK would see each.
-// Usage: npm run bench:api [-- --seconds 5 --connections 20 --uploads 400 --job-runs 5 --job-only]
+// timeouts) are counted on every row: a load balancer or an SDK would see each. The CPU a create costs is
+// given by process over the saturation row and its catching up: steadier than req/s on a noisy machine.
+// Creates are measured from one account (its creates queue on its billing row and its cap's lock) and
+// spread over --accounts accounts, as production load comes: one API key may write 20/s by default.
+// Usage: npm run bench:api [-- --seconds 5 --connections 20 --uploads 400 --accounts 20 --job-runs 5 --job-only --creates-only]
 
 const SECONDS = numberArg('--seconds', 5);
 const CONNECTIONS = numberArg('--connections', 20);
 const UPLOADS = numberArg('--uploads', 400);
+const ACCOUNTS = numberArg('--accounts', 20);
+// Each of those accounts' known uploads: its creates take them in turn.
+const UPLOADS_PER_ACCOUNT = 5;
 const JOB_RUNS = numberArg('--job-runs', 5);
 // Only the 1 s job's create-to-COMPLETED time (the job overhead), none of the load rows.
 const JOB_ONLY = process.argv.includes('--job-only');
+// Only the creates, estimates and uploads rows (and the CPU a create costs), none of the reads.
+const CREATES_ONLY = process.argv.includes('--creates-only');
 // Limits far away: this measures the platform, not the rate limiter or the processing cap.
 const ENV = {
   RATE_LIMIT_READ_BURST: '100000000',
@@ -47,15 +56,17 @@ interface Load {
   url: string;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
-  // A body per request (distinct uploads); the same body each time when a string.
-  body?: string | (() => string);
+  // The same body each time.
+  body?: string;
+  // A body (distinct uploads) and the headers (another account's key) per request.
+  next?: () => { body: string; headers?: Record<string, string> };
   rate?: number;
   amount?: number;
   connections?: number;
 }
 
 async function measure(load: Load): Promise<Row> {
-  const { body } = load;
+  const { body, next } = load;
   const result = await autocannon({
     url: load.url,
     method: load.method ?? 'GET',
@@ -63,8 +74,17 @@ async function measure(load: Load): Promise<Row> {
     connections: load.connections ?? CONNECTIONS,
     ...(load.amount ? { amount: load.amount } : { duration: SECONDS }),
     ...(load.rate && { overallRate: load.rate }),
-    ...(typeof body === 'string' && { body }),
-    ...(typeof body === 'function' && { requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }] }),
+    ...(body !== undefined && { body }),
+    ...(next && {
+      requests: [
+        {
+          setupRequest: (request) => {
+            const { body: each, headers } = next();
+            return { ...request, body: each, headers: { ...request.headers, ...headers } };
+          },
+        },
+      ],
+    }),
   });
   return {
     route: load.route,
@@ -124,6 +144,74 @@ async function timeOneSecondJob(bench: BenchStack, videoUrl: string): Promise<nu
   return performance.now() - started;
 }
 
+// Hands out the requests in turn, round and round.
+function inTurn<T>(requests: T[]): () => T {
+  let next = 0;
+  return () => requests[next++ % requests.length]!;
+}
+
+interface CreateRows {
+  rows: Row[];
+  answered: number;
+  cpu: [string, number][];
+}
+
+// Creates at saturation, then at a fixed 100/s. Each answered create leaves billing's hold and the
+// job's funding to run: the saturation row is sustainable only if those keep up, so the stack's
+// catching up is timed and counted in, and so is its CPU.
+async function measureCreates(load: Load): Promise<CreateRows> {
+  const cpuBefore = processCpu();
+  const creates = await measure({ ...load, connections: 30 });
+  const drainMs = await waitForIdleCpu();
+  const cpu = cpuSince(cpuBefore);
+  const sustained: Row = { ...creates, load: 'sustained', rps: creates.answered / (SECONDS + drainMs / 1000), p50: NaN, p99: NaN, non2xx: 0, socketErrors: 0 };
+  return { rows: [creates, sustained, await measure({ ...load, rate: 100 })], answered: creates.answered, cpu };
+}
+
+// ACCOUNTS accounts made with the operator's CLI, each with its own key, credits and known uploads
+// (each probed by a first estimate): one request per upload, the accounts in turn.
+async function benchAccounts(bench: BenchStack, clip: string): Promise<{ body: string; headers: Record<string, string> }[]> {
+  const callers: { body: string; headers: Record<string, string> }[] = [];
+  const estimatesUrl = `${bench.stack.apiUrl}/v1/estimates?type=clean-audio-video`;
+  for (let first = 0; first < ACCOUNTS; first += 4) {
+    const made = await Promise.all(
+      Array.from({ length: Math.min(4, ACCOUNTS - first) }, async (_, i) => {
+        const output = await bench.stack.cli(['account', 'create', '--name', `bench-${first + i}`, '--credits', '100000000']);
+        const { api_key } = JSON.parse(output) as { api_key: string };
+        const headers = { ...bench.headers, authorization: `Bearer ${api_key}` };
+        const uploads = await Promise.all(Array.from({ length: UPLOADS_PER_ACCOUNT }, () => bench.upload(clip, headers)));
+        const bodies = uploads.map((url) => JSON.stringify({ video_url: url }));
+        await Promise.all(bodies.map((body) => fetch(estimatesUrl, { method: 'POST', headers, body })));
+        return bodies.map((body) => ({ body, headers }));
+      }),
+    );
+    callers.push(...made.flat());
+  }
+  // Interleaved: consecutive creates come from different accounts.
+  return Array.from({ length: UPLOADS_PER_ACCOUNT }, (_, upload) => callers.filter((_, i) => i % UPLOADS_PER_ACCOUNT === upload)).flat();
+}
+
+// Every route's saturation and a fixed rate.
+async function readRows(api: string, jobPath: string, auth: Record<string, string>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const route of [jobPath, '/v1/jobs?limit=20', '/v1/billing/balance', '/healthz']) {
+    const name = route === jobPath ? 'GET /v1/clean-audio-video/{id}, COMPLETED' : `GET ${route}`;
+    rows.push(await measure({ route: name, url: `${api}${route}`, headers: auth }));
+    rows.push(await measure({ route: name, url: `${api}${route}`, headers: auth, rate: 200 }));
+  }
+  const readyz = 'http://127.0.0.1:9460/readyz';
+  if ((await fetch(readyz).catch(() => null))?.ok) rows.push(await measure({ route: 'GET /readyz (gateway ops port)', url: readyz }));
+  return rows;
+}
+
+// The CPU of the saturation row and its catching up, per create answered, by process.
+function printCreateCpu(label: string, { cpu, answered }: CreateRows): void {
+  const total = cpu.reduce((sum, [, ms]) => sum + ms, 0);
+  const cores = cpus().length;
+  console.log(`\nCPU per create at saturation (${label}), catching up included: ${(total / answered).toFixed(2)} ms (on ${cores} cores: at most ${((cores * 1000 * answered) / total).toFixed(0)} creates/s)`);
+  for (const [name, ms] of cpu.filter(([, ms]) => ms / answered >= 0.05)) console.log(`  ${name.padEnd(32)} ${(ms / answered).toFixed(2).padStart(6)} ms`);
+}
+
 function print(rows: Row[], bareRps: number): void {
   console.log(`\n${'route'.padEnd(44)} ${'load'.padEnd(14)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'x bare'.padStart(7)} ${'non-2xx'.padStart(8)} ${'socket errors'.padStart(14)}`);
   for (const row of rows) {
@@ -164,20 +252,13 @@ runBench(() =>
     try {
       const bareRow = await measure({ route: 'bare Node http, same job body', url: bare.url });
       rows.push(bareRow, await measure({ route: 'bare Node http, same job body', url: bare.url, rate: 200 }));
-      for (const route of [jobPath, '/v1/jobs?limit=20', '/v1/billing/balance', '/healthz']) {
-        const name = route === jobPath ? 'GET /v1/clean-audio-video/{id}, COMPLETED' : `GET ${route}`;
-        rows.push(await measure({ route: name, url: `${api}${route}`, headers: auth }));
-        rows.push(await measure({ route: name, url: `${api}${route}`, headers: auth, rate: 200 }));
-      }
-      const readyz = 'http://127.0.0.1:9460/readyz';
-      if ((await fetch(readyz).catch(() => null))?.ok) rows.push(await measure({ route: 'GET /readyz (gateway ops port)', url: readyz }));
+      if (!CREATES_ONLY) rows.push(...(await readRows(api, jobPath, auth)));
 
       // The first quote of an upload probes it on a render worker and keeps its duration with the upload
       // (decision 0036): measured with estimates, which make no job for the worker to run.
       const uploads = await distinctUploads(bench, clip, UPLOADS);
-      let next = 0;
-      const nextUpload = () => JSON.stringify({ video_url: uploads[next++ % uploads.length] });
-      const estimates = { url: `${api}/v1/estimates?type=clean-audio-video`, method: 'POST' as const, headers: json, body: nextUpload };
+      const nextUpload = inTurn(uploads.map((url) => ({ body: JSON.stringify({ video_url: url }) })));
+      const estimates = { url: `${api}/v1/estimates?type=clean-audio-video`, method: 'POST' as const, headers: json, next: nextUpload };
       rows.push(await measure({ ...estimates, route: 'POST /v1/estimates, first use', amount: uploads.length, connections: 30 }));
 
       // Creates measure the API alone: the render worker stops, the jobs wait in the queue.
@@ -187,13 +268,11 @@ runBench(() =>
       const queuedUrl = `${api}/v1/clean-audio-video/${queued.job_id}`;
       rows.push(await measure({ route: 'GET /v1/clean-audio-video/{id}, PROCESSING', url: queuedUrl, headers: auth }));
       rows.push(await measure({ route: 'GET /v1/clean-audio-video/{id}, PROCESSING', url: queuedUrl, headers: auth, rate: 200 }));
-      const create = { url: `${api}/v1/clean-audio-video`, method: 'POST' as const, headers: json, body: nextUpload };
-      const creates = await measure({ ...create, route: 'POST /v1/clean-audio-video, known uploads', connections: 30 });
-      // Each answered create leaves billing's hold and the job's funding to run: the row is sustainable
-      // only if those keep up, so the stack's catching up is timed and counted in.
-      const drainMs = await waitForIdleCpu();
-      rows.push(creates, { ...creates, load: 'sustained', rps: creates.answered / (SECONDS + drainMs / 1000), p50: NaN, p99: NaN, non2xx: 0, socketErrors: 0 });
-      rows.push(await measure({ ...create, route: 'POST /v1/clean-audio-video, known uploads', rate: 100 }));
+      const create = { url: `${api}/v1/clean-audio-video`, method: 'POST' as const, headers: json };
+      const oneAccount = await measureCreates({ ...create, route: 'POST /v1/clean-audio-video, known uploads', next: nextUpload });
+      const callers = await benchAccounts(bench, clip);
+      const spread = await measureCreates({ ...create, route: `  the same, over ${ACCOUNTS} accounts`, next: inTurn(callers) });
+      rows.push(...oneAccount.rows, ...spread.rows);
       rows.push(await measure({ ...estimates, route: 'POST /v1/estimates, known uploads' }));
       const uploadBody = JSON.stringify({ file_name: 'clip.mp4', content_type: 'video/mp4', file_size: 1000 });
       rows.push(await measure({ route: 'POST /v1/uploads', url: `${api}/v1/uploads`, method: 'POST', headers: json, body: uploadBody }));
@@ -202,6 +281,8 @@ runBench(() =>
       console.log(`\nbench:api: ${SECONDS} s per row, ${CONNECTIONS} connections (creates 30), one render worker, 2 cores shared with the load generator`);
       print(rows, bareRow.rps);
       console.log(`\n${jobSummary}`);
+      printCreateCpu('one account', oneAccount);
+      printCreateCpu(`${ACCOUNTS} accounts`, spread);
       const socketErrors = rows.reduce((sum, row) => sum + row.socketErrors, 0);
       console.log(`socket errors over all rows: ${socketErrors}`);
     } finally {

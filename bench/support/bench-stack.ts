@@ -9,8 +9,9 @@ export interface BenchStack {
   dir: string;
   // The development account's bearer header, for JSON requests.
   headers: Record<string, string>;
-  // POST /v1/uploads and the PUT to its URL: the video_url of the uploaded file.
-  upload(path: string): Promise<string>;
+  // POST /v1/uploads and the PUT to its URL: the video_url of the uploaded file. The development
+  // account's, or the account whose bearer header is given.
+  upload(path: string, accountHeaders?: Record<string, string>): Promise<string>;
 }
 
 // The whole stack as `npm start` runs it, on a throwaway data folder with quiet logs, stopped and
@@ -31,9 +32,9 @@ export async function withBenchStack(env: NodeJS.ProcessEnv, work: (bench: Bench
     });
     const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
     const apiUrl = stack.apiUrl;
-    const upload = async (path: string): Promise<string> => {
+    const upload = async (path: string, accountHeaders = headers): Promise<string> => {
       const body = JSON.stringify({ file_name: basename(path), content_type: 'video/mp4', file_size: statSync(path).size });
-      const created = (await (await fetch(`${apiUrl}/v1/uploads`, { method: 'POST', headers, body })).json()) as { upload_url: string; video_url: string };
+      const created = (await (await fetch(`${apiUrl}/v1/uploads`, { method: 'POST', headers: accountHeaders, body })).json()) as { upload_url: string; video_url: string };
       // The PUT is signed for the declared type and size.
       await fetch(created.upload_url, { method: 'PUT', body: readFileSync(path), headers: { 'content-type': 'video/mp4' } });
       return created.video_url;

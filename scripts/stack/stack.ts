@@ -23,6 +23,8 @@ export interface RunningStack {
   // infra.env.NATS_URL is the operator's (for the CLI); infra.natsUrl(user) gives a service's.
   infra: LocalInfra;
   services: ServiceProcess[];
+  // Runs the operator's CLI (`cli account create ...`) against this stack; resolves with its output.
+  cli(args: string[]): Promise<string>;
   // Starts one more render worker (the tests replace a killed one this way).
   addRenderWorker(): ServiceProcess;
   // Starts one more instance of a service (a test brings a stopped or killed one back this way, or
@@ -101,7 +103,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     );
     // Through billing's RPC, so only once billing answers (/healthz says it does).
     await runOnce(CLI, ['credits', 'grant', '--account', account.account_id, '--amount', String(devCredits), '--idempotency-key', DEV_CREDITS_KEY], env);
-    return { apiUrl, apiKey: account.api_key, accountId: account.account_id, infra, services, addRenderWorker, addService, stop };
+    const cli = (args: string[]) => runOnce(CLI, args, env);
+    return { apiUrl, apiKey: account.api_key, accountId: account.account_id, infra, services, cli, addRenderWorker, addService, stop };
   } catch (error) {
     await stop();
     throw error;

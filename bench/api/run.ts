@@ -269,6 +269,9 @@ runBench(() =>
       rows.push(await measure({ route: 'GET /v1/clean-audio-video/{id}, PROCESSING', url: queuedUrl, headers: auth }));
       rows.push(await measure({ route: 'GET /v1/clean-audio-video/{id}, PROCESSING', url: queuedUrl, headers: auth, rate: 200 }));
       const create = { url: `${api}/v1/clean-audio-video`, method: 'POST' as const, headers: json };
+      // A create's own latency: one at a time on the idle stack.
+      rows.push(await measure({ ...create, route: 'POST /v1/clean-audio-video, one at a time', next: nextUpload, connections: 1, amount: 200 }));
+      await waitForIdleCpu();
       const oneAccount = await measureCreates({ ...create, route: 'POST /v1/clean-audio-video, known uploads', next: nextUpload });
       const callers = await benchAccounts(bench, clip);
       const spread = await measureCreates({ ...create, route: `  the same, over ${ACCOUNTS} accounts`, next: inTurn(callers) });

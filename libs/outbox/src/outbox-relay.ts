@@ -2,9 +2,6 @@ import { Logger } from '@nestjs/common';
 import { runDetached, runInStoredContext, type StoredContext } from '@vj/observability';
 import type { DataSource } from 'typeorm';
 
-// This many failures in a row with nothing published: NATS is down, the batch waits for the next tick.
-const OUTAGE_AFTER_FAILURES = 3;
-
 export interface OutboxPublisher {
   publish(subject: string, payload: unknown, options: { msgId: string }): Promise<unknown>;
 }
@@ -34,7 +31,9 @@ interface Row {
 // a short transaction (FOR UPDATE SKIP LOCKED, a lease), published with no transaction open, then marked
 // published: several instances share the work, a slow NATS holds no database lock, and a relay that dies
 // mid-batch leaves rows another takes after the lease (a second publish is dropped by the stream's msgId
-// dedup). Each row is published in the context its writer stored (request id, trace). A row that fails while the rows after it go out is poisoned: counted, and parked after
+// dedup). A batch's publishes are sent together, in order, and their acknowledgements awaited
+// together (decision 0052). Each row is published in the context its writer stored (request id,
+// trace). A row that fails while other rows go out is poisoned: counted, and parked after
 // maxFailures, so it never blocks the others. When NATS itself is down every row fails: nothing is
 // counted and the batch waits for the next tick.
 export class OutboxRelay {
@@ -88,18 +87,14 @@ export class OutboxRelay {
   // Returns how many rows were published.
   async publishBatch(): Promise<number> {
     const rows = await this.claim();
-    const failed: { row: Row; error: unknown }[] = [];
-    const published: string[] = [];
-    for (const row of rows) {
-      try {
-        await runInStoredContext(row.context, () => this.publisher.publish(row.subject, row.payload, { msgId: row.msg_id }));
-        published.push(row.id);
-      } catch (error) {
-        failed.push({ row, error });
-        // Nothing goes out at all: NATS is down, no use trying the rest now.
-        if (!published.length && failed.length >= OUTAGE_AFTER_FAILURES) break;
-      }
-    }
+    // Each publish is written to the connection as it is called, so the stream stores the rows in the
+    // order they were claimed; one round trip for the batch instead of one a row.
+    const outcomes = await Promise.allSettled(rows.map((row) => runInStoredContext(row.context, () => this.publisher.publish(row.subject, row.payload, { msgId: row.msg_id }))));
+    const published = rows.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((row) => row.id);
+    const failed = rows.flatMap((row, i) => {
+      const outcome = outcomes[i]!;
+      return outcome.status === 'rejected' ? [{ row, error: outcome.reason as unknown }] : [];
+    });
     await this.markPublished(published);
     // Rows that failed while others went out are poisoned: counted, and parked after maxFailures.
     await this.recordFailures(failed, published.length > 0);

@@ -29,7 +29,8 @@ const UPLOADS_PER_ACCOUNT = 5;
 const JOB_RUNS = numberArg('--job-runs', 5);
 // Only the 1 s job's create-to-COMPLETED time (the job overhead), none of the load rows.
 const JOB_ONLY = process.argv.includes('--job-only');
-// Only the creates, estimates and uploads rows (and the CPU a create costs), none of the reads.
+// Only the creates, estimates and uploads rows (and the CPU a create costs), and of the reads only the
+// PROCESSING job's.
 const CREATES_ONLY = process.argv.includes('--creates-only');
 // Limits far away: this measures the platform, not the rate limiter or the processing cap.
 const ENV = {

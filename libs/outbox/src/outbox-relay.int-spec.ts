@@ -117,9 +117,11 @@ describe('OutboxRelay against PostgreSQL', () => {
     const sent: string[] = [];
     let acknowledge = (): void => undefined;
     const acknowledged = new Promise<void>((resolve) => (acknowledge = resolve));
-    const pipelined = new OutboxRelay(dataSource, { publish: (subject) => (sent.push(subject), acknowledged) }, { schema: SCHEMA, pollMs: 60_000 });
-    const batch = pipelined.publishBatch();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    let firstSent = (): void => undefined;
+    const sending = new Promise<void>((resolve) => (firstSent = resolve));
+    const publish = (subject: string) => (sent.push(subject), firstSent(), acknowledged);
+    const batch = new OutboxRelay(dataSource, { publish }, { schema: SCHEMA, pollMs: 60_000 }).publishBatch();
+    await sending;
     expect(sent).toEqual(['a', 'b', 'c']);
     acknowledge();
     expect(await batch).toBe(3);

@@ -23,9 +23,10 @@ export async function codecBaseline(inputPath: string, codec: OutputCodec, refin
   const h264Files = { codec: 'h264', rgbPath: join(workDir, 'baseline-rgb.mp4'), mattePath: join(workDir, 'baseline-matte.mp4') } as const;
   const files: MatteFiles = codec === 'vp9' ? { codec, webmPath } : h264Files;
   const plan = mattingPlan(probe, video, { inputPath, maxSeconds: 3600, refine, segmenters, tracking: null, files });
+  const storedSize = { width: video.width, height: video.height };
   const encode: EncodePlan = {
     inputPath,
-    storedSize: { width: video.width, height: video.height },
+    storedSize,
     geometry: plan.geometry,
     pictures: 'file',
     maxSeconds: 3600,
@@ -36,7 +37,7 @@ export async function codecBaseline(inputPath: string, codec: OutputCodec, refin
     alpha: plan.alpha,
     files,
   };
-  const picture = `[0:V:0]${heldFilters({ width: video.width, height: video.height }, plan.geometry).join(',')},format=yuva420p`;
+  const picture = `[0:V:0]${heldFilters(storedSize, plan.geometry).join(',')},format=yuva420p`;
   const sound = probe.audio ? ['-map', '0:a:0'] : [];
   const args =
     codec === 'vp9'

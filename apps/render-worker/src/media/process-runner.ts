@@ -109,11 +109,11 @@ export class ProcessRunner implements CommandRunner {
       child.stderr?.on('data', (chunk: string) => (stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS)));
 
       const streams: Promise<void>[] = [];
-      let stdinError: unknown;
+      let inputError: unknown;
       let stdoutError: unknown;
       const captured: Buffer[] = [];
       const feed = (source: Readable, target: Writable | null | undefined): void => {
-        if (target) streams.push(pipeline(source, target).catch((error: unknown) => void (stdinError ??= error)));
+        if (target) streams.push(pipeline(source, target).catch((error: unknown) => void (inputError ??= error)));
       };
       if (options.stdin) feed(options.stdin, child.stdin);
       inputs.forEach((input, i) => feed(input, child.stdio[3 + i] as Writable | null));
@@ -138,7 +138,7 @@ export class ProcessRunner implements CommandRunner {
           if (stopped) reject(stopped);
           else if (stdoutError) reject(stdoutError);
           else if (exitCode !== 0) reject(new ProcessFailedError(command.file, exitCode, exitSignal, stderrTail));
-          else if (stdinError && !isClosedByReader(stdinError)) reject(stdinError);
+          else if (inputError && !isClosedByReader(inputError)) reject(inputError);
           else resolve({ stdout: Buffer.concat(captured).toString('utf8'), stderrTail });
         });
       });

@@ -26,7 +26,7 @@ async function encode(input: string, frameRate: string, codec: 'vp9' | 'h264', p
   await runFramePipeline({
     runner: new ProcessRunner(),
     ffmpegPath: 'ffmpeg',
-    decodeArgs: decodeFramesArgs({ inputPath: input, storedSize: geometry, geometry, maxSeconds: 60, modelInput: alpha, side: pictures === 'worker' ? geometry : null }),
+    decodeArgs: decodeFramesArgs({ inputPath: input, storedSize: geometry, geometry, maxSeconds: 60, modelInput: alpha, side: pictures === 'worker' ? geometry : null, smallFromSide: false }),
     encodeArgs: encodeMatteArgs({ inputPath: input, storedSize: geometry, geometry, pictures, maxSeconds: 60, frameRate, fps, audio: null, colour, alpha, files }),
     frameBytes: alpha.width * alpha.height * 3,
     sideFrameBytes: pictures === 'worker' ? (geometry.width * geometry.height * 3) / 2 : undefined,

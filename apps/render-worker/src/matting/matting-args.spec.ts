@@ -13,7 +13,7 @@ function audio(codecName: string, channels = 2): AudioStreamProbe {
 }
 
 function decodePlan(overrides: Partial<DecodePlan> = {}): DecodePlan {
-  return { inputPath: '/w/in', storedSize: { width: 640, height: 480 }, geometry: VGA, maxSeconds: 60, modelInput: { width: 256, height: 144 }, side: null, ...overrides };
+  return { inputPath: '/w/in', storedSize: { width: 640, height: 480 }, geometry: VGA, maxSeconds: 60, modelInput: { width: 256, height: 144 }, side: null, smallFromSide: false, ...overrides };
 }
 
 function plan(overrides: Partial<EncodePlan> = {}): EncodePlan {
@@ -75,6 +75,18 @@ describe('decodeFramesArgs', () => {
       '[0:V:0]scale=640:480,split=2[frame][full];[frame]scale=256:144:flags=area,format=yuv444p[model];[full]scale=384:288:flags=area,format=yuv420p[side]',
     ]);
     expect(args.slice(-2)).toEqual(['rawvideo', 'pipe:3']);
+  });
+
+  it("writes the side frame alone on stdout when the worker makes the model's frame from it", () => {
+    expect(decodeFramesArgs(decodePlan({ side: { width: 512, height: 288 }, smallFromSide: true }))).toEqual([
+      ...QUIET,
+      '-skip_loop_filter', 'all',
+      '-threads', '2',
+      '-noautorotate', '-reinit_filter', '0',
+      ...FENCED, '-i', '/w/in',
+      '-filter_complex', '[0:V:0]scale=640:480,scale=512:288:flags=area,format=yuv420p[side]',
+      '-map', '[side]', '-t', '61', ...RAW, 'pipe:1',
+    ]);
   });
 
   it("turns the picture upright with the geometry's filters before it is scaled for the model", () => {

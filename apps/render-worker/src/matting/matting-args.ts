@@ -25,6 +25,8 @@ export interface DecodePlan {
   // the person is cut from (issue 14) and whose Y plane, at the frame's own size, is the edge
   // refinement's full-size guide.
   side: { width: number; height: number } | null;
+  // The side frame is written alone, on stdout: the worker makes the model's frame from it.
+  smallFromSide: boolean;
 }
 
 // What the matting itself reads, one entry per decoded frame of the first real video stream,
@@ -43,17 +45,19 @@ export function decodeFramesArgs(plan: DecodePlan): string[] {
   const toSide = side && !fullSize ? `scale=${side.width}:${side.height}:flags=area,` : '';
   // yuv420p first: 10-bit, RGB or full-range input then gives the same 8-bit limited-range luma as
   // the model-size copy and the encoder's picture.
-  const graph = side
-    ? `[0:V:0]${upright}split=2[frame][full];[frame]${toModel}[model];[full]${toSide}format=yuv420p[side]`
-    : `[0:V:0]${upright}${toModel}[model]`;
+  const toSideFrame = `${toSide}format=yuv420p[side]`;
+  const outputs = !side
+    ? { graph: `[0:V:0]${upright}${toModel}[model]`, pipes: [['[model]', 'pipe:1']] }
+    : plan.smallFromSide
+      ? { graph: `[0:V:0]${upright}${toSideFrame}`, pipes: [['[side]', 'pipe:1']] }
+      : { graph: `[0:V:0]${upright}split=2[frame][full];[frame]${toModel}[model];[full]${toSideFrame}`, pipes: [['[model]', 'pipe:1'], ['[side]', 'pipe:3']] };
   return [
     // Scaled down, in-loop deblocking changes nothing the model can see; a full-size side frame keeps it.
     // Two decoding threads bound how many frames of one output ffmpeg writes before the other's.
     ...QUIET, ...(fullSize ? [] : ['-skip_loop_filter', 'all']), '-threads', '2', ...HELD_INPUT,
     ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE),
-    '-filter_complex', graph,
-    '-map', '[model]', ...limit, ...raw, 'pipe:1',
-    ...(side ? ['-map', '[side]', ...limit, ...raw, 'pipe:3'] : []),
+    '-filter_complex', outputs.graph,
+    ...outputs.pipes.flatMap(([stream, pipe]) => ['-map', stream, ...limit, ...raw, pipe]),
   ];
 }
 

@@ -69,18 +69,30 @@ describe('mattingPlan', () => {
   });
 
   it('when tracking without refinement also reads the frame as yuv420p at most sourceScale times the model input a side', () => {
-    const plan = planFor(video(), { tracking: { sourceScale: 2 } });
-    expect(plan.side).toEqual({ width: 512, height: 288 });
-    expect(plan.sideBytes).toBe((512 * 288 * 3) / 2);
+    const plan = planFor(video({ width: 640, height: 480 }), { tracking: { sourceScale: 2 } });
+    expect(plan.side).toEqual({ width: 384, height: 288 });
+    expect(plan.sideBytes).toBe((384 * 288 * 3) / 2);
     expect(plan.decodeArgs).toContain('-skip_loop_filter');
     expect(plan.decodeArgs).toContain('pipe:3');
     expect(plan.alpha).toEqual({ width: 256, height: 144 });
     expect(plan.sideIsPicture).toBe(false);
+    expect(plan.smallFromSide).toBe(false);
     // A frame already within that size is read at its own, and is the picture the encoder gets.
     const small = planFor(video({ width: 320, height: 240 }), { tracking: { sourceScale: 2 } });
     expect(small.side).toEqual({ width: 320, height: 240 });
     expect(small.sideIsPicture).toBe(true);
+    expect(small.smallFromSide).toBe(false);
     expect(valuesOf(small.encodeArgs, '-i')).toEqual(['pipe:0', 'pipe:3', '/w/in.mp4']);
+  });
+
+  it("when the side frame is exactly twice the model's input (the model's shape), reads it alone and makes the model's frame from it", () => {
+    const plan = planFor(video(), { tracking: { sourceScale: 2 } });
+    expect(plan.side).toEqual({ width: 512, height: 288 });
+    expect(plan.smallFromSide).toBe(true);
+    expect(plan.decodeArgs).toContain('-skip_loop_filter');
+    expect(plan.decodeArgs).not.toContain('pipe:3');
+    expect(valuesOf(plan.decodeArgs, '-filter_complex')).toEqual(['[0:V:0]scale=1280:720,scale=512:288:flags=area,format=yuv420p[side]']);
+    expect(plan.sideIsPicture).toBe(false);
   });
 
   it("with refinement also reads the full-size frame and hands the encoder alpha at the frame's size", () => {
@@ -95,6 +107,7 @@ describe('mattingPlan', () => {
     expect(plan.decodeArgs).toContain('pipe:3');
     // The full-size side frame is the picture: the worker hands it to the encoder, which decodes nothing.
     expect(plan.sideIsPicture).toBe(true);
+    expect(plan.smallFromSide).toBe(false);
     expect(valuesOf(plan.encodeArgs, '-s')).toEqual(['1280x720', '1280x720']);
     expect(valuesOf(plan.encodeArgs, '-i')).toEqual(['pipe:0', 'pipe:3', '/w/in.mp4']);
     // The alpha goes in unscaled.

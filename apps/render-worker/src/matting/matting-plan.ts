@@ -1,6 +1,7 @@
 import type { MediaProbe, VideoStreamProbe } from '../media';
 import { even, frameGeometry, type FrameGeometry } from './frame-geometry';
 import { variantFor, type Segmenter } from './matting-model';
+import { halvesTo } from './halved-frame';
 import { decodeFramesArgs, encodeMatteArgs, sameSize, type MatteFiles } from './matting-args';
 import { yuvMatrixFor, type YuvMatrix } from './model-input';
 import type { PictureSize } from './region-crop';
@@ -21,6 +22,9 @@ export interface MattingPlan {
   // it is also the picture the encoder encodes (decision 0051).
   side: PictureSize | null;
   sideIsPicture: boolean;
+  // The decoder writes the side frame alone, and the worker halves it into the model's frame
+  // (halved-frame.ts): a crop source exactly twice the model's input that is not the picture.
+  smallFromSide: boolean;
   // Bytes of the decoder's model-size frame (yuv444p) and side frame (0 for none).
   smallBytes: number;
   sideBytes: number;
@@ -51,6 +55,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
   const storedSize = { width: video.width, height: video.height };
   const side = request.refine ? { width: geometry.width, height: geometry.height } : request.tracking ? cropSource(geometry, modelInput, request.tracking.sourceScale) : null;
   const sideIsPicture = side !== null && sameSize(side, geometry);
+  const smallFromSide = side !== null && !sideIsPicture && halvesTo(side, modelInput);
   return {
     segmenter,
     geometry,
@@ -59,7 +64,8 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
     alpha,
     side,
     sideIsPicture,
-    decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, side }),
+    smallFromSide,
+    decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, side, smallFromSide }),
     encodeArgs: encodeMatteArgs({
       inputPath,
       storedSize,

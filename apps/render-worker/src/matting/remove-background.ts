@@ -160,7 +160,8 @@ class BackgroundRemoval {
     let index = 0;
     const expectedFrames = Math.max(1, plan.fps * Math.min(probedSeconds, request.maxSeconds));
     const stage: FrameStage<PendingMatte> = {
-      start: (small, side) => matter.start(small, side),
+      // The decoder's one output is the side frame when the model's frame is made from it.
+      start: (frame, side) => (plan.smallFromSide ? matter.start(undefined, frame) : matter.start(frame, side)),
       finish: async (pending) => {
         const alpha = await matter.finish(pending);
         request.onMatte?.(index++, alpha);
@@ -174,8 +175,8 @@ class BackgroundRemoval {
         ffmpegPath: this.ffmpegPath,
         decodeArgs: plan.decodeArgs,
         encodeArgs: plan.encodeArgs,
-        frameBytes: plan.smallBytes,
-        sideFrameBytes: plan.sideBytes || undefined,
+        frameBytes: plan.smallFromSide ? plan.sideBytes : plan.smallBytes,
+        sideFrameBytes: plan.smallFromSide ? undefined : plan.sideBytes || undefined,
         sideToEncoder: plan.sideIsPicture,
         alphaBytes: plan.alpha.width * plan.alpha.height,
         stage,

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { preparedQuery } from '@vj/database';
 import { runDetached, runInStoredContext, type StoredContext } from '@vj/observability';
 import type { DataSource } from 'typeorm';
 
@@ -105,16 +106,16 @@ export class OutboxRelay {
 
   private async claim(): Promise<Row[]> {
     const { schema } = this.options;
-    const claimed = rowsOf<Row & { position: string; failing: boolean }>(
-      await this.dataSource.query(
+    // Prepared: the claim runs on every nudge, and planning it cost more than running it (decision 0054).
+    const claimed = await preparedQuery<Row & { position: string; failing: boolean }>(
+      this.dataSource,
       `UPDATE "${schema}"."outbox" SET "claimed_until" = now() + make_interval(secs => $2::float8 / 1000)
         WHERE "id" IN (
           SELECT "id" FROM "${schema}"."outbox"
            WHERE "published_at" IS NULL AND "parked_at" IS NULL AND ("claimed_until" IS NULL OR "claimed_until" < now())
            ORDER BY ("last_error" IS NOT NULL), "position" LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING "id", "subject", "msg_id", "payload", "context", "position", ("last_error" IS NOT NULL) AS "failing"`,
-        [this.batchSize(), this.options.claimMs ?? 30_000],
-      ),
+      [this.batchSize(), this.options.claimMs ?? 30_000],
     );
     // Rows that failed before go last: a poisoned row never holds the ones behind it.
     return claimed.sort((a, b) => Number(a.failing) - Number(b.failing) || Number(a.position) - Number(b.position));
@@ -122,7 +123,7 @@ export class OutboxRelay {
 
   private async markPublished(ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await this.dataSource.query(`UPDATE "${this.options.schema}"."outbox" SET "published_at" = now(), "claimed_until" = NULL WHERE "id" = ANY($1)`, [ids]);
+    await preparedQuery(this.dataSource, `UPDATE "${this.options.schema}"."outbox" SET "published_at" = now(), "claimed_until" = NULL WHERE "id" = ANY($1)`, [ids]);
   }
 
   private async release(ids: string[]): Promise<void> {

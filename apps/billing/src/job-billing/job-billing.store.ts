@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { AccountEntity } from '../database/account.entity';
 import { JobBillingEntity } from '../database/job-billing.entity';
 import { appendRowsParams, appendRowsSql, available, ledgerRows, lockAccount } from '../ledger/account-ledger';
-import { wholeRowUpdateSql } from '@vj/database';
+import { preparedQuery, wholeRowUpdateSql } from '@vj/database';
 import { outboxInsertSql, outboxRows } from '@vj/outbox';
 import { BILLING_SCHEMA } from '../database/billing-schema';
 import { billingEvent } from './billing-event-drafts';
@@ -57,7 +57,9 @@ export class JobBillingStore {
 // first event there is no account row yet: the job row, locked already, is read again and the account
 // made by lockAccount.
 async function lockJobAndAccount(manager: EntityManager, job: JobRef, now: Date): Promise<{ row: JobBillingEntity; account: AccountEntity }> {
-  const [found]: (JobBillingEntity & { account_balance: number; account_held: number; account_updated_at: Date })[] = await manager.query(
+  // Prepared, as the decision's write: planning them cost more than running them (decision 0054).
+  const [found] = await preparedQuery<JobBillingEntity & { account_balance: number; account_held: number; account_updated_at: Date }>(
+    manager,
     `WITH j AS (
        INSERT INTO "${BILLING_SCHEMA}"."job_billing" AS j ("job_id", "account_id", "job_type", "state") VALUES ($1, $2, $3, 'open')
        ON CONFLICT ("job_id") DO UPDATE SET "job_id" = j."job_id"
@@ -108,6 +110,6 @@ async function write(manager: EntityManager, row: JobBillingEntity, account: Acc
     parts.push(`published AS (${outboxInsertSql(BILLING_SCHEMA, params.length + 1)})`);
     params.push(JSON.stringify(outboxRows([{ subject: event.subject, msgId: event.msgId, payload: event.payload }], now)));
   }
-  if (parts.length) await manager.query(`WITH ${parts.join(',\n')} SELECT 1`, params);
+  if (parts.length) await preparedQuery(manager, `WITH ${parts.join(',\n')} SELECT 1`, params);
   return event !== null;
 }

@@ -1,4 +1,4 @@
-import { wholeRowUpdateSql } from '@vj/database';
+import { preparedQuery, wholeRowUpdateSql } from '@vj/database';
 import { outboxInsertSql, outboxRows } from '@vj/outbox';
 import { LessThan, QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
@@ -15,7 +15,7 @@ export class TypeormJobStore implements JobStore {
   // creates wait on each other's cap check only while PostgreSQL runs it, never across a round trip.
   async insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null, maxProcessing?: number): Promise<void> {
     try {
-      await this.dataSource.query(`SELECT "${JOBS_SCHEMA}"."create_job"($1, $2, $3, $4, $5, $6)`, [
+      await preparedQuery(this.dataSource, `SELECT "${JOBS_SCHEMA}"."create_job"($1, $2, $3, $4, $5, $6)`, [
         JSON.stringify(write.job),
         JSON.stringify(outboxRows(write.outbox, write.job.updated_at)),
         idempotency?.key ?? null,
@@ -68,7 +68,7 @@ export class TypeormJobStore implements JobStore {
           parts.push(`published AS (${outboxInsertSql(JOBS_SCHEMA, 2)})`);
           params.push(JSON.stringify(outboxRows(write.outbox, write.job.updated_at)));
         }
-        await tx.query(`WITH ${parts.join(',\n')} SELECT 1`, params);
+        await preparedQuery(tx, `WITH ${parts.join(',\n')} SELECT 1`, params);
       }
       return value;
     });
@@ -79,7 +79,9 @@ export class TypeormJobStore implements JobStore {
       .getMetadata(JobEntity)
       .columns.map((column) => `"${column.databaseName}"`)
       .join(', ')} FROM "${JOBS_SCHEMA}"."job" WHERE "job_id" = $1`;
-    const rows: JobEntity[] = await manager.query(this.selectJobSql + lock, [jobId]);
+    // Prepared, like every statement of a job's create and update: planning them cost more than
+    // running them (decision 0054).
+    const rows = await preparedQuery<JobEntity>(manager, this.selectJobSql + lock, [jobId]);
     return rows[0] ? Object.assign(new JobEntity(), rows[0]) : null;
   }
 

@@ -262,6 +262,8 @@ runBench(() =>
       const estimates = { url: `${api}/v1/estimates?type=clean-audio-video`, method: 'POST' as const, headers: json, next: nextUpload };
       rows.push(await measure({ ...estimates, route: 'POST /v1/estimates, first use', amount: uploads.length, connections: 30 }));
 
+      // The accounts' uploads are probed by their first estimates too, while a worker can answer them.
+      const callers = await benchAccounts(bench, clip);
       // Creates measure the API alone: the render worker stops, the jobs wait in the queue.
       await Promise.all(bench.stack.services.filter((service) => service.name.startsWith('render-worker')).map((worker) => worker.stop()));
       // A job that stays PROCESSING (no worker): what a client polling a running job reads.
@@ -274,7 +276,6 @@ runBench(() =>
       rows.push(await measure({ ...create, route: 'POST /v1/clean-audio-video, one at a time', next: nextUpload, connections: 1, amount: 200 }));
       await waitForIdleCpu();
       const oneAccount = await measureCreates({ ...create, route: 'POST /v1/clean-audio-video, known uploads', next: nextUpload });
-      const callers = await benchAccounts(bench, clip);
       const spread = await measureCreates({ ...create, route: `  the same, over ${ACCOUNTS} accounts`, next: inTurn(callers) });
       rows.push(...oneAccount.rows, ...spread.rows);
       rows.push(await measure({ ...estimates, route: 'POST /v1/estimates, known uploads' }));

@@ -65,7 +65,7 @@ async function lockJobAndAccount(manager: EntityManager, job: JobRef, now: Date)
        ON CONFLICT ("job_id") DO UPDATE SET "job_id" = j."job_id"
        RETURNING *
      )
-     SELECT j.*, a."balance" AS "account_balance", a."held" AS "account_held", a."updated_at" AS "account_updated_at"
+     SELECT ${jobBillingColumns(manager)}, a."balance" AS "account_balance", a."held" AS "account_held", a."updated_at" AS "account_updated_at"
        FROM j JOIN "${BILLING_SCHEMA}"."account" AS a ON a."account_id" = j."account_id"
         FOR UPDATE OF a`,
     [job.job_id, job.account_id, job.job_type],
@@ -77,6 +77,15 @@ async function lockJobAndAccount(manager: EntityManager, job: JobRef, now: Date)
   const { account_balance, account_held, account_updated_at, ...row } = found;
   const account = Object.assign(new AccountEntity(), { account_id: row.account_id, balance: account_balance, held: account_held, updated_at: account_updated_at });
   return { row: Object.assign(new JobBillingEntity(), row), account };
+}
+
+// The job row's columns by name, not `j.*`: a prepared statement whose result gains a column (a
+// migration during a rolling deploy) fails until its connection closes.
+function jobBillingColumns(manager: EntityManager): string {
+  return manager.connection
+    .getMetadata(JobBillingEntity)
+    .columns.map((column) => `j."${column.databaseName}"`)
+    .join(', ');
 }
 
 // Returns whether an event went into the outbox: only with a change (a redelivered event finds its

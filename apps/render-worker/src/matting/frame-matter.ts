@@ -27,8 +27,8 @@ export interface PendingMatte {
 }
 
 interface Slot {
-  // The model's frame when it is made from the side frame (start() without one).
-  small: Uint8Array;
+  // The model's frame when it is made from the side frame (start() without one), made on first use.
+  small?: Uint8Array;
   tensor: Float32Array;
   luma: Float32Array;
   // A crop as the model's input (grid-sized, chroma at half resolution); each region's tensor (the
@@ -72,7 +72,6 @@ export class FrameMatter {
       : null;
     const cropped = settings.tracking ? pixels : 0;
     this.slots = Array.from({ length: settings.depth }, () => ({
-      small: new Uint8Array(settings.tracking ? pixels * 3 : 0),
       tensor: new Float32Array(pixels * 3),
       luma: new Float32Array(pixels),
       crop: new Uint8Array(settings.tracking ? cropBytes(spec) : 0),
@@ -87,7 +86,7 @@ export class FrameMatter {
     const previous = this.slots[(this.nextSlot + this.slots.length - 1) % this.slots.length];
     const slot = this.slots[this.nextSlot];
     this.nextSlot = (this.nextSlot + 1) % this.slots.length;
-    const small = given ?? halveSideFrame(side as Uint8Array, this.segmenter.spec, slot.small);
+    const small = given ?? halveSideFrame(side as Uint8Array, this.segmenter.spec, (slot.small ??= new Uint8Array(this.input.width * this.input.height * 3)));
     const fullLuma = this.settings.matte.refine && side ? side.subarray(0, this.settings.width * this.settings.height) : undefined;
     const mask = this.tracking && side ? this.segmentTracked(small, side, slot, previous.luma) : this.segmentWhole(small, slot.tensor, slot.luma);
     // Awaited by finish(); until then a failure must not count as unhandled.

@@ -24,8 +24,10 @@ COPY libs/sdk libs/sdk
 RUN npx vite build apps/web
 
 FROM node:24-bookworm-slim
+# The Vulkan loader and what NVIDIA's mounted Vulkan driver links: ONNX Runtime's WebGPU provider
+# reaches a GPU through them where ONNX_EXECUTION_PROVIDERS names it (decision 0055).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
+  && apt-get install -y --no-install-recommends ffmpeg ca-certificates libvulkan1 libglvnd0 libx11-6 libxext6 \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV ONNXRUNTIME_NODE_INSTALL=skip NODE_ENV=production

@@ -47,7 +47,7 @@ export const renderWorkerEnv = defineEnv({
   BACKGROUND_REMOVAL_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one video-background-removal run, fetch not included (else timeout)', default: 1800, min: 1 }),
   MATTING_MODEL_CACHE_DIR: env.string({ doc: 'folder where the person model, converted from TFLite to ONNX on first start, is kept', default: join(tmpdir(), 'vj-models') }),
   MATTING_MODELS_FILE: env.string({ doc: 'JSON file declaring extra ONNX matting models (a "general" one for subject_is_person: false); see docs/matting-models.md', optional: true }),
-  ONNX_EXECUTION_PROVIDERS: env.string({ doc: 'ONNX Runtime execution providers in order of preference, comma-separated; cpu is always the last resort', default: 'cuda,cpu' }),
+  ONNX_EXECUTION_PROVIDERS: env.string({ doc: 'ONNX Runtime execution providers in order of preference, comma-separated; cpu is always the last resort; `webgpu,cpu` on a GPU node (docs/matting-models.md)', default: 'cuda,cpu' }),
   ONNX_INTRA_OP_THREADS: env.int({ doc: 'threads one model run may use (0: ONNX Runtime decides); ffmpeg needs the other cores', default: 1, min: 0, max: 256 }),
   WORK_MAX_ATTEMPTS: env.int({ doc: 'processing attempts that may fail for a reason of ours before the job fails with generation_failed; shutdowns, lost workers and outages of our services are not attempts', default: 3, min: 1 }),
   WORK_MAX_DELIVER: env.int({

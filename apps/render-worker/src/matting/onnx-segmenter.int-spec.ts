@@ -2,7 +2,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { Logger } from '@nestjs/common';
 import { OnnxSegmenter } from './onnx-segmenter';
 import { preparePersonModels } from './person-model';
 import type { MattingModelSpec } from './matting-model';
@@ -33,6 +34,20 @@ describe('OnnxSegmenter', () => {
     }
   });
 
+  it('tries WebGPU, which is built into the binding, and uses the CPU where no GPU adapter answers', async () => {
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    const segmenter = await OnnxSegmenter.open(specs[1], { executionProviders: ['webgpu', 'cpu'], intraOpThreads: 1 });
+    try {
+      expect(['webgpu', 'cpu']).toContain(segmenter.executionProvider);
+      // Tried and refused (no adapter), never skipped as not installed.
+      if (segmenter.executionProvider === 'cpu') expect(log).toHaveBeenCalledWith(expect.stringMatching(/webgpu unavailable .*using cpu/s));
+      expect(await segmenter.segment(new Float32Array(256 * 144 * 3).fill(0.5))).toHaveLength(256 * 144);
+    } finally {
+      log.mockRestore();
+      await segmenter.release();
+    }
+  });
+
   it('replaces a worker thread that died, so the next frame is answered', async () => {
     const segmenter = await OnnxSegmenter.open(specs[0], { executionProviders: ['cpu'], intraOpThreads: 1 });
     try {
@@ -42,6 +57,31 @@ describe('OnnxSegmenter', () => {
       expect(Array.from(await segmenter.segment(input))).toEqual(Array.from(before));
     } finally {
       await segmenter.release();
+    }
+  });
+
+  it('runs a model that shares its device only while no other thread holds the device', async () => {
+    const lock = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(join(__dirname, 'onnx-worker.cjs'));
+    const answers: { id: number; ok: boolean }[] = [];
+    worker.on('message', (answer: { id: number; ok: boolean }) => answers.push(answer));
+    const answered = async (id: number) => {
+      while (!answers.some((answer) => answer.id === id)) await new Promise((resolve) => setTimeout(resolve, 10));
+      return answers.find((answer) => answer.id === id);
+    };
+    try {
+      worker.postMessage({ id: 1, kind: 'open', path: specs[1].path, deviceLock: lock.buffer, options: { executionProviders: ['cpu'] } });
+      expect(await answered(1)).toMatchObject({ ok: true });
+      Atomics.store(lock, 0, 12345); // another thread's run
+      worker.postMessage({ id: 2, kind: 'run', input: new Float32Array(256 * 144 * 3), dims: [1, 144, 256, 3] });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answers.some((answer) => answer.id === 2)).toBe(false);
+      Atomics.store(lock, 0, 0);
+      Atomics.notify(lock, 0);
+      expect(await answered(2)).toMatchObject({ ok: true });
+      expect(Atomics.load(lock, 0)).toBe(0);
+    } finally {
+      await worker.terminate();
     }
   });
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Logger } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
+import { Logger } from '@nestjs/common';
+import { listSupportedBackends } from 'onnxruntime-node';
 import type { MattingModelSpec, Segmenter } from './matting-model';
 
 export interface OnnxSettings {
@@ -12,19 +13,26 @@ export interface OnnxSettings {
 }
 
 // The explicit fallback chain (STYLE.md habit 12): each provider is tried alone, in order, and the
-// first that opens the model is used, so a CUDA build uses the GPU and any other build the CPU.
+// first that opens the model is used: a GPU where its provider opens, the CPU everywhere else.
 export function providerChain(preferred: readonly string[]): string[] {
   return [...new Set([...preferred.filter((name) => name !== 'cpu'), 'cpu'])];
 }
 
-// Providers other than the CPU live in libraries beside the native binding (onnxruntime-node's
-// install script fetches CUDA's; we skip that script, see scripts/ensure-prerequisites.sh). Without
-// the library a provider is not even tried, which keeps ONNX Runtime's own error logs quiet.
+// A provider is tried only where it can exist, which keeps ONNX Runtime's own error logs quiet: built
+// into the native binding (the CPU's, and WebGPU's, which reaches a GPU through Vulkan), or a library
+// beside it (CUDA's and TensorRT's, which onnxruntime-node's install script fetches from outside npm:
+// we skip that script, see scripts/ensure-prerequisites.sh).
 function providerInstalled(provider: string): boolean {
-  if (provider === 'cpu') return true;
+  if (listSupportedBackends().some((backend) => backend.name === provider && backend.bundled)) return true;
   const binding = join(dirname(require.resolve('onnxruntime-node/package.json')), 'bin', 'napi-v6', process.platform, process.arch);
   return existsSync(join(binding, `libonnxruntime_providers_${provider}.so`));
 }
+
+// Providers whose sessions in one process share one device context that only one thread may use at a
+// time (WebGPU: two model threads at once broke its command encoders on an H200, decision 0055).
+const SHARED_CONTEXT_PROVIDERS = new Set(['webgpu']);
+// Who uses that context now: a thread id, 0 when free (see onnx-worker.cjs).
+const deviceLock = new Int32Array(new SharedArrayBuffer(4));
 
 interface WorkerAnswer {
   id: number;
@@ -65,6 +73,7 @@ export class OnnxSegmenter implements Segmenter {
       const openMessage = {
         kind: 'open',
         path: spec.path,
+        deviceLock: SHARED_CONTEXT_PROVIDERS.has(provider) ? deviceLock.buffer : undefined,
         options: {
           executionProviders: [provider],
           intraOpNumThreads: settings.intraOpThreads,
@@ -124,6 +133,8 @@ export class OnnxSegmenter implements Segmenter {
 
   private spawn(): void {
     const worker = new Worker(join(__dirname, 'onnx-worker.cjs'));
+    // Read now: a worker that has stopped answers -1.
+    const { threadId } = worker;
     this.worker = worker;
     this.exited = false;
     worker.on('message', (answer: WorkerAnswer) => {
@@ -137,6 +148,8 @@ export class OnnxSegmenter implements Segmenter {
     worker.on('error', (error) => new Logger('matting').error(`${this.spec.name}: worker thread failed: ${error.message}`));
     // The frames it had fail (their jobs are retried).
     worker.on('exit', (code) => {
+      // A thread stopped mid-run (a run that hung) hands the device to the next.
+      if (Atomics.compareExchange(deviceLock, 0, threadId, 0) === threadId) Atomics.notify(deviceLock, 0);
       if (this.worker !== worker) return;
       this.exited = true;
       this.failAll(new Error(`Model ${this.spec.name}: its worker thread exited (${code})`));

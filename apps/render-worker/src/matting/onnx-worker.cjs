@@ -14,8 +14,9 @@ let deviceLock;
 
 let tail = Promise.resolve();
 
-// One call at a time on this thread (a GPU run awaits its results, so the next message could start
-// one beside it), and with deviceLock one at a time across the threads that share the device.
+// One call at a time on this thread (where a provider's run awaits its results, the next message
+// could otherwise start one beside it), and with deviceLock one at a time across the threads that
+// share the device.
 function exclusive(work) {
   const result = tail.then(() => (deviceLock ? locked(work) : work()));
   tail = result.catch(() => undefined);

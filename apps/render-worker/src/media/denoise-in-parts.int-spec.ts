@@ -57,6 +57,13 @@ describe('denoiseInParts', () => {
     expect(readdirSync(dir).filter((name) => name.endsWith('.loudness'))).toEqual(['whole.loudness']);
   });
 
+  it('fails with an AbortError when the job is cancelled just before its parts start', async () => {
+    const parts = denoiseParts(whole.length * 2, 2);
+    const cancelled = denoiseInParts({ runner, denoiser, pcmPath, rawPath: join(dir, 'cancelled.s16le'), parts, timeoutMs: 60_000, signal: AbortSignal.abort() });
+    await expect(cancelled).rejects.toBeInstanceOf(AbortError);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.loudness'))).toEqual(['whole.loudness']);
+  });
+
   it('stops the other parts at the first failure and reports that failure', async () => {
     const failure = new Error('denoiser crashed');
     let abortedOthers = 0;

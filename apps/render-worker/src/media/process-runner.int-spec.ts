@@ -102,10 +102,17 @@ describe('ProcessRunner', () => {
     expect(isRunning(marker)).toBe(false);
   });
 
-  it('does not start a process when the signal has already fired', async () => {
+  it('does not start a process when the signal has already fired, and settles its streams as a killed one would', async () => {
     const marker = randomUUID();
-    const error = await runner.run(endlessFfmpeg(marker), { timeoutMs: 60_000, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const [stdout, output] = [new SlowCounter(), new SlowCounter()];
+    const [stdin, input] = [Readable.from([Buffer.alloc(10)]), Readable.from([Buffer.alloc(10)])];
+    const error = await runner
+      .run(endlessFfmpeg(marker), { timeoutMs: 60_000, signal: AbortSignal.abort(), stdin, stdout, inputs: [input], outputs: [output] })
+      .catch((e: unknown) => e);
     expect(isAbortError(error)).toBe(true);
+    // A reader of what it was to write sees the end (a denoised part's file writer waits for it).
+    expect([stdout.writableEnded, output.writableEnded]).toEqual([true, true]);
+    expect([stdin.destroyed, input.destroyed]).toEqual([true, true]);
   });
 
   it('fails with the spawn error when the binary does not exist', async () => {

@@ -85,7 +85,10 @@ export class ProcessRunner implements CommandRunner {
   run(command: ProcessCommand, options: RunOptions): Promise<RunResult> {
     const name = basename(command.file);
     const { signal } = options;
-    if (signal?.aborted) return Promise.reject(new AbortError(`${name} not started: cancelled`, { cause: signal.reason }));
+    if (signal?.aborted) {
+      settleUnstarted(options);
+      return Promise.reject(new AbortError(`${name} not started: cancelled`, { cause: signal.reason }));
+    }
     return new Promise((resolve, reject) => {
       const inputs = options.inputs ?? [];
       const outputs = options.outputs ?? [];
@@ -161,6 +164,16 @@ export class ProcessRunner implements CommandRunner {
       ),
     );
   }
+}
+
+// A run that never starts leaves its streams as a killed child's would: what it was to write ends,
+// so whoever reads that (a file writer, the next stage) settles instead of waiting for ever, and what
+// it was to read is closed (a file stream holds its descriptor until then).
+function settleUnstarted(options: RunOptions): void {
+  if (options.stdout && options.stdout !== 'capture') options.stdout.end();
+  options.outputs?.forEach((output) => output.end());
+  options.stdin?.destroy();
+  options.inputs?.forEach((input) => input.destroy());
 }
 
 // Runs work that stands or falls together (a pipe's processes, a file's parts): `start` gets one

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { generateVideo } from '../../test/support/media-tools';
 import { numberArg, runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
 import { cpuSince, processCpu } from '../support/process-cpu';
+import { median } from '../support/stats';
 
 // bench/api (issue 13): the public API's hot paths against the whole stack as `npm start` runs it, with a
 // bare Node `http` server serving the same bytes in the same run as the baseline. Every route at
@@ -133,8 +134,6 @@ async function distinctUploads(bench: BenchStack, clip: string, count: number): 
   for (let i = 0; i < count; i += 10) urls.push(...(await Promise.all(Array.from({ length: Math.min(10, count - i) }, () => bench.upload(clip)))));
   return urls;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 // create with Prefer: wait: the answer is the final job, so the wall time is create-to-COMPLETED.
 async function timeOneSecondJob(bench: BenchStack, videoUrl: string): Promise<number> {

@@ -4,15 +4,13 @@ import { join } from 'node:path';
 import { OnnxSegmenter } from '../../apps/render-worker/src/matting/onnx-segmenter';
 import { preparePersonModels } from '../../apps/render-worker/src/matting/person-model';
 import { numberArg, runBench, stringArg } from '../support/bench-stack';
+import { median, percentile } from '../support/stats';
 
 // bench/bg-removal/model-run: how long one run of each person model takes as the pipeline sees it
 // (the hop to the model's thread included), on each execution provider asked for, next to the CPU
 // with one thread measured in the same run. Where a provider cannot open the model here (no GPU, no
 // driver) the worker's fallback opens it on the CPU, and the row says so.
 // Usage: npm run bench:matting-model [-- --providers webgpu,cuda --runs 300]
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))];
 
 async function main(): Promise<void> {
   const runs = numberArg('--runs', 300);
@@ -36,7 +34,7 @@ async function main(): Promise<void> {
           const size = `${width}x${height}`;
           if (provider === 'cpu') baseline.set(size, median(times));
           const ratio = (baseline.get(size) ?? median(times)) / median(times);
-          console.log(`  ${provider.padEnd(7)} (opened on ${segmenter.executionProvider})  ${size.padEnd(8)} p50 ${median(times).toFixed(2)} ms   p99 ${percentile(times, 0.99).toFixed(2)} ms   ${ratio.toFixed(2)}x the cpu's speed`);
+          console.log(`  ${provider.padEnd(7)} (opened on ${segmenter.executionProvider})  ${size.padEnd(8)} p50 ${median(times).toFixed(2)} ms   p99 ${percentile(times, 99).toFixed(2)} ms   ${ratio.toFixed(2)}x the cpu's speed`);
         } finally {
           await segmenter.release();
         }

@@ -7,6 +7,7 @@ import { removeBackground } from '../../apps/render-worker/src/matting/remove-ba
 import { numberArg, runBench, stringArg } from '../support/bench-stack';
 import { makeClip, type People } from './clips';
 import { codecBaseline } from './codec-baseline';
+import { median } from '../support/stats';
 
 // bench/bg-removal: frames per second of the whole matting pipeline (decode, person model, smoothing,
 // matte, encode) on 640x480 and 1280x720 clips, next to a baseline measured in the same run: the same
@@ -15,14 +16,11 @@ import { codecBaseline } from './codec-baseline';
 //   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
-
 async function fps(work: () => Promise<{ frames: number }>): Promise<number> {
   const start = process.hrtime.bigint();
   const { frames } = await work();
   return frames / (Number(process.hrtime.bigint() - start) / 1e9);
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main(): Promise<void> {
   const runs = numberArg('--runs', 3);

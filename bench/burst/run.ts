@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { serveFolder } from '../../test/support/file-server';
 import { numberArg, runBench, withBenchStack } from '../support/bench-stack';
+import { percentile } from '../support/stats';
 
 // bench/burst (issue 10): N creates at a fixed concurrency against the whole stack with 3 render
 // workers, each a 1 s clean-audio job on a URL input. Prints the creates' rate and p50/p99, the time for
@@ -11,7 +12,6 @@ import { numberArg, runBench, withBenchStack } from '../support/bench-stack';
 
 const run = promisify(execFile);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {
@@ -66,10 +66,9 @@ async function main(): Promise<void> {
       }
       const charged = jobs.reduce((sum, job) => sum + (job.credits_charged ?? 0), 0);
       const byStatus = jobs.reduce<Record<string, number>>((counts, job) => ({ ...counts, [job.status]: (counts[job.status] ?? 0) + 1 }), {});
-      const sorted = [...latencies].sort((a, b) => a - b);
       const identity = after.balance === before.balance - charged && after.held === 0;
       console.log(`\n${total} creates of a 1 s clean-audio job at concurrency ${concurrency}, 3 render workers`);
-      console.log(`  creates     ${(total / createSeconds).toFixed(1)}/s   p50 ${percentile(sorted, 50)} ms   p99 ${percentile(sorted, 99)} ms`);
+      console.log(`  creates     ${(total / createSeconds).toFixed(1)}/s   p50 ${percentile(latencies, 50)} ms   p99 ${percentile(latencies, 99)} ms`);
       console.log(`  drained in  ${drainSeconds.toFixed(1)} s from the first create (${(total / drainSeconds).toFixed(2)} jobs/s)   ${JSON.stringify(byStatus)}`);
       console.log(`  billing     balance ${before.balance} -> ${after.balance}, charged ${charged}, held ${after.held}: ${identity ? 'exact' : 'WRONG'}`);
       if (!identity || byStatus.COMPLETED !== total) process.exitCode = 1;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runBench, withBenchStack } from '../support/bench-stack';
 import { denoiseBaseline } from './denoise-baseline';
+import { median } from '../support/stats';
 
 // bench/clean-audio: a 640x480, 60 s clip through the whole stack (create -> COMPLETED), next to a
 // baseline measured in the same run: plain ffmpeg stream copy of the picture plus the denoiser alone.
@@ -55,7 +56,6 @@ async function main(): Promise<void> {
       rows.push({ job, base });
       console.log(`run ${i + 1}: job ${job.toFixed(2)} s, baseline ${base.toFixed(2)} s, ratio ${(job / base).toFixed(2)}`);
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const job = median(rows.map((r) => r.job));
     const base = median(rows.map((r) => r.base));
     console.log(`\nclean-audio-video, 640x480 ${SECONDS} s H.264/AAC, median of ${runs} runs`);

@@ -5,6 +5,7 @@ import { connect, type NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
 import { numberArg, runBench } from '../support/bench-stack';
 import { cpuSince, processCpu } from '../support/process-cpu';
+import { median } from '../support/stats';
 
 // bench/outbox (issue 13, decision 0052): how fast the outbox relay drains committed rows into
 // JetStream, and its CPU per message, against the same messages published straight from memory in
@@ -74,7 +75,7 @@ runBench(async () => {
       ratios.push(bare.ms / relayed.ms);
       console.log(`round ${round + 1}\n  ${line('published from memory', bare)}\n  ${line('outbox relay', relayed)}\n  relay / bare: ${(bare.ms / relayed.ms).toFixed(2)}`);
     }
-    console.log(`\nrelay throughput / bare publishing, median of ${ROUNDS}: ${[...ratios].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!.toFixed(2)}`);
+    console.log(`\nrelay throughput / bare publishing, median of ${ROUNDS}: ${median(ratios).toFixed(2)}`);
     await dataSource.destroy();
   } finally {
     await nc.close();

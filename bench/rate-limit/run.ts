@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { freePort, waitFor } from '@vj/local-stack';
 import { startService } from '../../scripts/stack/service-process';
 import { numberArg, runBench, withBenchStack } from '../support/bench-stack';
+import { median } from '../support/stats';
 
 // bench/rate-limit: what the per-key token bucket (decision 0022) costs GET /v1/{type}/{id}. One stack;
 // beside its gateway (limits on, buckets far too large to refuse anything) a second gateway process on
@@ -25,8 +26,6 @@ async function measure(url: string, headers: Record<string, string>, seconds: nu
   const result = await autocannon({ url, headers, duration: seconds, connections });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main(): Promise<void> {
   const rounds = numberArg('--rounds', 3);

@@ -5,17 +5,13 @@ import { openSse } from '../../apps/gateway/test/sse-client';
 import { generateVideo } from '../../test/support/media-tools';
 import { startWebhookReceiver } from '../../test/support/webhook-receiver';
 import { runBench, withBenchStack } from '../support/bench-stack';
+import { percentile } from '../support/stats';
 
 // Delivery latency of job.completed webhooks: from the job's completion (the event's timestamp) to the
 // receiver's 200, against the same job's final SSE event measured in the same run (the push path the
 // gateway already has). JOBS (default 30) short clean-audio jobs, JOB_CONCURRENCY (default 3) at a time.
 const JOBS = Number(process.env.JOBS ?? 30);
 const CONCURRENCY = Number(process.env.JOB_CONCURRENCY ?? 3);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
 
 runBench(() =>
   withBenchStack({ WEBHOOK_ALLOW_HOSTS: '127.0.0.1' }, async ({ stack, dir, headers, upload }) => {

@@ -1,3 +1,4 @@
+export type { ImageLayout } from './convert/conversion-context';
 export { convertTfliteModelToOnnx, convertTfliteToOnnx } from './convert/convert-tflite-model';
 export { BuiltinOperator } from './tflite/builtin-operator';
 export { operatorName } from './tflite/operator-name';

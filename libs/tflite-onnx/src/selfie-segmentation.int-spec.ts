@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { convertTfliteToOnnx } from './convert/convert-tflite-model';
-import { NdArray, ndArray, randomArray } from './testing/nd-array';
+import { transposeData, NHWC_TO_NCHW } from './convert/layout';
+import { expectClose, NdArray, ndArray, randomArray } from './testing/nd-array';
 import { runOnnx } from './testing/run-onnx';
 import { LANDSCAPE_MODEL, SQUARE_MODEL, SelfieModel } from './testing/selfie-models';
 
@@ -65,6 +66,17 @@ describe('the converted selfie segmentation models', () => {
 
     expect(mask.shape).toEqual([1, model.height, model.width, 1]);
     expect(mask.data.every((value) => value >= 0 && value <= 1)).toBe(true);
+  });
+
+  it.each(MODELS)('$name converted with NCHW input and output gives the same mask for the same picture', async (model) => {
+    const frame = randomArray([1, model.height, model.width, 3], 11, 1);
+    const planar = ndArray([1, 3, model.height, model.width], Float32Array.from(transposeData(frame.data, frame.shape, NHWC_TO_NCHW)));
+
+    const nchw = convertTfliteToOnnx(readFileSync(model.path), 'nchw');
+    const mask = (await runOnnx(nchw, { [model.input]: planar }))[model.output];
+
+    expect(mask.shape).toEqual([1, 1, model.height, model.width]);
+    expectClose(mask, ndArray(mask.shape, (await segment(model, frame)).data), 1e-6);
   });
 });
 

@@ -28,6 +28,9 @@ export interface LockedJob {
 // the job's first event, whatever its kind), then the account's, so a redelivered, duplicated or
 // concurrent event of the same job waits and finds its work done.
 export class JobBillingStore {
+  // Made on first use, from the entity's columns: the same text every time, as a prepared statement needs.
+  private lockSql: string | undefined;
+
   constructor(
     private readonly dataSource: DataSource,
     // Called after a commit that wrote an outbox row, so the event leaves without waiting for the poll.
@@ -37,7 +40,8 @@ export class JobBillingStore {
   async withLockedJob<T>(job: JobRef, now: Date, work: (locked: LockedJob) => Promise<T>): Promise<T> {
     let wroteOutbox = false;
     const result = await this.dataSource.transaction(async (manager) => {
-      const { row, account } = await lockJobAndAccount(manager, job, now);
+      this.lockSql ??= lockJobAndAccountSql(this.dataSource.getMetadata(JobBillingEntity).columns.map((column) => column.databaseName));
+      const { row, account } = await lockJobAndAccount(manager, this.lockSql, job, now);
       return work({
         row,
         available: available(account),
@@ -52,24 +56,11 @@ export class JobBillingStore {
 }
 
 // The job's billing row, created on the job's first event, and its account's row, both locked, in one
-// statement: `ON CONFLICT DO UPDATE` takes the lock of an existing job row (waiting for a concurrent
-// event of the job to commit) and returns it, then the join locks the account's row. On the account's
-// first event there is no account row yet: the job row, locked already, is read again and the account
-// made by lockAccount.
-async function lockJobAndAccount(manager: EntityManager, job: JobRef, now: Date): Promise<{ row: JobBillingEntity; account: AccountEntity }> {
+// statement (lockJobAndAccountSql); on the account's first event there is no account row yet: the job
+// row, locked already, is read again and the account made by lockAccount.
+async function lockJobAndAccount(manager: EntityManager, sql: string, job: JobRef, now: Date): Promise<{ row: JobBillingEntity; account: AccountEntity }> {
   // Prepared, as the decision's write: planning them cost more than running them (decision 0054).
-  const [found] = await preparedQuery<JobBillingEntity & { account_balance: number; account_held: number; account_updated_at: Date }>(
-    manager,
-    `WITH j AS (
-       INSERT INTO "${BILLING_SCHEMA}"."job_billing" AS j ("job_id", "account_id", "job_type", "state") VALUES ($1, $2, $3, 'open')
-       ON CONFLICT ("job_id") DO UPDATE SET "job_id" = j."job_id"
-       RETURNING *
-     )
-     SELECT ${jobBillingColumns(manager)}, a."balance" AS "account_balance", a."held" AS "account_held", a."updated_at" AS "account_updated_at"
-       FROM j JOIN "${BILLING_SCHEMA}"."account" AS a ON a."account_id" = j."account_id"
-        FOR UPDATE OF a`,
-    [job.job_id, job.account_id, job.job_type],
-  );
+  const [found] = await preparedQuery<JobBillingEntity & { account_balance: number; account_held: number; account_updated_at: Date }>(manager, sql, [job.job_id, job.account_id, job.job_type]);
   if (!found) {
     const row = await manager.findOneByOrFail(JobBillingEntity, { job_id: job.job_id });
     return { row, account: await lockAccount(manager, row.account_id, now) };
@@ -79,13 +70,19 @@ async function lockJobAndAccount(manager: EntityManager, job: JobRef, now: Date)
   return { row: Object.assign(new JobBillingEntity(), row), account };
 }
 
-// The job row's columns by name, not `j.*`: a prepared statement whose result gains a column (a
-// migration during a rolling deploy) fails until its connection closes.
-function jobBillingColumns(manager: EntityManager): string {
-  return manager.connection
-    .getMetadata(JobBillingEntity)
-    .columns.map((column) => `j."${column.databaseName}"`)
-    .join(', ');
+// `ON CONFLICT DO UPDATE` takes the lock of an existing job row (waiting for a concurrent event of the
+// job to commit) and returns it, then the join locks the account's row. The job row's columns are
+// named, not `j.*`: a prepared statement whose result gains a column (a migration during a rolling
+// deploy) fails until its connection closes.
+function lockJobAndAccountSql(jobColumns: readonly string[]): string {
+  return `WITH j AS (
+       INSERT INTO "${BILLING_SCHEMA}"."job_billing" AS j ("job_id", "account_id", "job_type", "state") VALUES ($1, $2, $3, 'open')
+       ON CONFLICT ("job_id") DO UPDATE SET "job_id" = j."job_id"
+       RETURNING *
+     )
+     SELECT ${jobColumns.map((column) => `j."${column}"`).join(', ')}, a."balance" AS "account_balance", a."held" AS "account_held", a."updated_at" AS "account_updated_at"
+       FROM j JOIN "${BILLING_SCHEMA}"."account" AS a ON a."account_id" = j."account_id"
+        FOR UPDATE OF a`;
 }
 
 // Returns whether an event went into the outbox: only with a change (a redelivered event finds its

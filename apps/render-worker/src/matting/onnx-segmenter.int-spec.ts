@@ -73,7 +73,7 @@ describe('OnnxSegmenter', () => {
       worker.postMessage({ id: 1, kind: 'open', path: specs[1].path, deviceLock: lock.buffer, options: { executionProviders: ['cpu'] } });
       expect(await answered(1)).toMatchObject({ ok: true });
       Atomics.store(lock, 0, 12345); // another thread's run
-      worker.postMessage({ id: 2, kind: 'run', input: new Float32Array(256 * 144 * 3), dims: [1, 144, 256, 3] });
+      worker.postMessage({ id: 2, kind: 'run', input: new Float32Array(256 * 144 * 3), dims: [1, 3, 144, 256] });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(answers.some((answer) => answer.id === 2)).toBe(false);
       Atomics.store(lock, 0, 0);

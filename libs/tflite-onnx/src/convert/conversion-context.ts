@@ -4,6 +4,10 @@ import { UnsupportedTfliteError } from '../unsupported-tflite-error';
 import { NHWC_TO_NCHW, permuteShape, transposeData } from './layout';
 import { decodeFloat16, decodeFloat32, decodeInt32 } from './tensor-data';
 
+// How the ONNX graph's rank-4 inputs and outputs are laid out: as TFLite has them (NHWC), or as the
+// graph holds them inside (NCHW), which spares a Transpose at each.
+export type ImageLayout = 'nhwc' | 'nchw';
+
 // State shared by the operator converters while one subgraph is translated. Every rank-4 tensor is
 // held NCHW inside the ONNX graph; tensors of other ranks keep their TFLite layout.
 export class ConversionContext {
@@ -13,14 +17,17 @@ export class ConversionContext {
   private readonly constantValues = new Map<number, string>();
   private subject = 'model';
 
-  constructor(readonly subgraph: TfliteSubgraph) {
+  constructor(
+    readonly subgraph: TfliteSubgraph,
+    readonly imageLayout: ImageLayout = 'nhwc',
+  ) {
     // Graph I/O keeps the TFLite names exactly, so those are reserved before any internal name; a
-    // rank-4 one is transposed at the boundary, so its NCHW twin inside needs a name of its own.
+    // rank-4 one given NHWC is transposed at the boundary, so its NCHW twin inside needs a name of its own.
     const boundary = [...subgraph.inputs, ...subgraph.outputs];
     for (const index of boundary) this.graph.uniqueName(this.tensor(index).name);
     for (const index of boundary) {
       const tensor = this.tensor(index);
-      this.valueNames.set(index, tensor.shape.length === 4 ? this.graph.uniqueName(`${tensor.name}/nchw`) : tensor.name);
+      this.valueNames.set(index, tensor.shape.length === 4 && imageLayout === 'nhwc' ? this.graph.uniqueName(`${tensor.name}/nchw`) : tensor.name);
     }
   }
 

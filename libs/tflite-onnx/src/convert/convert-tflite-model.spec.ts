@@ -35,6 +35,20 @@ describe('convertTfliteModelToOnnx', () => {
     expect(Number(model.irVersion)).toBe(8);
   });
 
+  it('declares rank-4 inputs and outputs NCHW, under their TFLite names, with no Transpose, when asked to', () => {
+    const graph = new TfliteGraphBuilder();
+    const x = graph.input('input_1', [1, 6, 8, 3]);
+    const y = graph.output('activation_10', [1, 6, 8, 3]);
+    graph.builtin(BuiltinOperator.LOGISTIC, [x], [y]);
+
+    const model = onnx.ModelProto.decode(convertTfliteModelToOnnx(graph.build(), 'nchw'));
+
+    const dims = (info: onnx.IValueInfoProto) => info.type?.tensorType?.shape?.dim?.map((dim) => Number(dim.dimValue));
+    expect(model.graph?.input?.map((info) => [info.name, dims(info)])).toEqual([['input_1', [1, 3, 6, 8]]]);
+    expect(model.graph?.output?.map((info) => [info.name, dims(info)])).toEqual([['activation_10', [1, 3, 6, 8]]]);
+    expect(model.graph?.node?.map((node) => [node.opType, node.input, node.output])).toEqual([['Sigmoid', ['input_1'], ['activation_10']]]);
+  });
+
   it('folds float16 DEQUANTIZE into float32 initializers, leaving no node for it', () => {
     const graph = new TfliteGraphBuilder();
     const x = graph.input('x', [1, 5, 7, 3]);

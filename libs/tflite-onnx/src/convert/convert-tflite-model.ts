@@ -1,5 +1,5 @@
-import { NCHW_TO_NHWC, NHWC_TO_NCHW } from './layout';
-import { ConversionContext } from './conversion-context';
+import { NCHW_TO_NHWC, NHWC_TO_NCHW, permuteShape } from './layout';
+import { ConversionContext, type ImageLayout } from './conversion-context';
 import { converterFor } from './operator-converters';
 import { operatorName } from '../tflite/operator-name';
 import { readTfliteModel } from '../tflite/read-tflite-model';
@@ -9,22 +9,25 @@ import { UnsupportedTfliteError } from '../unsupported-tflite-error';
 const PRODUCER = '@vj/tflite-onnx';
 
 // Reads a .tflite file and returns an ONNX model (serialized ModelProto) computing the same function.
-export function convertTfliteToOnnx(bytes: Uint8Array): Uint8Array {
-  return convertTfliteModelToOnnx(readTfliteModel(bytes));
+export function convertTfliteToOnnx(bytes: Uint8Array, imageLayout: ImageLayout = 'nhwc'): Uint8Array {
+  return convertTfliteModelToOnnx(readTfliteModel(bytes), imageLayout);
 }
 
-// The ONNX graph keeps the TFLite input and output names and their NHWC shapes; inside, image
-// tensors are NCHW, with one Transpose after each input and before each output.
-export function convertTfliteModelToOnnx(model: TfliteModel): Uint8Array {
+// The ONNX graph keeps the TFLite input and output names. Inside, image tensors are NCHW; at the
+// boundary they are NHWC as in TFLite, with one Transpose after each input and before each output, or
+// with `imageLayout` 'nchw' NCHW too, with none.
+export function convertTfliteModelToOnnx(model: TfliteModel, imageLayout: ImageLayout = 'nhwc'): Uint8Array {
   // Further subgraphs are bodies of control-flow operators, which are refused below anyway.
   const subgraph = model.subgraphs[0];
   if (!subgraph) throw new UnsupportedTfliteError('model', 'has no subgraph');
-  const ctx = new ConversionContext(subgraph);
+  const ctx = new ConversionContext(subgraph, imageLayout);
+  const transposed = (shape: number[]) => shape.length === 4 && imageLayout === 'nhwc';
+  const declared = (shape: number[]) => (shape.length === 4 && imageLayout === 'nchw' ? permuteShape(shape, NHWC_TO_NCHW) : shape);
 
   for (const index of subgraph.inputs) {
     const tensor = boundaryTensor(ctx, index, 'input');
-    ctx.graph.addInput(tensor.name, tensor.shape);
-    if (tensor.shape.length === 4) ctx.graph.addNode('Transpose', [tensor.name], [ctx.output(index)], { perm: NHWC_TO_NCHW });
+    ctx.graph.addInput(tensor.name, declared(tensor.shape));
+    if (transposed(tensor.shape)) ctx.graph.addNode('Transpose', [tensor.name], [ctx.output(index)], { perm: NHWC_TO_NCHW });
   }
 
   subgraph.operators.forEach((operator, index) => {
@@ -37,8 +40,8 @@ export function convertTfliteModelToOnnx(model: TfliteModel): Uint8Array {
 
   for (const index of subgraph.outputs) {
     const tensor = boundaryTensor(ctx, index, 'output');
-    ctx.graph.addOutput(tensor.name, tensor.shape);
-    if (tensor.shape.length === 4) ctx.graph.addNode('Transpose', [ctx.value(index)], [tensor.name], { perm: NCHW_TO_NHWC });
+    ctx.graph.addOutput(tensor.name, declared(tensor.shape));
+    if (transposed(tensor.shape)) ctx.graph.addNode('Transpose', [ctx.value(index)], [tensor.name], { perm: NCHW_TO_NHWC });
   }
   return ctx.graph.encode(PRODUCER);
 }

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
-import type { Consumer, ConsumerMessages, JetStreamManager, JsMsg, NatsConnection, Subscription } from 'nats';
+import type { JetStreamManager, JsMsg, NatsConnection, Subscription } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeJson } from '../json-codec';
 import type { ConsumerSpec } from './consumer-spec';
@@ -12,6 +12,8 @@ import { JetStreamContext } from './jetstream-context';
 import { keepAlive } from './keep-alive';
 import { keepDeadLetter } from './keep-dead-letter';
 import { listenForMaxDeliveries } from './max-deliveries-listener';
+import { PullLoop } from './pull-loop';
+import { settleMessage } from './settle-message';
 import { decideSettlement } from './settlement';
 import { logContextOf, markActiveSpanFailed, observeJetStreamHandler, runInMessageContext, runWithLogContext, SpanKind } from '@vj/observability';
 
@@ -29,13 +31,12 @@ export interface JetStreamServerOptions {
 type HandlerWithNext = MessageHandler & { next?: HandlerWithNext };
 
 // Nest transport over JetStream durable pull consumers: dispatches by subject to @EventPattern handlers,
-// keeps at most `concurrency` handlers per consumer running and settles every message explicitly.
+// keeps at most `concurrency` handlers per consumer running (pull-loop.ts), keeps each message alive
+// while its handler runs (keep-alive.ts) and settles every message explicitly (settle-message.ts).
 export class JetStreamServer extends Server implements CustomTransportStrategy {
   protected override readonly logger = new Logger(JetStreamServer.name);
   private stopping = false;
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly batches = new Set<ConsumerMessages>();
-  private readonly loops: Promise<void>[] = [];
+  private readonly pulls: { loop: PullLoop; done: Promise<void> }[] = [];
   private readonly subscriptions: Subscription[] = [];
 
   constructor(private readonly options: JetStreamServerOptions) {
@@ -61,7 +62,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       await ensureConsumer(jsm, spec);
       const consumer = await js.consumers.get(spec.stream, spec.durable);
       if (spec.advisoryDeadLetters ?? true) this.watchDeadLetters(jsm, spec);
-      this.loops.push(this.pull(spec, consumer));
+      const loop = new PullLoop(consumer, { durable: spec.durable, concurrency: spec.concurrency, expiresMs: this.options.pullExpiresMs ?? 5_000 }, (msg) => this.process(spec, msg), this.logger);
+      this.pulls.push({ loop, done: loop.run() });
     }
     for (const watch of deadLetterWatches) this.watchDeadLetters(jsm, watch);
   }
@@ -75,41 +77,6 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private watchDeadLetters(jsm: JetStreamManager, source: DeadLetterSource): void {
     const handle = (deadLetter: DeadLetter) => runWithLogContext(logContextOf(deadLetter.payload), () => this.invoke(deadLetterPattern(source.durable), deadLetter));
     this.subscriptions.push(listenForMaxDeliveries(this.options.connection, jsm, source, handle, this.logger));
-  }
-
-  // Pulls only as many messages as there are free handler slots, so nothing waits unprocessed in memory
-  // while its ack wait runs out.
-  private async pull(spec: ConsumerSpec, consumer: Consumer): Promise<void> {
-    const running = new Set<Promise<void>>();
-    while (!this.stopping) {
-      if (running.size >= spec.concurrency) {
-        await Promise.race(running);
-        continue;
-      }
-      try {
-        const batch = await consumer.fetch({ max_messages: spec.concurrency - running.size, expires: this.options.pullExpiresMs ?? 5_000 });
-        this.batches.add(batch);
-        for await (const msg of batch) {
-          if (this.stopping) {
-            msg.nak();
-            continue;
-          }
-          const task = this.process(spec, msg)
-            .catch((error: unknown) => this.logger.error(`settling ${msg.subject} failed: ${String(error)}`))
-            .finally(() => {
-              running.delete(task);
-              this.inFlight.delete(task);
-            });
-          running.add(task);
-          this.inFlight.add(task);
-        }
-        this.batches.delete(batch);
-      } catch (error) {
-        if (this.stopping) break;
-        this.logger.warn(`pull from ${spec.durable} failed, retrying: ${String(error)}`);
-        await sleep(1_000);
-      }
-    }
   }
 
   // The handler and the settlement run in the context the message carries (request, job, account, trace
@@ -147,42 +114,13 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       this.logger.error(`terminating undecodable message on ${msg.subject}: ${String(failure)}`);
       return msg.term();
     }
-    await this.settle(spec, msg, ctx, payload, failure);
+    const settlement = decideSettlement(failure, { attempt: ctx.attempt, maxDeliver: spec.maxDeliver, backoffMs: spec.backoffMs });
+    await settleMessage(settlement, { msg, spec, attempt: ctx.attempt, payload, failure, deadLetter: (deadLetter) => this.keepAndHandle(deadLetter), logger: this.logger });
   }
 
-  private async settle(spec: ConsumerSpec, msg: JsMsg, ctx: JetStreamContext, payload: unknown, failure: unknown) {
-    const settlement = decideSettlement(failure, { attempt: ctx.attempt, maxDeliver: spec.maxDeliver, backoffMs: spec.backoffMs });
-    switch (settlement.kind) {
-      case 'ack':
-        return msg.ack();
-      case 'nak':
-        this.logger.warn(`${msg.subject} attempt ${ctx.attempt}/${spec.maxDeliver} failed, retry in ${settlement.delayMs} ms: ${String(failure)}`);
-        return msg.nak(settlement.delayMs);
-      // No term reason: nats-server 2.9 only understands a bare +TERM and would ignore the rest.
-      case 'term':
-        this.logger.error(`${msg.subject} failed permanently: ${settlement.reason}`);
-        return msg.term();
-      case 'dead-letter': {
-        const deadLetter: DeadLetter = {
-          stream: spec.stream,
-          durable: spec.durable,
-          subject: msg.subject,
-          streamSeq: msg.seq,
-          payload,
-          deliveries: ctx.attempt,
-          reason: 'last-attempt',
-          error: settlement.reason,
-        };
-        try {
-          await keepDeadLetter(this.options.connection.jetstream(), deadLetter);
-          await this.invoke(deadLetterPattern(spec.durable), deadLetter);
-          return msg.term();
-        } catch (error) {
-          // Leave it unsettled: once its ack wait ends, the MAX_DELIVERIES advisory retries the dead letter.
-          this.logger.error(`dead-letter handler of ${spec.durable} failed: ${String(error)}`);
-        }
-      }
-    }
+  private async keepAndHandle(deadLetter: DeadLetter): Promise<void> {
+    await keepDeadLetter(this.options.connection.jetstream(), deadLetter);
+    await this.invoke(deadLetterPattern(deadLetter.durable), deadLetter);
   }
 
   private async invoke(pattern: string, payload: unknown, ctx?: JetStreamContext): Promise<void> {
@@ -195,11 +133,13 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   async close(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    await Promise.all([...this.batches].map((batch) => batch.close()));
-    if ((await withTimeout(Promise.all(this.inFlight), this.options.closeTimeoutMs ?? 30_000)) === 'timeout') {
-      this.logger.warn(`closing with ${this.inFlight.size} handlers still running; their messages will be redelivered`);
+    await Promise.all(this.pulls.map(({ loop }) => loop.stop()));
+    const running = this.pulls.flatMap(({ loop }) => [...loop.running]);
+    if ((await withTimeout(Promise.all(running), this.options.closeTimeoutMs ?? 30_000)) === 'timeout') {
+      const still = this.pulls.reduce((count, { loop }) => count + loop.running.size, 0);
+      this.logger.warn(`closing with ${still} handlers still running; their messages will be redelivered`);
     }
-    await withTimeout(Promise.all(this.loops), 1_000);
+    await withTimeout(Promise.all(this.pulls.map(({ done }) => done)), 1_000);
     await Promise.all(this.subscriptions.map((sub) => (sub.isClosed() ? undefined : sub.drain())));
   }
 

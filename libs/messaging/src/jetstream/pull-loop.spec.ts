@@ -1,0 +1,65 @@
+import type { Logger } from '@nestjs/common';
+import type { Consumer, ConsumerMessages, JsMsg } from 'nats';
+import { PullLoop } from './pull-loop';
+
+const logger = { warn: jest.fn(), error: jest.fn() } as unknown as Logger;
+
+function message(id: number): JsMsg & { nak: jest.Mock } {
+  return { subject: `s.${id}`, nak: jest.fn() } as unknown as JsMsg & { nak: jest.Mock };
+}
+
+// A consumer whose fetches hand out the queued messages, as many as asked for.
+function consumer(queue: JsMsg[], asked: number[]): Consumer {
+  return {
+    fetch: async ({ max_messages }: { max_messages: number }) => {
+      asked.push(max_messages);
+      const batch = queue.splice(0, max_messages);
+      await new Promise((resolve) => setImmediate(resolve));
+      return { close: async () => undefined, [Symbol.asyncIterator]: async function* () { yield* batch; } } as unknown as ConsumerMessages;
+    },
+  } as unknown as Consumer;
+}
+
+describe('PullLoop', () => {
+  it('asks only for as many messages as there are free handler slots', async () => {
+    const queue = [1, 2, 3, 4, 5].map(message);
+    const asked: number[] = [];
+    const releases: (() => void)[] = [];
+    const handled: string[] = [];
+    const loop = new PullLoop(consumer(queue, asked), { durable: 'd', concurrency: 2, expiresMs: 10 }, (msg) => {
+      handled.push(msg.subject);
+      return new Promise<void>((resolve) => releases.push(resolve));
+    }, logger);
+    const done = loop.run();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(handled).toEqual(['s.1', 's.2']);
+    expect(loop.running.size).toBe(2);
+    releases.shift()?.();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(handled).toEqual(['s.1', 's.2', 's.3']);
+    expect(asked.slice(0, 2)).toEqual([2, 1]);
+    await loop.stop();
+    releases.forEach((release) => release());
+    await done;
+  });
+
+  it('gives back at once what a pull brings after it is stopped', async () => {
+    const late = message(1);
+    let release: (() => void) | undefined;
+    const stopped = new Promise<void>((resolve) => (release = resolve));
+    const slow = {
+      fetch: async () => {
+        await stopped;
+        return { close: async () => undefined, [Symbol.asyncIterator]: async function* () { yield late; } } as unknown as ConsumerMessages;
+      },
+    } as unknown as Consumer;
+    const handle = jest.fn(() => Promise.resolve());
+    const loop = new PullLoop(slow, { durable: 'd', concurrency: 1, expiresMs: 10 }, handle, logger);
+    const done = loop.run();
+    await loop.stop();
+    release?.();
+    await done;
+    expect(handle).not.toHaveBeenCalled();
+    expect(late.nak).toHaveBeenCalledWith();
+  });
+});

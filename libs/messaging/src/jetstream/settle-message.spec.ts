@@ -1,0 +1,43 @@
+import type { Logger } from '@nestjs/common';
+import type { JsMsg } from 'nats';
+import type { ConsumerSpec } from './consumer-spec';
+import { settleMessage, type SettleRequest } from './settle-message';
+
+const spec = { stream: 'JOBS', durable: 'worker', maxDeliver: 3 } as unknown as ConsumerSpec;
+
+function request(deadLetter: SettleRequest['deadLetter'] = async () => undefined) {
+  const msg = { subject: 'jobs.run', seq: 42, ack: jest.fn(), nak: jest.fn(), term: jest.fn() };
+  const logger = { warn: jest.fn(), error: jest.fn() };
+  return { msg, logger, request: { msg: msg as unknown as JsMsg, spec, attempt: 3, payload: { job_id: 'j' }, failure: new Error('boom'), deadLetter, logger: logger as unknown as Logger } };
+}
+
+describe('settleMessage', () => {
+  it('acks, naks after the delay, or terms, as decided', async () => {
+    const acked = request();
+    await settleMessage({ kind: 'ack' }, acked.request);
+    expect(acked.msg.ack).toHaveBeenCalled();
+    const retried = request();
+    await settleMessage({ kind: 'nak', delayMs: 500 }, retried.request);
+    expect(retried.msg.nak).toHaveBeenCalledWith(500);
+    const ended = request();
+    await settleMessage({ kind: 'term', reason: 'bad input' }, ended.request);
+    expect(ended.msg.term).toHaveBeenCalledWith();
+  });
+
+  it('hands a last failed attempt to the dead letters, then terms it', async () => {
+    const deadLetter = jest.fn(async () => undefined);
+    const { msg, request: settle } = request(deadLetter);
+    await settleMessage({ kind: 'dead-letter', reason: 'boom' }, settle);
+    expect(deadLetter).toHaveBeenCalledWith({ stream: 'JOBS', durable: 'worker', subject: 'jobs.run', streamSeq: 42, payload: { job_id: 'j' }, deliveries: 3, reason: 'last-attempt', error: 'boom' });
+    expect(msg.term).toHaveBeenCalled();
+  });
+
+  it('leaves the message unsettled when its dead letter cannot be kept, for the advisory to retry', async () => {
+    const { msg, logger, request: settle } = request(async () => {
+      throw new Error('stream down');
+    });
+    await settleMessage({ kind: 'dead-letter', reason: 'boom' }, settle);
+    expect([msg.ack, msg.nak, msg.term].every((call) => call.mock.calls.length === 0)).toBe(true);
+    expect(logger.error).toHaveBeenCalledWith(expect.stringContaining('stream down'));
+  });
+});

@@ -19,7 +19,7 @@ export class ConversionContext {
 
   constructor(
     readonly subgraph: TfliteSubgraph,
-    readonly imageLayout: ImageLayout = 'nhwc',
+    private readonly imageLayout: ImageLayout = 'nhwc',
   ) {
     // Graph I/O keeps the TFLite names exactly, so those are reserved before any internal name; a
     // rank-4 one given NHWC is transposed at the boundary, so its NCHW twin inside needs a name of its own.
@@ -27,8 +27,18 @@ export class ConversionContext {
     for (const index of boundary) this.graph.uniqueName(this.tensor(index).name);
     for (const index of boundary) {
       const tensor = this.tensor(index);
-      this.valueNames.set(index, tensor.shape.length === 4 && imageLayout === 'nhwc' ? this.graph.uniqueName(`${tensor.name}/nchw`) : tensor.name);
+      this.valueNames.set(index, this.transposedAtBoundary(tensor) ? this.graph.uniqueName(`${tensor.name}/nchw`) : tensor.name);
     }
+  }
+
+  // Whether a graph input or output is NHWC outside and so needs a Transpose to or from its NCHW value.
+  transposedAtBoundary(tensor: TfliteTensor): boolean {
+    return tensor.shape.length === 4 && this.imageLayout === 'nhwc';
+  }
+
+  // The shape a graph input or output is declared with.
+  boundaryShape(tensor: TfliteTensor): number[] {
+    return tensor.shape.length === 4 && this.imageLayout === 'nchw' ? permuteShape(tensor.shape, NHWC_TO_NCHW) : tensor.shape;
   }
 
   // Names the operator being converted, for error messages.

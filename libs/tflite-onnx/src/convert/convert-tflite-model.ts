@@ -1,4 +1,4 @@
-import { NCHW_TO_NHWC, NHWC_TO_NCHW, permuteShape } from './layout';
+import { NCHW_TO_NHWC, NHWC_TO_NCHW } from './layout';
 import { ConversionContext, type ImageLayout } from './conversion-context';
 import { converterFor } from './operator-converters';
 import { operatorName } from '../tflite/operator-name';
@@ -21,13 +21,11 @@ export function convertTfliteModelToOnnx(model: TfliteModel, imageLayout: ImageL
   const subgraph = model.subgraphs[0];
   if (!subgraph) throw new UnsupportedTfliteError('model', 'has no subgraph');
   const ctx = new ConversionContext(subgraph, imageLayout);
-  const transposed = (shape: number[]) => shape.length === 4 && imageLayout === 'nhwc';
-  const declared = (shape: number[]) => (shape.length === 4 && imageLayout === 'nchw' ? permuteShape(shape, NHWC_TO_NCHW) : shape);
 
   for (const index of subgraph.inputs) {
     const tensor = boundaryTensor(ctx, index, 'input');
-    ctx.graph.addInput(tensor.name, declared(tensor.shape));
-    if (transposed(tensor.shape)) ctx.graph.addNode('Transpose', [tensor.name], [ctx.output(index)], { perm: NHWC_TO_NCHW });
+    ctx.graph.addInput(tensor.name, ctx.boundaryShape(tensor));
+    if (ctx.transposedAtBoundary(tensor)) ctx.graph.addNode('Transpose', [tensor.name], [ctx.output(index)], { perm: NHWC_TO_NCHW });
   }
 
   subgraph.operators.forEach((operator, index) => {
@@ -40,8 +38,8 @@ export function convertTfliteModelToOnnx(model: TfliteModel, imageLayout: ImageL
 
   for (const index of subgraph.outputs) {
     const tensor = boundaryTensor(ctx, index, 'output');
-    ctx.graph.addOutput(tensor.name, declared(tensor.shape));
-    if (transposed(tensor.shape)) ctx.graph.addNode('Transpose', [ctx.value(index)], [tensor.name], { perm: NCHW_TO_NHWC });
+    ctx.graph.addOutput(tensor.name, ctx.boundaryShape(tensor));
+    if (ctx.transposedAtBoundary(tensor)) ctx.graph.addNode('Transpose', [ctx.value(index)], [tensor.name], { perm: NCHW_TO_NHWC });
   }
   return ctx.graph.encode(PRODUCER);
 }

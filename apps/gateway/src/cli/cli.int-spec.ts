@@ -332,8 +332,8 @@ describe('operator CLI', () => {
     it('dead-letters list shows the kept dead letters newest first; replay publishes one where it came from and removes it', async () => {
       await ensureStreams(await nc.jetstreamManager());
       const js = nc.jetstream();
-      const keep = (durable: ConsumerName, subject: string, payload: unknown, streamSeq: number) =>
-        js.publish(subjects.deadLetter(durable), new TextEncoder().encode(JSON.stringify({ version: 1, stream: 'VJ_JOB_EVENTS', consumer: durable, subject, stream_seq: streamSeq, payload, deliveries: 5, reason: 'last-attempt', error: 'db down', dead_at: new Date().toISOString() })));
+      const keep = (durable: ConsumerName, subject: string, payload: unknown, streamSeq: number, reason = 'last-attempt') =>
+        js.publish(subjects.deadLetter(durable), new TextEncoder().encode(JSON.stringify({ version: 1, stream: 'VJ_JOB_EVENTS', consumer: durable, subject, stream_seq: streamSeq, payload, deliveries: 5, reason, error: 'db down', dead_at: new Date().toISOString() })));
       await keep(CONSUMERS.billingJobEvents, subjects.jobEvent('completed'), { job_id: 'j-1' }, 41);
       const second = await keep(CONSUMERS.jobsReports, subjects.report('succeeded'), { job_id: 'j-2' }, 42);
 
@@ -354,6 +354,13 @@ describe('operator CLI', () => {
       const after = oneJsonLine((await cli(['dead-letters', 'list'], billingEnv)).stdout) as { dead_letters: { seq: number }[] };
       expect(after.dead_letters.map((letter) => letter.seq)).not.toContain(second.seq);
       expect((await cli(['dead-letters', 'replay', '--seq', String(second.seq)], billingEnv)).code).toBe(2);
+
+      const undecodable = await keep(CONSUMERS.jobsReports, subjects.report('succeeded'), '{"job_id": ', 43, 'undecodable');
+      const refused = await cli(['dead-letters', 'replay', '--seq', String(undecodable.seq)], billingEnv);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('cannot be replayed');
+      const kept = oneJsonLine((await cli(['dead-letters', 'list'], billingEnv)).stdout) as { dead_letters: { seq: number }[] };
+      expect(kept.dead_letters.map((letter) => letter.seq)).toContain(undecodable.seq);
     }, 60_000);
 
     it('account create --credits creates nothing when billing does not answer', async () => {

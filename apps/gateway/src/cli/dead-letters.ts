@@ -8,6 +8,7 @@ export interface DeadLetterListing extends Omit<DeadLetterRecordV1, 'version' | 
 }
 
 export class UnknownDeadLetterError extends Error {}
+export class UnreplayableDeadLetterError extends Error {}
 
 // The operator's view of VJ_DEAD_LETTERS (decision 0029): newest first, optionally one consumer's; a
 // replay publishes the message again to the subject it came from (a new msgId, so the stream's dedup
@@ -29,6 +30,8 @@ export class DeadLetters {
   async replay(seq: number): Promise<{ replayed: number; subject: string; consumer: string }> {
     const record = await this.read(seq);
     if (!record) throw new UnknownDeadLetterError(`no dead letter ${seq}`);
+    // Its payload is the text of bytes that were never JSON: published again, no handler could read it.
+    if (record.reason === 'undecodable') throw new UnreplayableDeadLetterError(`dead letter ${seq} was not JSON when it arrived; it cannot be replayed`);
     await this.nc.jetstream().publish(record.subject, new TextEncoder().encode(JSON.stringify(record.payload)), { msgID: `replay:${record.stream}:${record.stream_seq}:${Date.now()}` });
     await (await this.nc.jetstreamManager()).streams.deleteMessage(STREAMS.deadLetters, seq, false);
     return { replayed: seq, subject: record.subject, consumer: record.consumer };

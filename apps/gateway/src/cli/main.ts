@@ -8,7 +8,7 @@ import { InvalidAccountNameError } from '../identity/create-account.use-case';
 import { createIdentityDataSource } from '../identity/identity-data-source';
 import { runIdentityMigrations } from '../identity/run-identity-migrations';
 import { connectCli, ServiceUnreachableError, type CliConnection } from './cli-connection';
-import { UnknownDeadLetterError } from './dead-letters';
+import { UnknownDeadLetterError, UnreplayableDeadLetterError } from './dead-letters';
 import { parseCliArgs, USAGE, UsageError, type CliCommand } from './parse-cli-args';
 import { GrantAfterCreateError, needsServices, runCliCommand } from './run-cli-command';
 
@@ -59,7 +59,8 @@ function exitCodeFor(error: unknown): number {
     error instanceof InvalidKeyNameError ||
     error instanceof UnknownAccountError ||
     error instanceof UnknownKeyError ||
-    error instanceof UnknownDeadLetterError
+    error instanceof UnknownDeadLetterError ||
+    error instanceof UnreplayableDeadLetterError
   ) {
     process.stderr.write(`error: ${error.message}\n`);
     return 2;

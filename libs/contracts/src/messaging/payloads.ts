@@ -192,10 +192,12 @@ export interface DeadLetterRecordV1 {
   consumer: string;
   subject: string;
   stream_seq: number;
+  // The message as decoded; for an undecodable one, its bytes as UTF-8 text.
   payload: unknown;
   deliveries: number;
-  // last-attempt: the handler failed on the final delivery; max-deliveries: it never settled (crash, hang).
-  reason: 'last-attempt' | 'max-deliveries';
+  // last-attempt: the handler failed on the final delivery; max-deliveries: it never settled (crash, hang);
+  // undecodable: it is not JSON, so no handler could run (kept only, never replayed).
+  reason: 'last-attempt' | 'max-deliveries' | 'undecodable';
   error: string;
   dead_at: string;
 }

@@ -160,6 +160,33 @@ describe('JetStreamServer against nats-server', () => {
     expect(await keptDeadLetters()).toEqual([expect.objectContaining({ subject: REMOVAL, reason: 'max-deliveries', payload: { job_id: 'e' } })]);
   });
 
+  it('keeps a message that is not JSON as an undecodable dead letter and terminates it, calling no handler', async () => {
+    const handled: unknown[] = [];
+    const dead: DeadLetter[] = [];
+    await serve(workSpec(), { [CLEAN]: async (p) => handled.push(p), [REMOVAL]: async (p) => handled.push(p) }, (d) => dead.push(d));
+    await nc.jetstream().publish(CLEAN, Uint8Array.from([...new TextEncoder().encode('{"job_id": '), 0xff]));
+    await publish(CLEAN, { job_id: 'after' });
+    await waitFor('kept and the next message handled', async () => handled.length === 1 && (await keptDeadLetters()).length === 1 && (await streamMessages()) === 0);
+    expect(handled).toEqual([{ job_id: 'after' }]);
+    expect(dead).toEqual([]);
+    expect(await keptDeadLetters()).toEqual([
+      expect.objectContaining({ stream: STREAMS.work, consumer: CONSUMERS.renderWorker, subject: CLEAN, payload: '{"job_id": \ufffd', deliveries: 1, reason: 'undecodable', error: expect.stringContaining('JSON') }),
+    ]);
+  });
+
+  it('keeps an undecodable message that a crashed worker never settled, without calling the dead-letter handler', async () => {
+    const spec = workSpec({ maxDeliver: 1, ackWaitMs: 1_000 });
+    await ensureConsumer(jsm, spec);
+    await nc.jetstream().publish(REMOVAL, new TextEncoder().encode('not json'));
+    const taken = await nc.jetstream().consumers.get(spec.stream, spec.durable).then((c) => c.next({ expires: 2_000 }));
+    expect(taken?.subject).toBe(REMOVAL);
+    const dead: DeadLetter[] = [];
+    await serve(spec, { [CLEAN]: async () => undefined, [REMOVAL]: async () => undefined }, (d) => dead.push(d));
+    await waitFor('kept and deleted from the stream', async () => (await keptDeadLetters()).length === 1 && (await streamMessages()) === 0, 10_000);
+    expect(await keptDeadLetters()).toEqual([expect.objectContaining({ subject: REMOVAL, reason: 'undecodable', payload: 'not json', deliveries: 1 })]);
+    expect(dead).toEqual([]);
+  });
+
   it('keeps a handler that runs longer than ack wait from being redelivered', async () => {
     const attempts: number[] = [];
     await serve(workSpec({ ackWaitMs: 1_000 }), {

@@ -1,12 +1,15 @@
-import { subjects, type DeadLetterRecordV1 } from '@vj/contracts';
+import { subjects, type ConsumerName, type DeadLetterRecordV1, type StreamName } from '@vj/contracts';
 import type { JetStreamClient } from 'nats';
 import { encodeJson } from '../json-codec';
 import type { DeadLetter } from './dead-letter';
 
+// A dead letter as kept: a handled one, or a message no handler could be given (reason 'undecodable').
+export type KeptLetter = Omit<DeadLetter, 'reason'> & { reason: DeadLetterRecordV1['reason'] };
+
 // Every dead letter is kept in VJ_DEAD_LETTERS before its handler runs, so nothing a consumer gives up
 // on is only logged: an operator lists and replays them (CLI `dead-letters`). The msgId names the
 // original message, so the two paths that may dead-letter it (last attempt, advisory) keep one record.
-export async function keepDeadLetter(js: JetStreamClient, letter: DeadLetter, now = new Date()): Promise<void> {
+export async function keepDeadLetter(js: JetStreamClient, letter: KeptLetter, now = new Date()): Promise<void> {
   const record: DeadLetterRecordV1 = {
     version: 1,
     stream: letter.stream,
@@ -20,4 +23,24 @@ export async function keepDeadLetter(js: JetStreamClient, letter: DeadLetter, no
     dead_at: now.toISOString(),
   };
   await js.publish(subjects.deadLetter(letter.durable), encodeJson(record), { msgID: `dead:${letter.stream}:${letter.streamSeq}` });
+}
+
+// A message that is not JSON: no handler can take it and no retry can mend it. It is kept with its
+// bytes as text (invalid UTF-8 shown as U+FFFD) for an operator to see who sent it.
+export function undecodableLetter(
+  source: { stream: StreamName; durable: ConsumerName },
+  message: { subject: string; seq: number; data: Uint8Array },
+  deliveries: number,
+  failure: unknown,
+): KeptLetter {
+  return {
+    stream: source.stream,
+    durable: source.durable,
+    subject: message.subject,
+    streamSeq: message.seq,
+    payload: new TextDecoder().decode(message.data),
+    deliveries,
+    reason: 'undecodable',
+    error: String(failure),
+  };
 }

@@ -1,9 +1,9 @@
 import type { LoggerService } from '@nestjs/common';
 import { queueGroups, subjects } from '@vj/contracts';
-import type { JetStreamManager, NatsConnection, Subscription } from 'nats';
+import type { JetStreamManager, NatsConnection, StoredMsg, Subscription } from 'nats';
 import { decodeJson } from '../json-codec';
 import { isNotFound } from './api-errors';
-import { keepDeadLetter } from './keep-dead-letter';
+import { keepDeadLetter, undecodableLetter } from './keep-dead-letter';
 import type { DeadLetter } from './dead-letter';
 import type { DeadLetterSource } from './handler-check';
 
@@ -36,18 +36,14 @@ export function listenForMaxDeliveries(
       if (isNotFound(error)) return;
       throw error;
     }
-    const letter: DeadLetter = {
-      stream: source.stream,
-      durable: source.durable,
-      subject: stored.subject,
-      streamSeq: stored.seq,
-      payload: decodeJson(stored.data),
-      deliveries: advisory.deliveries,
-      reason: 'max-deliveries',
-      error: `not settled after ${advisory.deliveries} deliveries`,
-    };
-    await keepDeadLetter(nc.jetstream(), letter);
-    await handle(letter);
+    const letter = handledLetter(source, stored, advisory.deliveries);
+    if ('failure' in letter) {
+      // Not JSON: kept only, its handler could not read it.
+      await keepDeadLetter(nc.jetstream(), undecodableLetter(source, stored, advisory.deliveries, letter.failure));
+    } else {
+      await keepDeadLetter(nc.jetstream(), letter);
+      await handle(letter);
+    }
     await jsm.streams.deleteMessage(source.stream, stored.seq, false);
   };
   return nc.subscribe(subjects.maxDeliveriesAdvisory(source.stream, source.durable), {
@@ -59,4 +55,14 @@ export function listenForMaxDeliveries(
       );
     },
   });
+}
+
+// The dead letter its handler gets, or why the message could not be decoded.
+function handledLetter(source: DeadLetterSource, stored: StoredMsg, deliveries: number): DeadLetter | { failure: unknown } {
+  try {
+    const payload = decodeJson(stored.data);
+    return { stream: source.stream, durable: source.durable, subject: stored.subject, streamSeq: stored.seq, payload, deliveries, reason: 'max-deliveries', error: `not settled after ${deliveries} deliveries` };
+  } catch (failure) {
+    return { failure };
+  }
 }

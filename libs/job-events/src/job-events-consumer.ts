@@ -1,6 +1,6 @@
 import { JOB_EVENT_KINDS, STREAMS, subjects, type ConsumerName, type JobEventKind, type JobEventPayloads } from '@vj/contracts';
 import { decodeJson, ensureConsumer, keepAlive, type ConsumerSpec } from '@vj/messaging';
-import type { Consumer, JsMsg, NatsConnection } from 'nats';
+import type { Consumer, ConsumerMessages, JsMsg, NatsConnection } from 'nats';
 import { InMemoryDeduplicator, type EventDeduplicator } from './event-deduplicator';
 
 // One job event as a handler gets it: its kind and its payload (JobEventPayloads in libs/contracts).
@@ -33,7 +33,6 @@ export interface JobEventsConsumerOptions {
 }
 
 const DEFAULT_BACKOFF_MS = [1_000, 5_000, 30_000];
-const PULL_EXPIRES_MS = 5_000;
 const PAUSE_STEP_MS = 1_000;
 // An event in hand for a day is a hung handler: JetStream may then give it to another instance.
 const KEEP_ALIVE_LIMIT_MS = 24 * 3_600_000;
@@ -45,6 +44,7 @@ const KEEP_ALIVE_LIMIT_MS = 24 * 3_600_000;
 export class JobEventsConsumer {
   private stopping = false;
   private loop?: Promise<void>;
+  private messages?: ConsumerMessages;
   private readonly kinds: ReadonlySet<string>;
   private readonly deduplicator: EventDeduplicator;
 
@@ -82,17 +82,25 @@ export class JobEventsConsumer {
   // Stops pulling and waits for the event in hand; what was not acknowledged comes again next start.
   async stop(): Promise<void> {
     this.stopping = true;
+    this.messages?.stop();
     await this.loop;
   }
 
+  // One long-lived pull (consume) for one event at a time, where a fetch per event subscribed, asked
+  // and unsubscribed each time: that cost this service and nats-server more than most handlers do.
   private async pull(consumer: Consumer): Promise<void> {
     while (!this.stopping) {
       try {
-        const batch = await consumer.fetch({ max_messages: 1, expires: PULL_EXPIRES_MS });
-        for await (const msg of batch) {
+        const messages = await consumer.consume({ max_messages: 1 });
+        this.messages = messages;
+        // stop() may have come while consume() was asking.
+        if (this.stopping) messages.stop();
+        for await (const msg of messages) {
           if (this.stopping) msg.nak();
           else await this.settle(msg);
         }
+        // Ended by the library (its consumer gone for good), not by stop(): asked again, not at once.
+        if (!this.stopping) throw new Error('the pull ended');
       } catch (error) {
         if (this.stopping) break;
         this.options.log?.(`pull from ${this.options.durable} failed, retrying: ${String(error)}`);

@@ -133,7 +133,9 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   }
 
   private async invoke(pattern: string, payload: unknown, ctx?: JetStreamContext): Promise<void> {
-    const handler = this.getHandlerByPattern(pattern);
+    // Our patterns are subjects, the map's keys as they are: Nest's getHandlerByPattern first tries
+    // JSON.parse on the pattern, a SyntaxError thrown and caught for every message.
+    const handler = this.messageHandlers.get(pattern);
     if (!handler) throw new Error(`no handler for ${pattern}`);
     await lastValueFrom(this.transformToObservable(await handler(payload, ctx)), { defaultValue: undefined });
   }

@@ -10,10 +10,10 @@ import { ensureConsumer } from './ensure-consumer';
 import { checkHandlers, type DeadLetterSource } from './handler-check';
 import { JetStreamContext } from './jetstream-context';
 import { keepAlive } from './keep-alive';
-import { keepDeadLetter, undecodableLetter } from './keep-dead-letter';
+import { keepDeadLetter } from './keep-dead-letter';
 import { listenForMaxDeliveries } from './max-deliveries-listener';
 import { PullLoop } from './pull-loop';
-import { settleMessage } from './settle-message';
+import { settleMessage, settleUndecodable } from './settle-message';
 import { decideSettlement } from './settlement';
 import { logContextOf, markActiveSpanFailed, observeJetStreamHandler, runInMessageContext, runWithLogContext, SpanKind } from '@vj/observability';
 
@@ -110,21 +110,9 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     observeJetStreamHandler(spec.durable, msg.subject, failure === undefined ? 'ok' : 'error', seconds);
     // One line per message handled: with the job_id of the context, a job's path through the services.
     if (failure === undefined) this.logger.log(`${spec.durable} handled ${msg.subject} (delivery ${ctx.attempt}) in ${Math.round(seconds * 1000)} ms`);
-    if (payload === undefined && failure !== undefined) return this.keepUndecodable(spec, msg, failure);
+    if (payload === undefined && failure !== undefined) return settleUndecodable({ msg, spec, failure, keep: (letter) => keepDeadLetter(this.options.connection.jetstream(), letter), logger: this.logger });
     const settlement = decideSettlement(failure, { attempt: ctx.attempt, maxDeliver: spec.maxDeliver, backoffMs: spec.backoffMs });
     await settleMessage(settlement, { msg, spec, attempt: ctx.attempt, payload, failure, deadLetter: (deadLetter) => this.keepAndHandle(deadLetter), logger: this.logger });
-  }
-
-  // Kept, then terminated: retrying cannot make it JSON. Left unsettled when it cannot be kept (NATS
-  // down), as a dead letter is: it comes back after its ack wait, or to the MAX_DELIVERIES advisory.
-  private async keepUndecodable(spec: ConsumerSpec, msg: JsMsg, failure: unknown): Promise<void> {
-    try {
-      await keepDeadLetter(this.options.connection.jetstream(), undecodableLetter(spec, msg, msg.info.deliveryCount, failure));
-      this.logger.error(`kept and terminated undecodable message on ${msg.subject}: ${String(failure)}`);
-      msg.term();
-    } catch (error) {
-      this.logger.error(`undecodable message on ${msg.subject} not kept: ${String(error)}`);
-    }
   }
 
   private async keepAndHandle(deadLetter: DeadLetter): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { JsMsg } from 'nats';
 import type { ConsumerSpec } from './consumer-spec';
-import { settleMessage, type SettleRequest } from './settle-message';
+import { settleMessage, settleUndecodable, type SettleRequest } from './settle-message';
 
 const spec = { stream: 'JOBS', durable: 'worker', maxDeliver: 3 } as unknown as ConsumerSpec;
 
@@ -38,6 +38,27 @@ describe('settleMessage', () => {
     });
     await settleMessage({ kind: 'dead-letter', reason: 'boom' }, settle);
     expect([msg.ack, msg.nak, msg.term].every((call) => call.mock.calls.length === 0)).toBe(true);
+    expect(logger.error).toHaveBeenCalledWith(expect.stringContaining('stream down'));
+  });
+});
+
+describe('settleUndecodable', () => {
+  const undecodable = () => ({ subject: 'jobs.run', seq: 7, data: Uint8Array.from([0x7b, 0xff]), info: { deliveryCount: 2 }, term: jest.fn() });
+
+  it('keeps the message with its bytes as text, then terms it', async () => {
+    const msg = undecodable();
+    const keep = jest.fn(async () => undefined);
+    const logger = { warn: jest.fn(), error: jest.fn() };
+    await settleUndecodable({ msg: msg as unknown as JsMsg, spec, failure: new SyntaxError('not JSON'), keep, logger: logger as unknown as Logger });
+    expect(keep).toHaveBeenCalledWith({ stream: 'JOBS', durable: 'worker', subject: 'jobs.run', streamSeq: 7, payload: '{\ufffd', deliveries: 2, reason: 'undecodable', error: 'SyntaxError: not JSON' });
+    expect(msg.term).toHaveBeenCalled();
+  });
+
+  it('leaves it unsettled when it cannot be kept', async () => {
+    const msg = undecodable();
+    const logger = { warn: jest.fn(), error: jest.fn() };
+    await settleUndecodable({ msg: msg as unknown as JsMsg, spec, failure: new SyntaxError('not JSON'), keep: async () => Promise.reject(new Error('stream down')), logger: logger as unknown as Logger });
+    expect(msg.term).not.toHaveBeenCalled();
     expect(logger.error).toHaveBeenCalledWith(expect.stringContaining('stream down'));
   });
 });

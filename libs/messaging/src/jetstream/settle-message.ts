@@ -2,6 +2,7 @@ import type { Logger } from '@nestjs/common';
 import type { JsMsg } from 'nats';
 import type { ConsumerSpec } from './consumer-spec';
 import type { DeadLetter } from './dead-letter';
+import { undecodableLetter, type KeptLetter } from './keep-dead-letter';
 import type { Settlement } from './settlement';
 
 export interface SettleRequest {
@@ -38,4 +39,28 @@ export async function settleMessage(settlement: Settlement, { msg, spec, attempt
         logger.error(`dead-letter handler of ${spec.durable} failed: ${String(error)}`);
       }
   }
+}
+
+export interface UndecodableRequest {
+  msg: JsMsg;
+  spec: ConsumerSpec;
+  // Why it could not be decoded.
+  failure: unknown;
+  // Keeps it in VJ_DEAD_LETTERS.
+  keep: (letter: KeptLetter) => Promise<void>;
+  logger: Logger;
+}
+
+// A message that is not JSON: kept, then terminated, as retrying cannot make it JSON. Left unsettled
+// when it cannot be kept (NATS down), as a dead letter is: it comes back after its ack wait, or to
+// the MAX_DELIVERIES advisory.
+export async function settleUndecodable({ msg, spec, failure, keep, logger }: UndecodableRequest): Promise<void> {
+  try {
+    await keep(undecodableLetter(spec, msg, msg.info.deliveryCount, failure));
+  } catch (error) {
+    logger.error(`undecodable message on ${msg.subject} not kept: ${String(error)}`);
+    return;
+  }
+  logger.error(`kept and terminated undecodable message on ${msg.subject}: ${String(failure)}`);
+  msg.term();
 }

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CONSUMERS, STREAMS, subjects, type JobEventKind } from '@vj/contracts';
-import { startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
+import { freePort, startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
 import { encodeJson, ensureStreams } from '@vj/messaging';
 import { connect, type NatsConnection } from 'nats';
 import { JobEventsConsumer, type JobEvent } from './job-events-consumer';
@@ -90,4 +93,32 @@ describe('JobEventsConsumer', () => {
       await second.stop();
     }
   });
+
+  it('goes on reading after its nats-server restarts', async () => {
+    const storeDir = mkdtempSync(join(tmpdir(), 'vj-nats-restart-'));
+    const port = await freePort();
+    let server = await startNatsServer({ storeDir, port });
+    const client = await connect({ servers: server.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    const handled: string[] = [];
+    const consumer = new JobEventsConsumer(client, { durable: CONSUMERS.jobCounts, handle: async (e: JobEvent) => void handled.push(e.payload.job_id) });
+    try {
+      await ensureStreams(client);
+      await consumer.start();
+      await client.jetstream().publish(subjects.jobEvent('created'), encodeJson(event('created', 'before')), { msgID: randomUUID() });
+      await waitFor('the first event handled', async () => handled.length === 1, 10_000, 50);
+      await server.stop();
+      server = await startNatsServer({ storeDir, port });
+      // Sent again until the client has reconnected: one message id, so a send that timed out but was
+      // stored is not stored twice.
+      const [after, afterId] = [encodeJson(event('created', 'after')), randomUUID()];
+      await waitFor('reconnected', async () => client.jetstream().publish(subjects.jobEvent('created'), after, { msgID: afterId }).then(() => true, () => false), 15_000, 200);
+      await waitFor('the event after the restart handled', async () => handled.length === 2, 30_000, 100);
+      expect(handled).toEqual(['before', 'after']);
+    } finally {
+      await consumer.stop();
+      await client.close();
+      await server.stop();
+      rmSync(storeDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

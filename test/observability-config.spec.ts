@@ -25,6 +25,7 @@ const EXPOSED = new Set([
   'worker_processing_seconds_count',
   'worker_processing_fps_bucket',
   'jetstream_stream_messages',
+  'jetstream_stream_bytes',
   'jetstream_consumer_pending_messages',
   'jetstream_consumer_ack_pending_messages',
   'jetstream_handler_duration_seconds_bucket',

@@ -9,13 +9,15 @@ export interface ConsumerRef {
 export interface JetStreamCollectorOptions {
   // The durable consumers whose lag to report: a service's own (its NATS user may read their info).
   consumers: ConsumerRef[];
-  // Streams whose depth to report.
+  // Streams whose depth and size to report.
   streams?: string[];
   // The dead-letter stream, counted per consumer from its subjects (vj.dead.v1.<consumer>).
   deadLetters?: { stream: string; consumers: string[] };
 }
 
 const streamMessages = () => gauge({ name: 'jetstream_stream_messages', help: 'messages held in the stream (for VJ_WORK and VJ_JOB_REPORTS: the queue depth)', labelNames: ['stream'] });
+const streamBytes = () =>
+  gauge({ name: 'jetstream_stream_bytes', help: 'bytes the stream holds on each of its servers (their sum against the JetStream volume: the storage alert)', labelNames: ['stream'] });
 const consumerPending = () =>
   gauge({ name: 'jetstream_consumer_pending_messages', help: 'messages of the stream the consumer has not been delivered yet: its lag', labelNames: ['stream', 'consumer'] });
 const consumerAckPending = () =>
@@ -36,7 +38,11 @@ export function jetStreamCollector(jsm: JetStreamManager, options: JetStreamColl
         consumerAckPending().set(labels, info.num_ack_pending);
         consumerRedelivered().set(labels, info.num_redelivered);
       }),
-      ...(options.streams ?? []).map(async (stream) => streamMessages().set({ stream }, (await jsm.streams.info(stream)).state.messages)),
+      ...(options.streams ?? []).map(async (stream) => {
+        const { state } = await jsm.streams.info(stream);
+        streamMessages().set({ stream }, state.messages);
+        streamBytes().set({ stream }, state.bytes);
+      }),
       options.deadLetters ? countDeadLetters(jsm, options.deadLetters) : Promise.resolve(),
     ]);
   };

@@ -98,6 +98,7 @@ describe('jobs service observability: /metrics, /livez, /readyz and log context'
     expect(text).toMatch(/outbox_unpublished_messages\{schema="jobs"\} \d+/);
     expect(text).toMatch(/outbox_parked_messages\{schema="jobs"\} 0/);
     expect(text).toMatch(/jetstream_stream_messages\{stream="VJ_WORK"\} \d+/);
+    expect(text).toMatch(/jetstream_stream_bytes\{stream="VJ_DEAD_LETTERS"\} \d+/);
     expect(text).toMatch(/jetstream_consumer_pending_messages\{stream="VJ_JOB_REPORTS",consumer="jobs-reports"\} \d+/);
     expect(text).toMatch(/jetstream_consumer_pending_messages\{stream="VJ_BILLING_EVENTS",consumer="jobs-billing-events"\} \d+/);
     expect(text).toContain('dead_letters{consumer="render-worker"} 0');

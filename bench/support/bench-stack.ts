@@ -1,6 +1,7 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { startService } from '../../scripts/stack/service-process';
 import { startStack, type RunningStack } from '../../scripts/stack/stack';
 
 export interface BenchStack {
@@ -21,13 +22,15 @@ export async function withBenchStack(env: NodeJS.ProcessEnv, work: (bench: Bench
   // PostgreSQL runs as the postgres user when we are root: it must be able to reach its data folder.
   chmodSync(dir, 0o755);
   let stack: RunningStack | undefined;
+  let s3: S3Process | undefined;
   try {
+    s3 = await startS3Process(join(dir, 's3'));
     stack = await startStack({
       dataDir: join(dir, 'data'),
       durable: false,
       renderWorkers: Number(env.RENDER_WORKERS ?? 1),
       natsNodes: Number(env.NATS_NODES ?? 1),
-      env: { LOG_LEVEL: 'warn', ...env },
+      env: { LOG_LEVEL: 'warn', ...s3.env, ...env },
       log: () => undefined,
     });
     const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
@@ -42,8 +45,29 @@ export async function withBenchStack(env: NodeJS.ProcessEnv, work: (bench: Bench
     await work({ stack, dir, headers, upload });
   } finally {
     await stack?.stop();
+    await s3?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+interface S3Process {
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+// s3rver in a process of its own (s3-server-process.ts), so the load generator keeps this event loop
+// to itself; the stack is given its endpoint as it would be given MinIO's.
+async function startS3Process(directory: string): Promise<S3Process> {
+  mkdirSync(directory, { recursive: true });
+  let announce: (line: string) => void = () => undefined;
+  const announced = new Promise<string>((resolve) => (announce = resolve));
+  // Its first line is the JSON of its endpoint and keys, prefixed with its name by startService.
+  const server = startService('s3-server', join('bench', 'support', 's3-server-process.ts'), process.env, (line) => announce(line.slice(line.indexOf(' ') + 1)));
+  const exited = server.exited.then((code) => Promise.reject(new Error(`the benchmark's S3 server exited (${code}) before it listened`)));
+  // Once it listens, its exit is stop()'s.
+  exited.catch(() => undefined);
+  const { endpoint, accessKey, secretKey } = JSON.parse(await Promise.race([announced, exited])) as { endpoint: string; accessKey: string; secretKey: string };
+  return { env: { S3_ENDPOINT: endpoint, S3_ACCESS_KEY: accessKey, S3_SECRET_KEY: secretKey }, stop: () => server.stop() };
 }
 
 // A benchmark's numeric option: `--name value`, or the fallback when it is not given.

@@ -1,7 +1,8 @@
-import { subjects, type ConsumerName, type DeadLetterRecordV1, type StreamName } from '@vj/contracts';
+import { subjects, type DeadLetterRecordV1 } from '@vj/contracts';
 import type { JetStreamClient } from 'nats';
 import { encodeJson } from '../json-codec';
 import type { DeadLetter } from './dead-letter';
+import type { DeadLetterSource } from './handler-check';
 
 // A dead letter as kept: a handled one, or a message no handler could be given (reason 'undecodable').
 export type KeptLetter = Omit<DeadLetter, 'reason'> & { reason: DeadLetterRecordV1['reason'] };
@@ -28,7 +29,7 @@ export async function keepDeadLetter(js: JetStreamClient, letter: KeptLetter, no
 // A message that is not JSON: no handler can take it and no retry can mend it. It is kept with its
 // bytes as text (invalid UTF-8 shown as U+FFFD) for an operator to see who sent it.
 export function undecodableLetter(
-  source: { stream: StreamName; durable: ConsumerName },
+  source: DeadLetterSource,
   message: { subject: string; seq: number; data: Uint8Array },
   deliveries: number,
   failure: unknown,

@@ -26,8 +26,13 @@ export async function keepDeadLetter(js: JetStreamClient, letter: KeptLetter, no
   await js.publish(subjects.deadLetter(letter.durable), encodeJson(record), { msgID: `dead:${letter.stream}:${letter.streamSeq}` });
 }
 
+// What is kept of an undecodable message: enough to see who sent it, and small enough that its record
+// (up to 3 bytes a character once invalid bytes become U+FFFD) stays far under NATS's 1 MiB payload,
+// or it could never be kept and would come back for ever.
+const UNDECODABLE_KEPT_BYTES = 64 * 1024;
+
 // A message that is not JSON: no handler can take it and no retry can mend it. It is kept with its
-// bytes as text (invalid UTF-8 shown as U+FFFD) for an operator to see who sent it.
+// first bytes as text (invalid UTF-8 shown as U+FFFD) for an operator to see who sent it.
 export function undecodableLetter(
   source: DeadLetterSource,
   message: { subject: string; seq: number; data: Uint8Array },
@@ -39,9 +44,9 @@ export function undecodableLetter(
     durable: source.durable,
     subject: message.subject,
     streamSeq: message.seq,
-    payload: new TextDecoder().decode(message.data),
+    payload: new TextDecoder().decode(message.data.subarray(0, UNDECODABLE_KEPT_BYTES)),
     deliveries,
     reason: 'undecodable',
-    error: String(failure),
+    error: message.data.length > UNDECODABLE_KEPT_BYTES ? `${String(failure)} (its first ${UNDECODABLE_KEPT_BYTES} of ${message.data.length} bytes kept)` : String(failure),
   };
 }

@@ -54,6 +54,16 @@ describe('settleUndecodable', () => {
     expect(msg.term).toHaveBeenCalled();
   });
 
+  it('keeps only the first 64 KiB of a large one, and says so', async () => {
+    const msg = { ...undecodable(), data: new Uint8Array(1_000_000).fill(0xff) };
+    const keep = jest.fn(async () => undefined);
+    await settleUndecodable({ msg: msg as unknown as JsMsg, spec, failure: new SyntaxError('not JSON'), keep, logger: { warn: jest.fn(), error: jest.fn() } as unknown as Logger });
+    const [kept] = keep.mock.calls[0] as unknown as [{ payload: string; error: string }];
+    expect(kept.payload).toHaveLength(65_536);
+    expect(kept.error).toBe('SyntaxError: not JSON (its first 65536 of 1000000 bytes kept)');
+    expect(msg.term).toHaveBeenCalled();
+  });
+
   it('leaves it unsettled when it cannot be kept', async () => {
     const msg = undecodable();
     const logger = { warn: jest.fn(), error: jest.fn() };

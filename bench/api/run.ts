@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { generateVideo } from '../../test/support/media-tools';
 import { numberArg, runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
 import { cpuSince, processCpu } from '../support/process-cpu';
-import { median } from '../support/stats';
+import { fixedRate } from '../support/fixed-rate';
+import { median, percentile } from '../support/stats';
 
 // bench/api (issue 13): the public API's hot paths against the whole stack as `npm start` runs it, with a
 // bare Node `http` server serving the same bytes in the same run as the baseline. Every route at
-// saturation (CONNECTIONS, default 20) and at a fixed rate; the first quote of distinct uploads (a probe
+// saturation (CONNECTIONS, default 20, autocannon) and at a fixed rate (sent open loop, evenly spaced,
+// latency from each request's due time: bench/support/fixed-rate.ts); the first quote of distinct uploads (a probe
 // on the render worker each), then creates and estimates of those uploads, known by then; a 1 s
 // clean-audio job's create-to-COMPLETED time on the idle stack. Creates at saturation are also given as
 // sustained: the creates answered over the row's seconds plus the time the stack then took to catch up
@@ -68,6 +70,11 @@ interface Load {
 }
 
 async function measure(load: Load): Promise<Row> {
+  return load.rate ? measureFixedRate(load, load.rate) : measureSaturation(load);
+}
+
+// autocannon, every connection sending its next request as soon as the last is answered.
+async function measureSaturation(load: Load): Promise<Row> {
   const { body, next } = load;
   const result = await autocannon({
     url: load.url,
@@ -75,7 +82,6 @@ async function measure(load: Load): Promise<Row> {
     headers: load.headers,
     connections: load.connections ?? CONNECTIONS,
     ...(load.amount ? { amount: load.amount } : { duration: SECONDS }),
-    ...(load.rate && { overallRate: load.rate }),
     ...(body !== undefined && { body }),
     ...(next && {
       requests: [
@@ -90,7 +96,7 @@ async function measure(load: Load): Promise<Row> {
   });
   return {
     route: load.route,
-    load: load.amount ? `${load.amount} requests` : load.rate ? `${load.rate} req/s` : `saturation`,
+    load: load.amount ? `${load.amount} requests` : `saturation`,
     rps: load.amount ? result.requests.total / result.duration : result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -98,6 +104,29 @@ async function measure(load: Load): Promise<Row> {
     // autocannon's errors include its timeouts: every request that got no HTTP answer.
     socketErrors: result.errors,
     answered: result['2xx'],
+  };
+}
+
+// Requests sent at a steady `rate`, open loop (fixed-rate.ts), so a row is what a client sending that
+// rate sees; latency from each request's due time.
+async function measureFixedRate(load: Load, rate: number): Promise<Row> {
+  const result = await fixedRate({
+    rate,
+    ...(load.amount ? { amount: load.amount } : { seconds: SECONDS }),
+    next: () => {
+      const each = load.next?.();
+      return { url: load.url, method: load.method ?? 'GET', headers: { ...load.headers, ...each?.headers }, body: each?.body ?? load.body };
+    },
+  });
+  return {
+    route: load.route,
+    load: `${rate} req/s`,
+    rps: result.latencies.length / result.seconds,
+    p50: percentile(result.latencies, 50),
+    p99: percentile(result.latencies, 99),
+    non2xx: result.non2xx,
+    socketErrors: result.errors,
+    answered: result.ok,
   };
 }
 
@@ -216,7 +245,7 @@ function print(rows: Row[], bareRps: number): void {
   console.log(`\n${'route'.padEnd(44)} ${'load'.padEnd(14)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'x bare'.padStart(7)} ${'non-2xx'.padStart(8)} ${'socket errors'.padStart(14)}`);
   for (const row of rows) {
     const ratio = row.load === 'saturation' ? (row.rps / bareRps).toFixed(3) : '';
-    const ms = (value: number) => (Number.isNaN(value) ? '' : String(value)).padStart(7);
+    const ms = (value: number) => (Number.isNaN(value) ? '' : Number.isInteger(value) ? String(value) : value.toFixed(1)).padStart(7);
     console.log(
       `${row.route.padEnd(44)} ${row.load.padEnd(14)} ${row.rps.toFixed(0).padStart(8)} ${ms(row.p50)} ${ms(row.p99)} ${ratio.padStart(7)} ${String(row.non2xx).padStart(8)} ${String(row.socketErrors).padStart(14)}`,
     );
@@ -282,7 +311,7 @@ runBench(() =>
       rows.push(await measure({ route: 'POST /v1/uploads', url: `${api}/v1/uploads`, method: 'POST', headers: json, body: uploadBody }));
       rows.push(await measure({ route: 'POST /v1/uploads', url: `${api}/v1/uploads`, method: 'POST', headers: json, body: uploadBody, rate: 100 }));
 
-      console.log(`\nbench:api: ${SECONDS} s per row, ${CONNECTIONS} connections (creates 30), one render worker, 2 cores shared with the load generator`);
+      console.log(`\nbench:api: ${SECONDS} s per row, ${CONNECTIONS} connections (creates 30), one render worker, 2 cores shared with the load generator; fixed rates sent open loop`);
       print(rows, bareRow.rps);
       console.log(`\n${jobSummary}`);
       printCreateCpu('one account', oneAccount);

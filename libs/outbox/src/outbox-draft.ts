@@ -25,9 +25,10 @@ export function outboxRows(drafts: OutboxDraft[], createdAt: Date): OutboxRow[] 
 }
 
 // An INSERT of outbox rows passed as one JSON parameter (`$param`, outboxRows' output), in their order
-// (the identity `position` the relay publishes by), for the writer to fold into its own statement.
-export function outboxInsertSql(schema: string, param: number): string {
+// (the identity `position` the relay publishes by), for the writer to fold into its own statement;
+// only if `onlyIf` (an SQL condition of that statement, such as its update's having written) holds.
+export function outboxInsertSql(schema: string, param: number, onlyIf?: string): string {
   return `INSERT INTO "${schema}"."outbox" ("id", "subject", "msg_id", "payload", "context", "created_at")
        SELECT "id", "subject", "msg_id", "payload", "context", "created_at"
-         FROM jsonb_populate_recordset(NULL::"${schema}"."outbox", $${param}) WITH ORDINALITY ORDER BY "ordinality"`;
+         FROM jsonb_populate_recordset(NULL::"${schema}"."outbox", $${param}) WITH ORDINALITY${onlyIf ? ` WHERE ${onlyIf}` : ''} ORDER BY "ordinality"`;
 }

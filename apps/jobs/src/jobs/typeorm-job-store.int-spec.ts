@@ -131,6 +131,40 @@ describe('TypeormJobStore', () => {
       expect(await store.updateJob(randomUUID(), (locked) => ({ value: locked }))).toBeNull();
     });
 
+    it('decides again on the newest row when another statement changed the job after it was read, and never overwrites that change', async () => {
+      const job = processingJob(randomUUID());
+      await store.insertJob({ job, outbox: [] }, null, undefined);
+      const purgedAt = new Date(Date.UTC(2026, 10, 28, 4, 0, 0));
+      // The retention sweeper's own statement, not committed yet: the update reads the job as it was
+      // and its write waits on the sweeper's row lock.
+      const sweeper = dataSource.createQueryRunner();
+      await sweeper.startTransaction();
+      await sweeper.query(`UPDATE jobs.job SET input_purged_at = $2 WHERE job_id = $1`, [job.job_id, purgedAt]);
+      const seen: (Date | null)[] = [];
+      const update = store.updateJob(job.job_id, (read) => {
+        seen.push(read!.input_purged_at);
+        const finished = Object.assign(new JobEntity(), read, { status: 'COMPLETED', finished_at: new Date() });
+        return { value: seen.length, write: { job: finished, outbox: [{ subject: 'vj.test.completed', msgId: `${job.job_id}:completed`, payload: {} }] } };
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sweeper.commitTransaction();
+      await sweeper.release();
+      const outcome = await update;
+      expect(outcome).toBe(2);
+      expect(seen).toEqual([null, purgedAt]);
+      expect(await store.findJob(job.job_id)).toMatchObject({ status: 'COMPLETED', input_purged_at: purgedAt });
+      // The refused write left no message behind: one row, from the second decision.
+      expect(await dataSource.query(`SELECT subject FROM jobs.outbox WHERE msg_id = $1`, [`${job.job_id}:completed`])).toEqual([{ subject: 'vj.test.completed' }]);
+    });
+
+    it('applies concurrent changes of one job one after the other, none lost', async () => {
+      const job = processingJob(randomUUID());
+      await store.insertJob({ job, outbox: [] }, null, undefined);
+      const bump = () => store.updateJob(job.job_id, (read) => ({ value: undefined, write: { job: Object.assign(new JobEntity(), read, { attempts: read!.attempts + 1 }), outbox: [] } }));
+      await Promise.all(Array.from({ length: 10 }, bump));
+      expect((await store.findJob(job.job_id))!.attempts).toBe(job.attempts + 10);
+    });
+
     it('writes every column as given and the outbox rows in the order listed, with the writer context', async () => {
       const job = processingJob(randomUUID());
       Object.assign(job, { credits_estimated: 12, estimate: { duration_seconds: 9.5, basis: 'probed', price_version: 3 } });

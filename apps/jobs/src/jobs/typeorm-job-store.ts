@@ -39,7 +39,7 @@ export class TypeormJobStore implements JobStore {
   // The hottest read: every GET of a job not yet settled and every worker's status check. The columns
   // map one to one onto the entity, so one plain statement does what the query builder would.
   async findJob(jobId: string): Promise<JobEntity | null> {
-    return this.readJob(this.dataSource.manager, jobId, '');
+    return (await this.readJob(this.dataSource.manager, jobId, ''))?.job ?? null;
   }
 
   listJobs({ accountId, jobType, status, after, limit }: ListFilter): Promise<JobEntity[]> {
@@ -57,32 +57,48 @@ export class TypeormJobStore implements JobStore {
     return query.getMany();
   }
 
-  // The job's update and its messages are one statement: the row is locked and read first.
-  updateJob<T>(jobId: string, decide: (job: JobEntity | null) => { value: T; write?: JobWrite }): Promise<T> {
+  // The job is read without a lock and its change and messages written in one statement, only if no
+  // other statement changed the row since (decision 0057): two round trips, where BEGIN, a locked read,
+  // the write and COMMIT were four. A job changed meanwhile is decided again on its newest row, locked
+  // this time, so an update never goes round more than twice.
+  async updateJob<T>(jobId: string, decide: (job: JobEntity | null) => { value: T; write?: JobWrite }): Promise<T> {
+    const read = await this.readJob(this.dataSource.manager, jobId, '');
+    const { value, write } = decide(read?.job ?? null);
+    if (!write || (read && (await this.writeJob(this.dataSource.manager, write, read.version)))) return value;
     return this.dataSource.transaction(async (tx) => {
-      const { value, write } = decide(await this.readJob(tx, jobId, ' FOR UPDATE'));
-      if (write) {
-        const parts = [wholeRowUpdateSql(this.dataSource.getMetadata(JobEntity), 'job_id', 1)];
-        const params: unknown[] = [JSON.stringify(write.job)];
-        if (write.outbox.length) {
-          parts.push(`published AS (${outboxInsertSql(JOBS_SCHEMA, 2)})`);
-          params.push(JSON.stringify(outboxRows(write.outbox, write.job.updated_at)));
-        }
-        await preparedQuery(tx, `WITH ${parts.join(',\n')} SELECT 1`, params);
-      }
-      return value;
+      const locked = await this.readJob(tx, jobId, ' FOR UPDATE');
+      const decided = decide(locked?.job ?? null);
+      if (decided.write) await this.writeJob(tx, decided.write);
+      return decided.value;
     });
   }
 
-  private async readJob(manager: EntityManager, jobId: string, lock: '' | ' FOR UPDATE'): Promise<JobEntity | null> {
+  // The row whole and its outbox rows; with `version` (the row's xmin as read), neither unless the row
+  // is still that version. Whether the row was written.
+  private async writeJob(manager: EntityManager, write: JobWrite, version?: string): Promise<boolean> {
+    const params: unknown[] = [JSON.stringify(write.job)];
+    if (version !== undefined) params.push(version);
+    const parts = [wholeRowUpdateSql(this.dataSource.getMetadata(JobEntity), 'job_id', 1, version === undefined ? undefined : 2)];
+    if (write.outbox.length) {
+      params.push(JSON.stringify(outboxRows(write.outbox, write.job.updated_at)));
+      parts.push(`published AS (${outboxInsertSql(JOBS_SCHEMA, params.length, 'EXISTS (SELECT 1 FROM updated)')})`);
+    }
+    const [row] = await preparedQuery<{ written: number }>(manager, `WITH ${parts.join(',\n')} SELECT count(*)::int AS "written" FROM updated`, params);
+    return row!.written > 0;
+  }
+
+  // The job and its row version (xmin, as text).
+  private async readJob(manager: EntityManager, jobId: string, lock: '' | ' FOR UPDATE'): Promise<{ job: JobEntity; version: string } | null> {
     this.selectJobSql ??= `SELECT ${this.dataSource
       .getMetadata(JobEntity)
       .columns.map((column) => `"${column.databaseName}"`)
-      .join(', ')} FROM "${JOBS_SCHEMA}"."job" WHERE "job_id" = $1`;
+      .join(', ')}, "xmin"::text AS "${ROW_VERSION}" FROM "${JOBS_SCHEMA}"."job" WHERE "job_id" = $1`;
     // Prepared, like every statement of a job's create and update: planning them cost more than
     // running them (decision 0054).
-    const rows = await preparedQuery<JobEntity>(manager, this.selectJobSql + lock, [jobId]);
-    return rows[0] ? Object.assign(new JobEntity(), rows[0]) : null;
+    const [row] = await preparedQuery<JobEntity & { [ROW_VERSION]: string }>(manager, this.selectJobSql + lock, [jobId]);
+    if (!row) return null;
+    const { [ROW_VERSION]: version, ...columns } = row;
+    return { job: Object.assign(new JobEntity(), columns), version };
   }
 
   async findJobsPastDeadline(before: Date, limit: number): Promise<string[]> {
@@ -105,6 +121,9 @@ export class TypeormJobStore implements JobStore {
     return result.affected ?? 0;
   }
 }
+
+// The column alias of a read's row version: not a column of the entity.
+const ROW_VERSION = 'row_version';
 
 // create_job's refusals (its SQLSTATEs): the key is held for another job; the cap is passed.
 const KEY_TAKEN = 'VJ001';

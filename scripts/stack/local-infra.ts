@@ -108,7 +108,7 @@ export async function startLocalInfra(dataDir: string, source: NodeJS.ProcessEnv
     if (!dbUrl) {
       const pg = await startPostgresCluster({ dataDir: join(dataDir, 'postgres'), durable });
       stops.push(pg.stop);
-      dbUrl = await ensureDatabase(pg.adminUrl);
+      dbUrl = await ensureDatabase(pg.localUrl);
       started.push(`PostgreSQL      ${dbUrl}`);
     }
     let s3 = { endpoint: source.S3_ENDPOINT ?? '', accessKey: source.S3_ACCESS_KEY, secretKey: source.S3_SECRET_KEY };

@@ -7,10 +7,17 @@ import { freePort } from './free-port';
 import { waitFor } from './wait-for';
 
 export interface LocalPostgres {
-  // Superuser URL of the cluster's `postgres` database.
+  // Superuser URL of the cluster's `postgres` database, over TCP as a remote server is reached.
   adminUrl: string;
+  // The same through the cluster's Unix socket, for processes on this machine (the local stack): a
+  // round trip costs both sides about a fifth less CPU than over loopback TCP here. The TCP URL where
+  // the socket's path is too long for one (about 107 bytes).
+  localUrl: string;
   stop(): Promise<void>;
 }
+
+// A Unix socket's path must fit sockaddr_un's sun_path (108 bytes on Linux, its last a NUL).
+const SOCKET_PATH_MAX = 107;
 
 // Debian installs server binaries outside PATH, one folder per major version.
 export function postgresBinDir(): string {
@@ -74,6 +81,7 @@ export async function startPostgresCluster(options: StartPostgresOptions = {}): 
   }
   return {
     adminUrl,
+    localUrl: socketUrl(baseDir, port) ?? adminUrl,
     async stop() {
       if (child.exitCode === null) {
         // SIGINT is PostgreSQL's "fast shutdown".
@@ -83,6 +91,13 @@ export async function startPostgresCluster(options: StartPostgresOptions = {}): 
       if (ownDir) rmSync(baseDir, { recursive: true, force: true });
     },
   };
+}
+
+// The superuser URL through the socket PostgreSQL keeps in `socketDir` for `port`, or null when that
+// socket's path is too long to connect to.
+export function socketUrl(socketDir: string, port: number): string | null {
+  if (Buffer.byteLength(join(socketDir, `.s.PGSQL.${port}`)) >= SOCKET_PATH_MAX) return null;
+  return `postgres://postgres@localhost:${port}/postgres?host=${encodeURIComponent(socketDir)}`;
 }
 
 export function databaseUrl(adminUrl: string, database: string): string {

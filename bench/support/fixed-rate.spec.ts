@@ -31,9 +31,10 @@ describe('fixedRate', () => {
     const result = await fixedRate({ rate: 20, seconds: 1, next: () => ({ url, method: 'GET' }) });
     expect(result).toMatchObject({ ok: 20, non2xx: 0, errors: 0 });
     // One every 50 ms, each answered in 200: about 4 at a time. A burst would have had all 20.
-    expect(mostInFlight).toBeLessThan(10);
+    expect(mostInFlight).toBeLessThan(15);
     expect(result.latencies).toHaveLength(20);
-    expect(Math.min(...result.latencies)).toBeGreaterThanOrEqual(200);
+    // Each held 200 ms by the server (a timer may fire a millisecond early).
+    expect(Math.min(...result.latencies)).toBeGreaterThan(190);
   });
 
   it('counts answers that are not 2xx and requests that got no answer apart', async () => {

@@ -1,7 +1,10 @@
 /** @jest-environment ./test/onnx-test-environment.cjs */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { Logger } from '@nestjs/common';
 import { OnnxSegmenter } from './onnx-segmenter';
@@ -88,5 +91,23 @@ describe('OnnxSegmenter', () => {
   it('refuses to open a file that is not a model, naming it', async () => {
     const spec = { ...specs[0], name: 'general', path: join(dir, 'missing.onnx') };
     await expect(OnnxSegmenter.open(spec, { executionProviders: ['cpu'], intraOpThreads: 1 })).rejects.toThrow(/Model general could not be opened/);
+  });
+
+  it("keeps ONNX Runtime's telemetry off: a worker process leaves no /tmp/mat-debug-<pid>.log", async () => {
+    // In a process of its own: the library reads the variable once, when its first session starts.
+    const script = join(dir, 'open-model.ts');
+    await writeFile(
+      script,
+      `import { OnnxSegmenter } from ${JSON.stringify(join(__dirname, 'onnx-segmenter'))};
+      OnnxSegmenter.open(${JSON.stringify(specs[1])}, { executionProviders: ['cpu'], intraOpThreads: 1 })
+        .then((segmenter) => segmenter.release())
+        .then(() => console.log(process.pid));`,
+    );
+    const env = { ...process.env };
+    delete env.ORT_DISABLE_TELEMETRY;
+    const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, '../../../../scripts/run-ts.cjs'), script], { env });
+    const pid = Number(stdout.trim());
+    expect(pid).toBeGreaterThan(0);
+    expect(existsSync(`/tmp/mat-debug-${pid}.log`)).toBe(false);
   });
 });

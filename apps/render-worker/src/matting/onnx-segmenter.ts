@@ -28,6 +28,15 @@ function providerInstalled(provider: string): boolean {
   return existsSync(join(binding, `libonnxruntime_providers_${provider}.so`));
 }
 
+// ONNX Runtime's Linux build starts Microsoft's telemetry client (1DS) with its first session unless
+// ORT_DISABLE_TELEMETRY is set: no part of our service, and it leaves an empty /tmp/mat-debug-<pid>.log
+// behind every worker process. Set here, on the main thread (a worker thread's process.env is a copy
+// that the native library never reads), before a model thread loads the library; an operator who
+// sets the variable keeps their value.
+function keepTelemetryOff(): void {
+  process.env.ORT_DISABLE_TELEMETRY ??= '1';
+}
+
 // Providers whose sessions in one process share one device context that only one thread may use at a
 // time (WebGPU: two model threads at once broke its command encoders on an H200, decision 0055).
 const SHARED_CONTEXT_PROVIDERS = new Set(['webgpu']);
@@ -132,6 +141,7 @@ export class OnnxSegmenter implements Segmenter {
   }
 
   private spawn(): void {
+    keepTelemetryOff();
     const worker = new Worker(join(__dirname, 'onnx-worker.cjs'));
     // Read now: a worker that has stopped answers -1.
     const { threadId } = worker;

@@ -1,4 +1,5 @@
 export * from './advisory-lock';
+export * from './is-uuid';
 export * from './list-cursor';
 export * from './row-update';
 export * from './prepared-query';

@@ -3,7 +3,7 @@ import { RpcError } from '@vj/messaging';
 import type { DataSource } from 'typeorm';
 import { LedgerEntryEntity } from '../database/ledger-entry.entity';
 import { appendEntry, lockAccount } from './account-ledger';
-import { isUuid } from './is-uuid';
+import { isUuid } from '@vj/database';
 
 // Adds credits to an account. The same idempotency key grants once: a retried grant answers the
 // current balance without adding anything.

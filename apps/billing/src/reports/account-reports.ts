@@ -3,7 +3,7 @@ import { RpcError } from '@vj/messaging';
 import type { DataSource } from 'typeorm';
 import { AccountEntity } from '../database/account.entity';
 import { LedgerEntryEntity } from '../database/ledger-entry.entity';
-import { isUuid } from '../ledger/is-uuid';
+import { isUuid } from '@vj/database';
 
 const MAX_USAGE_RANGE_MS = 366 * 24 * 3600_000;
 

@@ -22,11 +22,10 @@ import { estimateColumns } from '../domain/job-estimate';
 import { jobEventMessage, jobUpdateMessage, workMessage } from '../domain/job-messages';
 import { toJobRecord } from '../domain/job-record';
 import { transition, type JobChange, type JobCommand, type Transition } from '../domain/job-state-machine';
-import { decodeCursor, encodeCursor } from '@vj/database';
+import { decodeCursor, encodeCursor, isUuid } from '@vj/database';
 import type { OutboxDraft } from '@vj/outbox';
 import { IdempotencyKeyTakenError, ProcessingCapReachedError, type JobStore } from './job-store';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600_000;
 
@@ -131,7 +130,7 @@ export class JobsService {
   }
 
   async get(request: GetJobRequestV1): Promise<JobRecordV1> {
-    const job = UUID.test(request.job_id) ? await this.store.findJob(request.job_id) : null;
+    const job = isUuid(request.job_id) ? await this.store.findJob(request.job_id) : null;
     if (!job || !visible(job, request)) throw notFound();
     throwIfGone(job);
     return toJobRecord(job);
@@ -149,7 +148,7 @@ export class JobsService {
   }
 
   async cancel(request: CancelJobRequestV1): Promise<JobRecordV1> {
-    if (!UUID.test(request.job_id)) throw notFound();
+    if (!isUuid(request.job_id)) throw notFound();
     const record = await this.store.updateJob(request.job_id, (job) => {
       if (!job || !visible(job, request)) throw notFound();
       throwIfGone(job);
@@ -165,7 +164,7 @@ export class JobsService {
   // DELETE /v1/{type}/{job_id} (decision 0024): a final job is marked deleted, for good; the caller then
   // deletes its files. A job still PROCESSING must be cancelled first. Deleting again changes nothing.
   async markDeleted(request: DeleteJobRequestV1): Promise<JobEntity> {
-    if (!UUID.test(request.job_id)) throw notFound();
+    if (!isUuid(request.job_id)) throw notFound();
     return this.store.updateJob(request.job_id, (job) => {
       if (!job || !visible(job, request)) throw notFound();
       if (job.deleted_at) return { value: job };
@@ -178,7 +177,7 @@ export class JobsService {
   // Suspension: every job of the account still PROCESSING is cancelled, each through the state machine
   // with its cancelled event, so billing releases its hold and charges nothing. Safe to repeat.
   async cancelAccountJobs(request: CancelAccountJobsRequestV1): Promise<CancelAccountJobsReplyV1> {
-    if (!UUID.test(request.account_id)) throw new RpcError('invalid_request', 'account_id must be a UUID');
+    if (!isUuid(request.account_id)) throw new RpcError('invalid_request', 'account_id must be a UUID');
     let cancelled = 0;
     for (;;) {
       const ids = await this.store.findProcessingJobsOf(request.account_id, 100);

@@ -20,6 +20,32 @@ describe('TypeormJobStore', () => {
 
   afterAll(() => dataSource?.destroy());
 
+  const processingJob = (accountId: string, createdAt = new Date()) =>
+    Object.assign(new JobEntity(), {
+      job_id: randomUUID(),
+      account_id: accountId,
+      job_type: 'clean-audio-video',
+      status: 'PROCESSING',
+      input: { kind: 'url', url: 'https://media.example.com/a.mp4' },
+      options: { strength: 0.8, normalize_loudness: true, target_lufs: -16 },
+      result: null,
+      error: null,
+      credits_estimated: null,
+      estimate: null,
+      credits_charged: null,
+      media_duration_seconds: null,
+      attempts: 0,
+      failed_attempts: 0,
+      created_at: createdAt,
+      updated_at: createdAt,
+      finished_at: null,
+      deadline_at: new Date(createdAt.getTime() + 3_600_000),
+      funded_at: null,
+      deleted_at: null,
+      files_purged_at: null,
+      input_purged_at: null,
+    });
+
   it("reads a job with every column set exactly as TypeORM's own lookup does", async () => {
     const at = (ms: number) => new Date(Date.UTC(2026, 10, 24, 6, 0, 0, ms));
     const job = Object.assign(new JobEntity(), {
@@ -54,32 +80,29 @@ describe('TypeormJobStore', () => {
     expect(await store.findJob(randomUUID())).toBeNull();
   });
 
+  it('answers reads asked for in the same turn with one statement, each with its own job', async () => {
+    const jobs = [processingJob(randomUUID()), processingJob(randomUUID())];
+    await dataSource.manager.insert(JobEntity, jobs);
+    const pool = (dataSource.driver as unknown as { master: { query: (...args: unknown[]) => unknown } }).master;
+    const query = jest.spyOn(pool, 'query');
+    try {
+      const [first, second, again, missing, upperCase, notAUuid] = await Promise.all([
+        store.findJob(jobs[0]!.job_id),
+        store.findJob(jobs[1]!.job_id),
+        store.findJob(jobs[0]!.job_id),
+        store.findJob(randomUUID()),
+        store.findJob(jobs[1]!.job_id.toUpperCase()),
+        store.findJob('not-a-uuid'),
+      ]);
+      expect(query).toHaveBeenCalledTimes(1);
+      expect([first?.job_id, second?.job_id, again?.job_id, missing, upperCase?.job_id, notAUuid]).toEqual([jobs[0]!.job_id, jobs[1]!.job_id, jobs[0]!.job_id, null, jobs[1]!.job_id, null]);
+      expect(first).toEqual(await dataSource.manager.findOneBy(JobEntity, { job_id: jobs[0]!.job_id }));
+    } finally {
+      query.mockRestore();
+    }
+  });
+
   describe('insertJob', () => {
-    const processingJob = (accountId: string, createdAt = new Date()) =>
-      Object.assign(new JobEntity(), {
-        job_id: randomUUID(),
-        account_id: accountId,
-        job_type: 'clean-audio-video',
-        status: 'PROCESSING',
-        input: { kind: 'url', url: 'https://media.example.com/a.mp4' },
-        options: { strength: 0.8, normalize_loudness: true, target_lufs: -16 },
-        result: null,
-        error: null,
-        credits_estimated: null,
-        estimate: null,
-        credits_charged: null,
-        media_duration_seconds: null,
-        attempts: 0,
-        failed_attempts: 0,
-        created_at: createdAt,
-        updated_at: createdAt,
-        finished_at: null,
-        deadline_at: new Date(createdAt.getTime() + 3_600_000),
-        funded_at: null,
-        deleted_at: null,
-        files_purged_at: null,
-        input_purged_at: null,
-      });
     const key = (jobKey: string, expiredBefore: Date) => ({ key: jobKey, requestHash: 'hash', expiredBefore });
 
     it('refuses a live Idempotency-Key and takes over an expired one, writing nothing for the refused job', async () => {

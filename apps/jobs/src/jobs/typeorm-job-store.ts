@@ -1,4 +1,5 @@
-import { preparedQuery, wholeRowUpdateSql } from '@vj/database';
+import { isUuid, preparedQuery, wholeRowUpdateSql } from '@vj/database';
+import DataLoader from 'dataloader';
 import { outboxInsertSql, outboxRows } from '@vj/outbox';
 import { LessThan, QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
@@ -6,8 +7,19 @@ import { JobEntity } from '../database/job.entity';
 import { JOBS_SCHEMA } from '../database/jobs-schema';
 import { IdempotencyKeyTakenError, ProcessingCapReachedError, type JobStore, type JobWrite, type ListFilter } from './job-store';
 
+type VersionedJob = { job: JobEntity; version: string };
+
 export class TypeormJobStore implements JobStore {
   private selectJobSql?: string;
+  // Unlocked reads of one turn of the event loop share one statement: under load a GET, a worker's
+  // status check and an update's first read each cost a round trip and PostgreSQL's per-statement work,
+  // which is most of what a read costs here, and the replies of a batch leave in one NATS write. Every
+  // read still runs after it was asked for, so none is staler than its own statement would be; no cache.
+  private readonly unlockedReads = new DataLoader<string, VersionedJob | null>((jobIds) => this.readJobs(jobIds), {
+    cache: false,
+    batchScheduleFn: (send) => setImmediate(send),
+    maxBatchSize: 100,
+  });
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -39,7 +51,7 @@ export class TypeormJobStore implements JobStore {
   // The hottest read: every GET of a job not yet settled and every worker's status check. The columns
   // map one to one onto the entity, so one plain statement does what the query builder would.
   async findJob(jobId: string): Promise<JobEntity | null> {
-    return (await this.readJob(this.dataSource.manager, jobId, ''))?.job ?? null;
+    return (await this.unlockedReads.load(jobId))?.job ?? null;
   }
 
   listJobs({ accountId, jobType, status, after, limit }: ListFilter): Promise<JobEntity[]> {
@@ -62,11 +74,11 @@ export class TypeormJobStore implements JobStore {
   // the write and COMMIT were four. A job changed meanwhile is decided again on its newest row, locked
   // this time, so an update never goes round more than twice.
   async updateJob<T>(jobId: string, decide: (job: JobEntity | null) => { value: T; write?: JobWrite }): Promise<T> {
-    const read = await this.readJob(this.dataSource.manager, jobId, '');
+    const read = await this.unlockedReads.load(jobId);
     const { value, write } = decide(read?.job ?? null);
     if (!write || (read && (await this.writeJob(this.dataSource.manager, write, read.version)))) return value;
     return this.dataSource.transaction(async (tx) => {
-      const locked = await this.readJob(tx, jobId, ' FOR UPDATE');
+      const locked = await this.readLockedJob(tx, jobId);
       const decided = decide(locked?.job ?? null);
       if (decided.write) await this.writeJob(tx, decided.write);
       return decided.value;
@@ -87,18 +99,30 @@ export class TypeormJobStore implements JobStore {
     return row!.written > 0;
   }
 
-  // The job and its row version (xmin, as text).
-  private async readJob(manager: EntityManager, jobId: string, lock: '' | ' FOR UPDATE'): Promise<{ job: JobEntity; version: string } | null> {
+  // The jobs and their row versions (xmin, as text), in the order asked; null where there is none. Ids
+  // that are not UUIDs are answered null without asking: one would fail the whole batch's cast.
+  private async readJobs(jobIds: readonly string[]): Promise<(VersionedJob | null)[]> {
+    const ids = jobIds.map((id) => (isUuid(id) ? id.toLowerCase() : null));
+    const valid = [...new Set(ids.filter((id) => id !== null))];
+    const rows = valid.length ? await preparedQuery<JobRow>(this.dataSource, `${this.selectJobsSql()} = ANY($1::uuid[])`, [valid]) : [];
+    const found = new Map(rows.map((row) => [row.job_id, versioned(row)]));
+    return ids.map((id) => (id === null ? null : (found.get(id) ?? null)));
+  }
+
+  // The job, locked, and its row version.
+  private async readLockedJob(tx: EntityManager, jobId: string): Promise<VersionedJob | null> {
+    const [row] = await preparedQuery<JobRow>(tx, `${this.selectJobsSql()} = $1 FOR UPDATE`, [jobId]);
+    return row ? versioned(row) : null;
+  }
+
+  // Prepared, like every statement of a job's create and update: planning them cost more than running
+  // them (decision 0054). The columns map one to one onto the entity.
+  private selectJobsSql(): string {
     this.selectJobSql ??= `SELECT ${this.dataSource
       .getMetadata(JobEntity)
       .columns.map((column) => `"${column.databaseName}"`)
-      .join(', ')}, "xmin"::text AS "${ROW_VERSION}" FROM "${JOBS_SCHEMA}"."job" WHERE "job_id" = $1`;
-    // Prepared, like every statement of a job's create and update: planning them cost more than
-    // running them (decision 0054).
-    const [row] = await preparedQuery<JobEntity & { [ROW_VERSION]: string }>(manager, this.selectJobSql + lock, [jobId]);
-    if (!row) return null;
-    const { [ROW_VERSION]: version, ...columns } = row;
-    return { job: Object.assign(new JobEntity(), columns), version };
+      .join(', ')}, "xmin"::text AS "${ROW_VERSION}" FROM "${JOBS_SCHEMA}"."job" WHERE "job_id"`;
+    return this.selectJobSql;
   }
 
   async findJobsPastDeadline(before: Date, limit: number): Promise<string[]> {
@@ -124,6 +148,13 @@ export class TypeormJobStore implements JobStore {
 
 // The column alias of a read's row version: not a column of the entity.
 const ROW_VERSION = 'row_version';
+
+type JobRow = JobEntity & { [ROW_VERSION]: string };
+
+function versioned(row: JobRow): VersionedJob {
+  const { [ROW_VERSION]: version, ...columns } = row;
+  return { job: Object.assign(new JobEntity(), columns), version };
+}
 
 // create_job's refusals (its SQLSTATEs): the key is held for another job; the cap is passed.
 const KEY_TAKEN = 'VJ001';

@@ -1,4 +1,5 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { isUuid } from '@vj/database';
 import { Periodic, unlocked, type SweepLock } from '../sweeper/periodic';
 import type { JobFilesPurger, RetainedObjects } from './job-files-purger';
 import type { RetentionStore } from './retention-store';
@@ -12,7 +13,6 @@ export interface RetentionSettings {
 }
 
 const BATCH = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UPLOADS_PREFIX = 'uploads/';
 
 // Nothing stays in the bucket for ever (decision 0024): each pass deletes the files of deleted jobs and
@@ -77,7 +77,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
       if (object.lastModified.getTime() >= before) continue;
       // uploads/<account_id>/<upload_id>
       const accountId = object.key.split('/')[1] ?? '';
-      if (UUID.test(accountId) && (await this.store.uploadInUse(accountId, object.key))) continue;
+      if (isUuid(accountId) && (await this.store.uploadInUse(accountId, object.key))) continue;
       await this.objects.remove(object.key);
       deleted++;
     }

@@ -94,6 +94,36 @@ describe('JobEventsConsumer', () => {
     }
   });
 
+  it('keeps one event in hand at a time, and asks nats-server for more once in many events, not after each', async () => {
+    const jobIds = Array.from({ length: 50 }, () => randomUUID());
+    for (const jobId of jobIds) await publish(subjects.jobEvent('created'), event('created', jobId));
+    const pulls = jest.spyOn(nc, 'publish');
+    const handled: string[] = [];
+    let inHand = 0;
+    let mostInHand = 0;
+    const consumer = new JobEventsConsumer(nc, {
+      durable: CONSUMERS.jobCounts,
+      handle: async (e: JobEvent) => {
+        mostInHand = Math.max(mostInHand, ++inHand);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        handled.push(e.payload.job_id);
+        inHand--;
+      },
+    });
+    await consumer.start();
+    try {
+      await waitFor('every event handled', async () => handled.length === jobIds.length, 15_000, 50);
+      expect(handled).toEqual(jobIds);
+      expect(mostInHand).toBe(1);
+      const pullRequests = pulls.mock.calls.filter(([subject]) => subject.includes('.CONSUMER.MSG.NEXT.'));
+      expect(pullRequests.length).toBeGreaterThan(0);
+      expect(pullRequests.length).toBeLessThanOrEqual(5);
+    } finally {
+      pulls.mockRestore();
+      await consumer.stop();
+    }
+  });
+
   it('goes on reading after its nats-server restarts', async () => {
     const storeDir = mkdtempSync(join(tmpdir(), 'vj-nats-restart-'));
     const port = await freePort();

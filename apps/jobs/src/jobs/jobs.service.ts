@@ -26,7 +26,6 @@ import { decodeCursor, encodeCursor, isUuid } from '@vj/database';
 import type { OutboxDraft } from '@vj/outbox';
 import { IdempotencyKeyTakenError, ProcessingCapReachedError, type JobStore } from './job-store';
 
-
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600_000;
 
 export interface JobsServiceOptions {

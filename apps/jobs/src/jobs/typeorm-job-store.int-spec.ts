@@ -102,6 +102,20 @@ describe('TypeormJobStore', () => {
     }
   });
 
+  it('fails every read of a batch whose statement fails, and answers the next batch afresh', async () => {
+    const job = processingJob(randomUUID());
+    await dataSource.manager.insert(JobEntity, job);
+    const pool = (dataSource.driver as unknown as { master: { query: (...args: unknown[]) => unknown } }).master;
+    const query = jest.spyOn(pool, 'query').mockRejectedValueOnce(new Error('connection terminated'));
+    try {
+      const reads = await Promise.allSettled([store.findJob(job.job_id), store.findJob(randomUUID())]);
+      expect(reads.map((read) => read.status)).toEqual(['rejected', 'rejected']);
+      expect((await store.findJob(job.job_id))?.job_id).toBe(job.job_id);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
   describe('insertJob', () => {
     const key = (jobKey: string, expiredBefore: Date) => ({ key: jobKey, requestHash: 'hash', expiredBefore });
 

@@ -48,8 +48,8 @@ export class TypeormJobStore implements JobStore {
     return row && row.created_at >= notBefore ? row : null;
   }
 
-  // The hottest read: every GET of a job not yet settled and every worker's status check. The columns
-  // map one to one onto the entity, so one plain statement does what the query builder would.
+  // The hottest read: every GET of a job not yet settled and every worker's status check, batched with
+  // the other unlocked reads of the same turn.
   async findJob(jobId: string): Promise<JobEntity | null> {
     return (await this.unlockedReads.load(jobId))?.job ?? null;
   }

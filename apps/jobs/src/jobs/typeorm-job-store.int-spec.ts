@@ -20,6 +20,9 @@ describe('TypeormJobStore', () => {
 
   afterAll(() => dataSource?.destroy());
 
+  // node-postgres's pool under TypeORM: every statement the store sends outside a transaction.
+  const pool = () => (dataSource.driver as unknown as { master: { query: (...args: unknown[]) => Promise<unknown> } }).master;
+
   const processingJob = (accountId: string, createdAt = new Date()) =>
     Object.assign(new JobEntity(), {
       job_id: randomUUID(),
@@ -83,8 +86,7 @@ describe('TypeormJobStore', () => {
   it('answers reads asked for in the same turn with one statement, each with its own job', async () => {
     const jobs = [processingJob(randomUUID()), processingJob(randomUUID())];
     await dataSource.manager.insert(JobEntity, jobs);
-    const pool = (dataSource.driver as unknown as { master: { query: (...args: unknown[]) => unknown } }).master;
-    const query = jest.spyOn(pool, 'query');
+    const query = jest.spyOn(pool(), 'query');
     try {
       const [first, second, again, missing, upperCase, notAUuid] = await Promise.all([
         store.findJob(jobs[0]!.job_id),
@@ -105,8 +107,7 @@ describe('TypeormJobStore', () => {
   it('fails every read of a batch whose statement fails, and answers the next batch afresh', async () => {
     const job = processingJob(randomUUID());
     await dataSource.manager.insert(JobEntity, job);
-    const pool = (dataSource.driver as unknown as { master: { query: (...args: unknown[]) => unknown } }).master;
-    const query = jest.spyOn(pool, 'query').mockRejectedValueOnce(new Error('connection terminated'));
+    const query = jest.spyOn(pool(), 'query').mockRejectedValueOnce(new Error('connection terminated'));
     try {
       const reads = await Promise.allSettled([store.findJob(job.job_id), store.findJob(randomUUID())]);
       expect(reads.map((read) => read.status)).toEqual(['rejected', 'rejected']);

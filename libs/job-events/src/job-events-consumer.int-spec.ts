@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSUMERS, STREAMS, subjects, type JobEventKind } from '@vj/contracts';
+import { CONSUMERS, STREAMS, subjects, type DeadLetterRecordV1, type JobEventKind } from '@vj/contracts';
 import { freePort, startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
-import { encodeJson, ensureStreams } from '@vj/messaging';
+import { decodeJson, encodeJson, ensureStreams } from '@vj/messaging';
 import { connect, type NatsConnection } from 'nats';
 import { JobEventsConsumer, type JobEvent } from './job-events-consumer';
 
@@ -66,8 +66,12 @@ describe('JobEventsConsumer', () => {
       await waitFor('every event handled', async () => handled.length >= 4, 15_000, 50);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(handled).toEqual(['created:a:1', 'created:b:1', 'failed:a:2', 'cancelled:b:1']);
-      const info = await (await nc.jetstreamManager()).consumers.info(STREAMS.jobEvents, CONSUMERS.jobCounts);
+      const jsm = await nc.jetstreamManager();
+      const info = await jsm.consumers.info(STREAMS.jobEvents, CONSUMERS.jobCounts);
       expect(info.num_pending + info.num_ack_pending).toBe(0);
+      // The event that is not JSON is kept for an operator, with who sent it where.
+      const kept = decodeJson<DeadLetterRecordV1>((await jsm.streams.getMessage(STREAMS.deadLetters, { last_by_subj: subjects.deadLetter(CONSUMERS.jobCounts) })).data);
+      expect(kept).toMatchObject({ stream: STREAMS.jobEvents, consumer: CONSUMERS.jobCounts, subject: subjects.jobEvent('cancelled'), payload: 'not json', reason: 'undecodable', deliveries: 1 });
     } finally {
       await consumer.stop();
     }

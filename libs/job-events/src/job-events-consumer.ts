@@ -1,5 +1,5 @@
 import { JOB_EVENT_KINDS, STREAMS, subjects, type ConsumerName, type JobEventKind, type JobEventPayloads } from '@vj/contracts';
-import { decodeJson, ensureConsumer, keepAlive, type ConsumerSpec } from '@vj/messaging';
+import { decodeJson, ensureConsumer, keepAlive, keepDeadLetter, undecodableLetter, type ConsumerSpec } from '@vj/messaging';
 import type { Consumer, ConsumerMessages, JsMsg, NatsConnection } from 'nats';
 import { InMemoryDeduplicator, type EventDeduplicator } from './event-deduplicator';
 
@@ -40,8 +40,9 @@ const KEEP_ALIVE_LIMIT_MS = 24 * 3_600_000;
 
 // A typed, durable, explicitly acknowledged reader of the job event log for internal services. Events
 // are handled one at a time, in stream order (a failing handler is retried in place); each is
-// deduplicated by its event_id before the handler runs, and acknowledged only after it returns. A payload that is not JSON is terminated (never
-// retried); a kind this version does not know is acknowledged and skipped, so new kinds never block it.
+// deduplicated by its event_id before the handler runs, and acknowledged only after it returns. A payload that is not JSON is kept in
+// VJ_DEAD_LETTERS and terminated (never retried); a kind this version does not know is acknowledged
+// and skipped, so new kinds never block it.
 export class JobEventsConsumer {
   private stopping = false;
   private loop?: Promise<void>;
@@ -120,15 +121,28 @@ export class JobEventsConsumer {
     }
   }
 
+  // Kept for an operator (`cli dead-letters`) before it is terminated, as every consumer of ours keeps
+  // what it gives up on. Not kept (JetStream away): it comes again in a second, up to maxDeliver times.
+  private async keepUndecodable(msg: JsMsg, failure: unknown): Promise<void> {
+    const letter = undecodableLetter({ stream: STREAMS.jobEvents, durable: this.options.durable }, msg, msg.info.deliveryCount, failure);
+    try {
+      await keepDeadLetter(this.nc.jetstream(), letter);
+    } catch (error) {
+      this.options.log?.(`${msg.subject} #${msg.seq} is not JSON and could not be kept, again later: ${String(error)}`);
+      return msg.nak(1_000);
+    }
+    this.options.log?.(`${msg.subject} #${msg.seq} is not JSON: kept in ${STREAMS.deadLetters} and terminated`);
+    msg.term();
+  }
+
   private async settle(msg: JsMsg): Promise<void> {
     const kind = msg.subject.slice(subjects.jobEvent('' as JobEventKind).length) as JobEventKind;
     if (!this.kinds.has(kind)) return msg.ack();
     let payload: { event_id?: unknown };
     try {
       payload = decodeJson(msg.data);
-    } catch {
-      this.options.log?.(`${msg.subject} #${msg.seq} is not JSON: terminated`);
-      return msg.term();
+    } catch (failure) {
+      return this.keepUndecodable(msg, failure);
     }
     const eventId = typeof payload.event_id === 'string' ? payload.event_id : msg.headers?.get('Nats-Msg-Id') || String(msg.seq);
     const event = { kind, payload } as JobEvent;

@@ -2,6 +2,7 @@ export * from './connect-nats';
 export * from './json-codec';
 export * from './jetstream/consumer-spec';
 export * from './jetstream/dead-letter';
+export * from './jetstream/keep-dead-letter';
 export * from './jetstream/ensure-consumer';
 export * from './jetstream/handler-check';
 export * from './jetstream/jetstream-context';

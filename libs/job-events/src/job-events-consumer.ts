@@ -40,9 +40,9 @@ const KEEP_ALIVE_LIMIT_MS = 24 * 3_600_000;
 
 // A typed, durable, explicitly acknowledged reader of the job event log for internal services. Events
 // are handled one at a time, in stream order (a failing handler is retried in place); each is
-// deduplicated by its event_id before the handler runs, and acknowledged only after it returns. A payload that is not JSON is kept in
-// VJ_DEAD_LETTERS and terminated (never retried); a kind this version does not know is acknowledged
-// and skipped, so new kinds never block it.
+// deduplicated by its event_id before the handler runs, and acknowledged only after it returns. A
+// payload that is not JSON is kept in VJ_DEAD_LETTERS and terminated (never retried); a kind this
+// version does not know is acknowledged and skipped, so new kinds never block it.
 export class JobEventsConsumer {
   private stopping = false;
   private loop?: Promise<void>;

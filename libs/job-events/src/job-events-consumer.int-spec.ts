@@ -128,6 +128,36 @@ describe('JobEventsConsumer', () => {
     }
   });
 
+  it('keeps an event that is not JSON once the dead-letter stream is back, its first 64 KB of a huge one, holding the events behind it', async () => {
+    const server = await startNatsServer();
+    const client = await connect({ servers: server.url });
+    const handled: string[] = [];
+    const consumer = new JobEventsConsumer(client, { durable: CONSUMERS.jobCounts, ackWaitMs: 1_000, handle: async (e: JobEvent) => void handled.push(e.payload.job_id) });
+    try {
+      await ensureStreams(client);
+      const jsm = await client.jetstreamManager();
+      // The outage: VJ_DEAD_LETTERS gone, so the record cannot be kept.
+      await jsm.streams.delete(STREAMS.deadLetters);
+      const huge = `<${'x'.repeat(200 * 1024)}>`;
+      await client.jetstream().publish(subjects.jobEvent('cancelled'), new TextEncoder().encode(huge), { msgID: randomUUID() });
+      await client.jetstream().publish(subjects.jobEvent('created'), encodeJson(event('created', 'behind')), { msgID: randomUUID() });
+      await consumer.start();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(handled).toEqual([]);
+      await ensureStreams(client);
+      await waitFor('the event behind it handled', async () => handled.length === 1, 15_000, 100);
+      const kept = decodeJson<DeadLetterRecordV1>((await jsm.streams.getMessage(STREAMS.deadLetters, { last_by_subj: subjects.deadLetter(CONSUMERS.jobCounts) })).data);
+      expect(kept).toMatchObject({ subject: subjects.jobEvent('cancelled'), reason: 'undecodable' });
+      expect(kept.deliveries).toBeGreaterThan(1);
+      expect(kept.payload).toBe(huge.slice(0, 64 * 1024));
+      expect(handled).toEqual(['behind']);
+    } finally {
+      await consumer.stop();
+      await client.close();
+      await server.stop();
+    }
+  }, 30_000);
+
   it('goes on reading after its nats-server restarts', async () => {
     const storeDir = mkdtempSync(join(tmpdir(), 'vj-nats-restart-'));
     const port = await freePort();

@@ -1,5 +1,5 @@
 import { JOB_EVENT_KINDS, STREAMS, subjects, type ConsumerName, type JobEventKind, type JobEventPayloads } from '@vj/contracts';
-import { decodeJson, ensureConsumer, keepAlive, keepDeadLetter, undecodableLetter, type ConsumerSpec } from '@vj/messaging';
+import { decodeJson, ensureConsumer, keepAlive, keepDeadLetter, settleUndecodable, type ConsumerSpec } from '@vj/messaging';
 import type { Consumer, ConsumerMessages, JsMsg, NatsConnection } from 'nats';
 import { InMemoryDeduplicator, type EventDeduplicator } from './event-deduplicator';
 
@@ -121,20 +121,6 @@ export class JobEventsConsumer {
     }
   }
 
-  // Kept for an operator (`cli dead-letters`) before it is terminated, as every consumer of ours keeps
-  // what it gives up on. Not kept (JetStream away): it comes again in a second, up to maxDeliver times.
-  private async keepUndecodable(msg: JsMsg, failure: unknown): Promise<void> {
-    const letter = undecodableLetter({ stream: STREAMS.jobEvents, durable: this.options.durable }, msg, msg.info.deliveryCount, failure);
-    try {
-      await keepDeadLetter(this.nc.jetstream(), letter);
-    } catch (error) {
-      this.options.log?.(`${msg.subject} #${msg.seq} is not JSON and could not be kept, again later: ${String(error)}`);
-      return msg.nak(1_000);
-    }
-    this.options.log?.(`${msg.subject} #${msg.seq} is not JSON: kept in ${STREAMS.deadLetters} and terminated`);
-    msg.term();
-  }
-
   private async settle(msg: JsMsg): Promise<void> {
     const kind = msg.subject.slice(subjects.jobEvent('' as JobEventKind).length) as JobEventKind;
     if (!this.kinds.has(kind)) return msg.ack();
@@ -142,7 +128,9 @@ export class JobEventsConsumer {
     try {
       payload = decodeJson(msg.data);
     } catch (failure) {
-      return this.keepUndecodable(msg, failure);
+      // Kept for an operator (`cli dead-letters`), then terminated, as every consumer of ours does.
+      const logger = { error: (line: string) => this.options.log?.(line) };
+      return settleUndecodable({ msg, spec: this.spec, failure, keep: (letter) => keepDeadLetter(this.nc.jetstream(), letter), logger });
     }
     const eventId = typeof payload.event_id === 'string' ? payload.event_id : msg.headers?.get('Nats-Msg-Id') || String(msg.seq);
     const event = { kind, payload } as JobEvent;

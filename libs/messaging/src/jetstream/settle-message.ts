@@ -48,7 +48,7 @@ export interface UndecodableRequest {
   failure: unknown;
   // Keeps it in VJ_DEAD_LETTERS.
   keep: (letter: KeptLetter) => Promise<void>;
-  logger: Logger;
+  logger: Pick<Logger, 'error'>;
 }
 
 // A message that is not JSON: kept, then terminated, as retrying cannot make it JSON. Left unsettled

@@ -6,4 +6,4 @@ source scripts/ensure-prerequisites.sh
 # The web page the gateway serves at / (apps/web/dist).
 echo "Building the web page (apps/web)" >&2
 npx vite build apps/web --logLevel warn >&2
-exec node scripts/run-ts.cjs scripts/stack/start.ts
+exec bash scripts/run-ts-node24.sh scripts/stack/start.ts

@@ -311,7 +311,7 @@ runBench(() =>
       rows.push(await measure({ route: 'POST /v1/uploads', url: `${api}/v1/uploads`, method: 'POST', headers: json, body: uploadBody }));
       rows.push(await measure({ route: 'POST /v1/uploads', url: `${api}/v1/uploads`, method: 'POST', headers: json, body: uploadBody, rate: 100 }));
 
-      console.log(`\nbench:api: ${SECONDS} s per row, ${CONNECTIONS} connections (creates 30), one render worker, 2 cores shared with the load generator; fixed rates sent open loop`);
+      console.log(`\nbench:api: ${SECONDS} s per row, ${CONNECTIONS} connections (creates 30), one render worker, 2 cores shared with the load generator; fixed rates sent open loop; Node.js ${process.version} for the stack, the load and the bare server`);
       print(rows, bareRow.rps);
       console.log(`\n${jobSummary}`);
       printCreateCpu('one account', oneAccount);

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       `  API             ${stack.apiUrl}  (docs: ${stack.apiUrl}/docs)`,
       `  Web page        ${stack.apiUrl}/  (sign in with the API key below)`,
       `  API key         ${stack.apiKey}  (account ${stack.accountId})`,
+      `  Runtime         Node.js ${process.version} (every service)`,
       '',
       `  curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.apiUrl}/v1/jobs`,
       '',

@@ -2,6 +2,7 @@ import { RPC_ENDPOINTS, type BillingRpc, type JobsRpc, type MediaRpc, type RpcEn
 import { addToLogContext, inSpan, logContextOf, outgoingHeaders, SpanKind } from '@vj/observability';
 import type { NatsConnection } from 'nats';
 import { decodeJson, encodeJson } from '../json-codec';
+import { ReplyInbox } from './reply-inbox';
 import { RpcError } from './rpc-error';
 
 type Catalogue<M extends string> = Record<M, { request: unknown; reply: unknown }>;
@@ -21,7 +22,7 @@ export class RpcClient<M extends string, C extends Catalogue<M>> {
       let data: Uint8Array;
       try {
         const headers = outgoingHeaders(request);
-        ({ data } = await this.nc.request(this.endpoint.subject(method), encodeJson(request), { timeout: timeoutMs, headers }));
+        data = await ReplyInbox.of(this.nc).request(this.endpoint.subject(method), encodeJson(request), { timeout: timeoutMs, headers });
       } catch (error) {
         // No responders, timeout or a closed connection all mean the same to the caller: try later.
         throw new RpcError('unavailable', `${name}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,4 +1,4 @@
-import { createInbox, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
+import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
 
 // Request/reply over one wildcard subscription per connection, as nats.js's own `request` does, minus
 // its cost on every answered request: nats.js ends a request by cancelling it, and the cancel builds a
@@ -13,7 +13,7 @@ export class ReplyInbox {
 
   private constructor(private readonly nc: NatsConnection) {
     this.prefix = `${createInbox()}.`;
-    this.subscription = nc.subscribe(`${this.prefix}*`, { callback: (error, msg) => (error ? undefined : this.answer(msg.subject, msg.data, msg.headers)) });
+    this.subscription = nc.subscribe(`${this.prefix}*`, { callback: (error, msg) => (error ? undefined : this.answer(msg)) });
     // Closed (the connection drained or closed, or the subscription refused): nothing will answer.
     void this.subscription.closed.then(() => this.failAll('the connection closed'), () => this.failAll('the reply subscription failed'));
   }
@@ -40,12 +40,13 @@ export class ReplyInbox {
     });
   }
 
-  private answer(subject: string, data: Uint8Array, headers: MsgHdrs | undefined): void {
-    const request = this.end(subject.slice(this.prefix.length));
+  private answer(msg: Msg): void {
+    const request = this.end(msg.subject.slice(this.prefix.length));
     if (!request) return; // its timeout came first
-    // The server's status 503 with no payload: no subscriber took the request.
-    if (data.length === 0 && headers?.code === 503) request.reject(new Error('503 no responders'));
-    else request.resolve(data);
+    // The server's status 503 with no payload: no subscriber took the request. The headers are parsed
+    // on first access, so only for an empty reply.
+    if (msg.data.length === 0 && msg.headers?.code === 503) request.reject(new Error('503 no responders'));
+    else request.resolve(msg.data);
   }
 
   private end(token: string): Pending | undefined {

@@ -22,11 +22,17 @@ function fakeConnection(reply: unknown = { ok: true, data: null }) {
         return { seq: 1 };
       },
     }),
-    request: async (subject: string, _data: Uint8Array, options: { headers?: MsgHdrs }) => {
+    // A request is a publish with a reply subject, answered on the reply inbox's subscription.
+    subscribe: (_subject: string, options: { callback: (error: Error | null, msg: Partial<Msg>) => void }) => {
+      answer = options.callback;
+      return { closed: new Promise(() => undefined), isClosed: () => false };
+    },
+    publish: (subject: string, _data: Uint8Array, options: { reply: string; headers?: MsgHdrs }) => {
       sent.push({ subject, headers: options.headers });
-      return { data: encodeJson(reply) };
+      setImmediate(() => answer(null, { subject: options.reply, data: encodeJson(reply) }));
     },
   };
+  let answer: (error: Error | null, msg: Partial<Msg>) => void = () => undefined;
   return { nc: nc as unknown as NatsConnection, sent };
 }
 

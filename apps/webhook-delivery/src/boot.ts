@@ -14,6 +14,7 @@ import { DispatchLoop } from './deliveries/dispatch-loop';
 import { WebhookEndpoints } from './endpoints/webhook-endpoints';
 import { JobEventIntake } from './intake/job-event-intake';
 import { JOB_UPDATES_CONSUMER, JobProgressIntake } from './intake/job-progress-intake';
+import { ProgressEndpoints } from './intake/progress-endpoints';
 import { RenderedJobReader } from './intake/rendered-job-reader';
 import type { WebhooksConfig } from './webhooks.env';
 import { serveWebhookEndpoints } from './webhooks-rpc';
@@ -70,8 +71,9 @@ export async function bootWebhookDelivery(config: WebhooksConfig, ops?: OpsServe
     handle: async (event) => void (await intake.take(event)),
     log: (line) => logger.warn(line),
   });
-  const progress = new JobProgressIntake(nc, dataSource, nudge, (line) => logger.warn(line));
-  const rpc = serveWebhookEndpoints(nc, new WebhookEndpoints(dataSource, nudge));
+  const progressEndpoints = new ProgressEndpoints(dataSource);
+  const progress = new JobProgressIntake(nc, dataSource, progressEndpoints, nudge, (line) => logger.warn(line));
+  const rpc = serveWebhookEndpoints(nc, new WebhookEndpoints(dataSource, { onDue: nudge, onChanged: (accountId) => progressEndpoints.forget(accountId) }));
 
   let ready = false;
   const health = serveHealth(nc, 'webhook-delivery', () => ready && !nc.isClosed() && dataSource.isInitialized);

@@ -1,6 +1,6 @@
 import { JOB_EVENT_KINDS, STREAMS, subjects, type ConsumerName, type JobEventKind, type JobEventPayloads } from '@vj/contracts';
-import { decodeJson, ensureConsumer, keepAlive, keepDeadLetter, settleUndecodable, type ConsumerSpec } from '@vj/messaging';
-import type { Consumer, ConsumerMessages, JsMsg, NatsConnection } from 'nats';
+import { decodeJson, ensureConsumer, keepAlive, keepDeadLetter, SequentialPull, settleUndecodable, type ConsumerSpec } from '@vj/messaging';
+import type { JsMsg, NatsConnection } from 'nats';
 import { InMemoryDeduplicator, type EventDeduplicator } from './event-deduplicator';
 
 // One job event as a handler gets it: its kind and its payload (JobEventPayloads in libs/contracts).
@@ -45,8 +45,7 @@ const KEEP_ALIVE_LIMIT_MS = 24 * 3_600_000;
 // version does not know is acknowledged and skipped, so new kinds never block it.
 export class JobEventsConsumer {
   private stopping = false;
-  private loop?: Promise<void>;
-  private messages?: ConsumerMessages;
+  private pull?: SequentialPull;
   private readonly kinds: ReadonlySet<string>;
   private readonly deduplicator: EventDeduplicator;
 
@@ -78,40 +77,17 @@ export class JobEventsConsumer {
   async start(): Promise<void> {
     await ensureConsumer(await this.nc.jetstreamManager(), this.spec);
     const consumer = await this.nc.jetstream().consumers.get(STREAMS.jobEvents, this.options.durable);
-    this.loop = this.pull(consumer);
+    // The consumer's maxAckPending of 1 keeps one event out at a time whatever the pull asks for, so
+    // asking for many spares the pull request that followed every event: the library asks for more each
+    // time a quarter of what it asked for has come, one request per 25 events.
+    this.pull = new SequentialPull(consumer, (msg) => this.settle(msg), { name: this.options.durable, batch: PULL_BATCH, log: this.options.log });
+    this.pull.start();
   }
 
   // Stops pulling and waits for the event in hand; what was not acknowledged comes again next start.
   async stop(): Promise<void> {
     this.stopping = true;
-    this.messages?.stop();
-    await this.loop;
-  }
-
-  // One long-lived pull (consume), where a fetch per event subscribed, asked and unsubscribed each
-  // time: that cost this service and nats-server more than most handlers do. The consumer's
-  // maxAckPending of 1 keeps one event out at a time whatever the pull asks for, so asking for many
-  // spares the pull request that followed every event: the library asks for more each time a quarter
-  // of what it asked for has come, one request per 25 events.
-  private async pull(consumer: Consumer): Promise<void> {
-    while (!this.stopping) {
-      try {
-        const messages = await consumer.consume({ max_messages: PULL_BATCH });
-        this.messages = messages;
-        // stop() may have come while consume() was asking.
-        if (this.stopping) messages.stop();
-        for await (const msg of messages) {
-          if (this.stopping) msg.nak();
-          else await this.settle(msg);
-        }
-        // Ended by the library (its consumer gone for good), not by stop(): asked again, not at once.
-        if (!this.stopping) throw new Error('the pull ended');
-      } catch (error) {
-        if (this.stopping) break;
-        this.options.log?.(`pull from ${this.options.durable} failed, retrying: ${String(error)}`);
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-    }
+    await this.pull?.stop();
   }
 
   // Waits in steps of a second at most, so a stop is not held up.

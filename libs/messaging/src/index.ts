@@ -12,6 +12,7 @@ export * from './jetstream/keep-alive';
 export * from './jetstream/hand-back';
 export * from './jetstream/permanent-message-error';
 export * from './jetstream/settlement';
+export * from './jetstream/sequential-pull';
 export { settleUndecodable } from './jetstream/settle-message';
 export * from './jetstream/streams';
 export * from './rpc/health';

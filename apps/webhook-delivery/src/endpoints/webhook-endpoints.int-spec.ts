@@ -13,12 +13,14 @@ describe('WebhookEndpoints', () => {
   let dataSource: DataSource;
   let clock = new Date('2026-11-24T00:00:00Z');
   let nudges = 0;
+  // Accounts whose endpoints changed, as the progress intake's cache hears of them.
+  const changed: string[] = [];
   let endpoints: WebhookEndpoints;
 
   beforeAll(async () => {
     dataSource = await createWebhooksDataSource(await createDatabase(process.env.TEST_DATABASE_ADMIN_URL!, 'webhooks_endpoints')).initialize();
     await runWebhooksMigrations(dataSource);
-    endpoints = new WebhookEndpoints(dataSource, () => nudges++, () => clock);
+    endpoints = new WebhookEndpoints(dataSource, { onDue: () => nudges++, onChanged: (id) => changed.push(id), now: () => clock });
   });
 
   afterAll(() => dataSource?.destroy());
@@ -31,6 +33,7 @@ describe('WebhookEndpoints', () => {
     const created = await endpoints.create({ version: 1, account_id: owner, url: 'https://hooks.example.com/in', events: [] });
     expect(schemaViolations('WebhookEndpointWithSecret', created)).toEqual([]);
     expect(created.events).toEqual(['job.started', 'job.completed', 'job.failed', 'job.cancelled']);
+    expect(changed).toContain(owner);
     const listed = await endpoints.list({ version: 1, account_id: owner });
     expect(schemaViolations('WebhookEndpointList', listed)).toEqual([]);
     expect(listed.data).toEqual([expect.objectContaining({ id: created.id, enabled: true })]);
@@ -42,7 +45,9 @@ describe('WebhookEndpoints', () => {
     expect(await refusal(endpoints.rotate({ version: 1, account_id: stranger, endpoint_id: created.id }))).toBe('not_found');
     expect(await refusal(endpoints.deliveries({ version: 1, account_id: stranger, endpoint_id: created.id, limit: 10 }))).toBe('not_found');
 
+    const changesBefore = changed.length;
     await endpoints.delete({ version: 1, account_id: owner, endpoint_id: created.id });
+    expect(changed.slice(changesBefore)).toEqual([owner]);
     expect((await endpoints.list({ version: 1, account_id: owner })).data).toEqual([]);
     expect(await refusal(endpoints.delete({ version: 1, account_id: owner, endpoint_id: created.id }))).toBe('not_found');
   });

@@ -27,21 +27,35 @@ type Reply<M extends keyof WebhooksRpc> = WebhooksRpc[M]['reply'];
 // An account's own endpoints (a create's webhook_url makes endpoints of one job, which are not listed).
 export const ENDPOINTS_PER_ACCOUNT = 20;
 
+export interface WebhookEndpointsHooks {
+  // A delivery retried by hand is due now: the dispatch loop wakes for it.
+  onDue?: () => void;
+  // The account's own endpoints were added or deleted (the progress intake's cache forgets them).
+  onChanged?: (accountId: string) => void;
+  now?: () => Date;
+}
+
 // The account's endpoints, their deliveries and its default secret, as the RPC methods serve them. Every
 // call is scoped to its account: another account's endpoint is not_found, never forbidden.
 export class WebhookEndpoints {
+  private readonly onDue: () => void;
+  private readonly onChanged: (accountId: string) => void;
+  private readonly now: () => Date;
+
   constructor(
     private readonly dataSource: DataSource,
-    // A delivery retried by hand is due now: the dispatch loop wakes for it.
-    private readonly onDue: () => void = () => undefined,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    hooks: WebhookEndpointsHooks = {},
+  ) {
+    this.onDue = hooks.onDue ?? (() => undefined);
+    this.onChanged = hooks.onChanged ?? (() => undefined);
+    this.now = hooks.now ?? (() => new Date());
+  }
 
   async create(request: Request<'create_endpoint'>): Promise<Reply<'create_endpoint'>> {
     if (!isWebhookUrl(request.url)) throw new RpcError('invalid_request', 'url must be an http(s) URL of at most 2048 characters without credentials');
     const events = request.events?.length ? [...new Set(request.events)] : [...DEFAULT_WEBHOOK_EVENTS];
     if (events.some((event) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event))) throw new RpcError('invalid_request', 'unknown event type');
-    return this.dataSource.transaction(async (manager) => {
+    const created = await this.dataSource.transaction(async (manager) => {
       // The account's row is the lock that keeps two concurrent creates within the limit.
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhook-endpoints:${request.account_id}`]);
       const count = await manager.countBy(WebhookEndpointEntity, { account_id: request.account_id, job_id: IsNull(), deleted_at: IsNull() });
@@ -51,6 +65,8 @@ export class WebhookEndpoints {
       await manager.insert(WebhookEndpointEntity, row);
       return endpointWithSecret(row, now);
     });
+    this.onChanged(request.account_id);
+    return created;
   }
 
   async list(request: Request<'list_endpoints'>): Promise<Reply<'list_endpoints'>> {
@@ -66,6 +82,7 @@ export class WebhookEndpoints {
   async delete(request: Request<'delete_endpoint'>): Promise<Reply<'delete_endpoint'>> {
     await this.ownEndpoint(this.dataSource.manager, request.account_id, request.endpoint_id);
     await this.dataSource.manager.update(WebhookEndpointEntity, { endpoint_id: request.endpoint_id, deleted_at: IsNull() }, { deleted_at: this.now() });
+    this.onChanged(request.account_id);
     return { deleted: true };
   }
 

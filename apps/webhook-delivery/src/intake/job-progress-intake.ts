@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { CONSUMERS, STREAMS, subjects, type JobUpdateV1 } from '@vj/contracts';
-import { decodeJson, ensureConsumer, type ConsumerSpec } from '@vj/messaging';
-import { IsNull, type DataSource } from 'typeorm';
+import { decodeJson, ensureConsumer, SequentialPull, type ConsumerSpec } from '@vj/messaging';
+import type { DataSource } from 'typeorm';
 import type { JsMsg, NatsConnection } from 'nats';
-import { WebhookEndpointEntity } from '../database/webhook-endpoint.entity';
 import { DeliveryStore } from '../deliveries/delivery-store';
-import { endpointsFor, runningJob, webhookBody } from '../domain/delivery-fan-out';
+import { runningJob, webhookBody } from '../domain/delivery-fan-out';
+import type { ProgressEndpoints } from './progress-endpoints';
 
 // Progress is a live signal: one older than this when taken (a backlog after an outage) is dropped.
 export const PROGRESS_FRESH_MS = 60_000;
-const PULL_EXPIRES_MS = 5_000;
+// Updates come in bursts (every running job, each second): many asked at once, settled in order.
+const PULL_BATCH = 100;
 
 export const JOB_UPDATES_CONSUMER: ConsumerSpec = {
   stream: STREAMS.jobUpdates,
@@ -27,15 +28,16 @@ export const JOB_UPDATES_CONSUMER: ConsumerSpec = {
 // job.progress deliveries (opt-in) from the workers' progress updates in VJ_JOB_UPDATES, at most one
 // a second per job (the workers' own rate). A running job's object is { job_id, status: PROCESSING },
 // so no read is needed; the figures go beside it as data.progress. A failed progress delivery is not
-// retried (the dispatcher gives it up): a late progress would contradict the job's later events.
+// retried (the dispatcher gives it up): a late progress would contradict the job's later events. The
+// account's opted-in endpoints come from a short-lived cache (ProgressEndpoints, decision 0062).
 export class JobProgressIntake {
   private readonly store: DeliveryStore;
-  private stopping = false;
-  private loop?: Promise<void>;
+  private pull?: SequentialPull;
 
   constructor(
     private readonly nc: NatsConnection,
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
+    private readonly endpoints: ProgressEndpoints,
     private readonly onDue: () => void,
     private readonly log: (line: string) => void,
     private readonly now: () => Date = () => new Date(),
@@ -46,25 +48,12 @@ export class JobProgressIntake {
   async start(): Promise<void> {
     await ensureConsumer(await this.nc.jetstreamManager(), JOB_UPDATES_CONSUMER);
     const consumer = await this.nc.jetstream().consumers.get(STREAMS.jobUpdates, CONSUMERS.webhooksJobUpdates);
-    this.loop = (async () => {
-      while (!this.stopping) {
-        try {
-          for await (const msg of await consumer.fetch({ max_messages: 20, expires: PULL_EXPIRES_MS })) {
-            if (this.stopping) msg.nak();
-            else await this.settle(msg);
-          }
-        } catch (error) {
-          if (this.stopping) break;
-          this.log(`pull from ${CONSUMERS.webhooksJobUpdates} failed, retrying: ${String(error)}`);
-          await new Promise((resolve) => setTimeout(resolve, 1_000));
-        }
-      }
-    })();
+    this.pull = new SequentialPull(consumer, (msg) => this.settle(msg), { name: CONSUMERS.webhooksJobUpdates, batch: PULL_BATCH, log: this.log });
+    this.pull.start();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    await this.loop;
+    await this.pull?.stop();
   }
 
   private async settle(msg: JsMsg): Promise<void> {
@@ -81,13 +70,11 @@ export class JobProgressIntake {
     if (update.kind !== 'progress') return 0;
     if (this.now().getTime() - Date.parse(update.occurred_at) > PROGRESS_FRESH_MS) return 0;
     const { account_id, job_id } = update;
-    // A job's own endpoint (a create's webhook_url) takes the default events, never progress.
-    const candidates = await this.dataSource.manager.findBy(WebhookEndpointEntity, { account_id, job_id: IsNull(), deleted_at: IsNull(), disabled_at: IsNull() });
-    const targets = endpointsFor('job.progress', { account_id, job_id }, candidates);
+    const targets = await this.endpoints.of(account_id);
     if (targets.length === 0) return 0;
     const body = webhookBody('job.progress', update.occurred_at, runningJob(job_id), { stage: update.stage, progress: update.progress, attempt: update.attempt });
     await this.store.add(
-      targets.map((endpoint) => ({ delivery_id: randomUUID(), endpoint_id: endpoint.endpoint_id, source_id: `${job_id}.progress.${streamSeq}`, event_type: 'job.progress' as const, job_id, body })),
+      targets.map((endpoint_id) => ({ delivery_id: randomUUID(), endpoint_id, source_id: `${job_id}.progress.${streamSeq}`, event_type: 'job.progress' as const, job_id, body })),
       this.now(),
     );
     this.onDue();

@@ -6,6 +6,10 @@ import { NATS_USERS, natsPasswordVariable, natsPermissions, type NatsPermissions
 export const NATS_CONFIG_PATH = join(__dirname, '..', 'deploy', 'nats', 'nats.conf');
 export const RENDER_COMMAND = 'node scripts/run-ts.cjs scripts/render-nats-config.ts';
 
+// What JetStream may store on each NATS server: 9 GiB of the 10 GiB volume (deploy/k8s/base/nats/statefulset.yaml),
+// the rest for the file system and the cluster's own logs. JetStreamStorageFilling fires at 80 % of it.
+export const JETSTREAM_MAX_FILE_STORE_BYTES = 9 * 1024 ** 3;
+
 const quoted = (value: string) => JSON.stringify(value);
 
 function list(name: string, values: string[], indent: string): string[] {
@@ -38,8 +42,12 @@ export function renderNatsConfig(permissions: Record<NatsUser, NatsPermissions> 
     '# nats-server parses that value like a configuration value, so a password must start with a letter:',
     '# one starting with digits can read as a number ("1e5...") and stop the server (.env.example).',
     '# The JetStream store directory is given on the command line (-sd), where the file store lives.',
+    '# Its size is set here (decision 0063): left out, nats-server takes 75 % of the disk space free when it',
+    '# starts, which shrinks with the streams it already holds and is below the alert on a 10 GiB volume.',
     '',
-    'jetstream: enabled',
+    'jetstream {',
+    `  max_file_store: ${JETSTREAM_MAX_FILE_STORE_BYTES}`,
+    '}',
     '',
     'authorization {',
     '  users: [',

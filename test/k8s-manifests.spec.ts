@@ -521,7 +521,7 @@ describe.each(builds)('deploy/k8s %s', (_build, objects, secrets) => {
     const configVolume = volumeAt(pod, container, posix.dirname(arg('--config')));
     const configMap = named(ofKind<IConfigMap>(objects, 'ConfigMap'), configVolume?.configMap?.name ?? '');
     expect(configMap?.data?.[posix.basename(arg('--config'))]).toBe(natsConfigText);
-    expect(natsConfigText).toMatch(/^jetstream: enabled$/m);
+    expect(natsConfigText).toMatch(/^jetstream \{\n {2}max_file_store: \d+\n\}$/m);
     // Each node's JetStream store on its own persistent volume.
     const storeMount = container.volumeMounts?.find((mount) => mount.mountPath === arg('--store_dir'));
     expect(statefulSet?.spec?.volumeClaimTemplates?.map((claim) => claim.metadata?.name)).toContain(storeMount?.name);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_METRICS_PORTS } from '@vj/config';
 import { SERVICE_ENVS } from '../scripts/env-catalogue';
+import { JETSTREAM_MAX_FILE_STORE_BYTES, renderNatsConfig } from '../scripts/nats-config';
 
 const dir = join(__dirname, '..', 'deploy', 'observability');
 // The services as docker-compose.yml names them; Prometheus' job label is the same name.
@@ -104,5 +105,17 @@ describe('deploy/observability', () => {
     const filters = exprs.flatMap((expr) => [...expr.matchAll(/job=~"([^"]*)"/g)].map((match) => match[1].split('|').sort()));
     expect(filters.length).toBeGreaterThan(0);
     for (const filter of filters) expect(filter).toEqual([...SERVICES].sort());
+  });
+
+  it("warns at 80 % of what JetStream may store, which nats.conf sets and the NATS volume holds with room to spare", () => {
+    const rule = rules.find((candidate) => candidate.alert === 'JetStreamStorageFilling');
+    const threshold = Number(/> (\d+)$/.exec(rule?.expr.trim() ?? '')?.[1]);
+    expect(threshold).toBe(Math.floor(0.8 * JETSTREAM_MAX_FILE_STORE_BYTES));
+    expect(renderNatsConfig()).toContain(`max_file_store: ${JETSTREAM_MAX_FILE_STORE_BYTES}\n`);
+    const statefulSet = parse(readFileSync(join(__dirname, '..', 'deploy', 'k8s', 'base', 'nats', 'statefulset.yaml'), 'utf8')) as {
+      spec: { volumeClaimTemplates: { spec: { resources: { requests: { storage: string } } } }[] };
+    };
+    const volume = /^(\d+)Gi$/.exec(statefulSet.spec.volumeClaimTemplates[0].spec.resources.requests.storage);
+    expect(Number(volume?.[1]) * 1024 ** 3).toBeGreaterThanOrEqual(JETSTREAM_MAX_FILE_STORE_BYTES * 1.1);
   });
 });

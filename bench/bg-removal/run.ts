@@ -7,19 +7,27 @@ import { removeBackground } from '../../apps/render-worker/src/matting/remove-ba
 import { numberArg, runBench, stringArg } from '../support/bench-stack';
 import { makeClip, type People } from './clips';
 import { codecBaseline } from './codec-baseline';
+import { withPeakMemory, type PeakMemory } from '../support/peak-memory';
 import { median } from '../support/stats';
 
 // bench/bg-removal: frames per second of the whole matting pipeline (decode, person model, smoothing,
 // matte, encode) on 640x480 and 1280x720 clips, next to a baseline measured in the same run: the same
-// ffmpeg decode and encode with no inference. Prints both, and their ratio (median of the runs).
+// ffmpeg decode and encode with no inference. Prints both, and their ratio (median of the runs), and
+// the pipeline's peak memory (compare --seconds 10 and 60: it should not grow with the clip).
 // Usage: npm run bench:bg-removal [-- --runs 3 --seconds 20 --sizes 640x480,1280x720 --threads 1
 //   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
-async function fps(work: () => Promise<{ frames: number }>): Promise<number> {
+async function timed(work: () => Promise<{ frames: number }>): Promise<{ fps: number; memory: PeakMemory }> {
   const start = process.hrtime.bigint();
-  const { frames } = await work();
-  return frames / (Number(process.hrtime.bigint() - start) / 1e9);
+  const { result, memory } = await withPeakMemory(work);
+  return { fps: result.frames / (Number(process.hrtime.bigint() - start) / 1e9), memory };
+}
+
+// The largest of the runs' peaks: what a worker must have room for.
+function peaks(memories: PeakMemory[]): string {
+  const most = (pick: (memory: PeakMemory) => number) => Math.max(...memories.map(pick)).toFixed(0);
+  return `peak RSS: this process ${most((m) => m.selfMiB)} MiB (+${most((m) => m.selfGrowthMiB)} in the run), ffmpeg ${most((m) => m.childrenMiB)} MiB`;
 }
 
 async function main(): Promise<void> {
@@ -46,12 +54,15 @@ async function main(): Promise<void> {
       for (const { codec, refine } of codecs) {
         const base: number[] = [];
         const jobs = trackings.map(() => [] as number[]);
+        const memories = trackings.map(() => [] as PeakMemory[]);
         // Interleaved, baseline and each tracking setting in every run, so all see the same machine load.
         for (let i = 0; i < runs; i++) {
           const workDir = join(dir, `work-${size}-${codec}-${refine}-${i}`);
-          base.push(await fps(() => codecBaseline(input, codec, refine, person, join(workDir, 'baseline'))));
+          base.push((await timed(() => codecBaseline(input, codec, refine, person, join(workDir, 'baseline')))).fps);
           for (const [t, tracking] of trackings.entries()) {
-            jobs[t].push(await fps(() => removeBackground({ inputPath: input, workDir: join(workDir, String(tracking)), options: { output_codec: codec, refine_foreground_edges: refine }, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000, tracking })));
+            const { fps, memory } = await timed(() => removeBackground({ inputPath: input, workDir: join(workDir, String(tracking)), options: { output_codec: codec, refine_foreground_edges: refine }, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000, tracking }));
+            jobs[t].push(fps);
+            memories[t].push(memory);
           }
           rmSync(workDir, { recursive: true, force: true });
         }
@@ -60,6 +71,9 @@ async function main(): Promise<void> {
           const row = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)} tracking ${tracking ? 'on ' : 'off'}  pipeline ${median(job).toFixed(1).padStart(6)} fps   baseline ${median(base).toFixed(1).padStart(6)} fps   ratio ${(median(job) / median(base)).toFixed(2)}`;
           rows.push(row);
           console.log(`  ${row}   (runs: ${job.map((v) => v.toFixed(1)).join(', ')} / ${base.map((v) => v.toFixed(1)).join(', ')})`);
+          const memory = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)} tracking ${tracking ? 'on ' : 'off'}  ${peaks(memories[t])}`;
+          rows.push(memory);
+          console.log(`  ${memory}`);
         }
         if (trackings.length === 2) {
           // Each run's tracked fps over its untracked fps, taken back to back: the median of those.

@@ -113,25 +113,28 @@ export class ObjectStorage {
     return { size };
   }
 
-  // Streams an object to a local file, refusing objects larger than maxBytes; md5 is the MD5 hex of the
-  // bytes written, to compare with an ETag recorded earlier.
-  async downloadToFile(key: string, path: string, maxBytes: number, signal?: AbortSignal): Promise<{ size: number; md5: string }> {
+  // Streams an object to a local file, refusing objects larger than maxBytes. Both digests are of the
+  // bytes written, taken as they arrive so the file is not read again: md5 (hex) to compare with an
+  // ETag recorded earlier, sha256 (hex) for the worker's deny list.
+  async downloadToFile(key: string, path: string, maxBytes: number, signal?: AbortSignal): Promise<{ size: number; md5: string; sha256: string }> {
     const info = await this.stat(key);
     if (!info) throw new Error(`object ${key} not found`);
     if (info.size > maxBytes) throw new ObjectTooLargeError(`object is ${info.size} bytes, more than the limit of ${maxBytes}`);
     const body = await this.internal.getObject(this.config.bucket, key);
     const md5 = createHash('md5');
+    const sha256 = createHash('sha256');
     let size = 0;
     const digest = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         md5.update(chunk);
+        sha256.update(chunk);
         size += chunk.length;
         // The object may have been replaced by a larger one since the stat.
         done(size > maxBytes ? new ObjectTooLargeError(`object is more than the limit of ${maxBytes} bytes`) : null, chunk);
       },
     });
     await pipeline(body, digest, createWriteStream(path), { signal });
-    return { size, md5: md5.digest('hex') };
+    return { size, md5: md5.digest('hex'), sha256: sha256.digest('hex') };
   }
 
   async remove(key: string): Promise<void> {

@@ -9,7 +9,7 @@ function kmsStore(etags: string[]) {
   let stats = 0;
   return {
     stat: async () => ({ size: 5, contentType: 'video/mp4', etag: etags[Math.min(stats++, etags.length - 1)] }),
-    downloadToFile: async () => ({ size: 5, md5: 'd41d8cd98f00b204e9800998ecf8427e' }),
+    downloadToFile: async () => ({ size: 5, md5: 'd41d8cd98f00b204e9800998ecf8427e', sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }),
   };
 }
 

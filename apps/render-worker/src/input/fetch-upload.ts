@@ -3,7 +3,6 @@ import type { JobInputV1 } from '@vj/contracts';
 import { ObjectTooLargeError, type ObjectStorage } from '@vj/storage';
 import { JobFailure } from '../errors/job-failure';
 import type { FetchedInput } from './fetched-input';
-import { sha256File } from './sha256-file';
 import { TransloadError } from './transload-error';
 
 export type UploadInput = Pick<Extract<JobInputV1, { kind: 'upload' }>, 'object_key' | 'etag'>;
@@ -26,12 +25,12 @@ export async function fetchUpload(
     throw new TransloadError('upload_missing', 'the upload has no content: PUT the file to upload_url before creating the job (or it was deleted)');
   }
   try {
-    const { size, md5 } = await storage.downloadToFile(upload.object_key, destPath, maxBytes, signal);
+    const { size, md5, sha256 } = await storage.downloadToFile(upload.object_key, destPath, maxBytes, signal);
     if (upload.etag !== undefined) {
       const same = PLAIN_MD5.test(upload.etag) ? md5 === upload.etag.toLowerCase() : before.etag === upload.etag && (await storage.stat(upload.object_key))?.etag === upload.etag;
       if (!same) throw uploadChanged();
     }
-    return { path: destPath, size, sha256: await sha256File(destPath, signal) };
+    return { path: destPath, size, sha256 };
   } catch (error) {
     await rm(destPath, { force: true });
     if (error instanceof ObjectTooLargeError) throw new TransloadError('too_large', error.message);

@@ -27,7 +27,7 @@ describe('JobInputSource', () => {
     const downloads: string[] = [];
     const storage = {
       stat: async () => ({ size: 3, contentType: 'video/mp4', etag: 'd41d8cd98f00b204e9800998ecf8427e' }),
-      downloadToFile: async (key: string) => (downloads.push(key), { size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e' }),
+      downloadToFile: async (key: string) => (downloads.push(key), { size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e', sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }),
     };
     const fetched = await new JobInputSource(storage, limits).fetch(job({ kind: 'upload', upload_id: 'up-1', object_key: 'uploads/acct-1/up-1' }), '/dev/null', signal);
     expect(downloads).toEqual(['uploads/acct-1/up-1']);

@@ -98,8 +98,8 @@ runBench(async () => {
     for (let round = 0; round < ROUNDS; round++) {
       await publishRound(nc, accounts);
       const bare = await drain(nc, ACK_ONLY, async () => {
-        const pull = new SequentialPull(await nc.jetstream().consumers.get(STREAMS.jobUpdates, ACK_ONLY), async (msg) => msg.ack(), { name: ACK_ONLY, batch: 100 });
-        pull.start();
+        const pull = new SequentialPull(() => nc.jetstream().consumers.get(STREAMS.jobUpdates, ACK_ONLY), async (msg) => msg.ack(), { name: ACK_ONLY, batch: 100 });
+        await pull.start();
         return () => pull.stop();
       });
       const intake = await drain(nc, CONSUMERS.webhooksJobUpdates, async () => {

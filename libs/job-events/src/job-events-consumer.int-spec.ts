@@ -185,4 +185,30 @@ describe('JobEventsConsumer', () => {
       rmSync(storeDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('makes its consumer again when it is deleted under it, and goes on reading', async () => {
+    const server = await startNatsServer();
+    const client = await connect({ servers: server.url });
+    const handled: string[] = [];
+    const logged: string[] = [];
+    const consumer = new JobEventsConsumer(client, { durable: CONSUMERS.jobCounts, handle: async (e: JobEvent) => void handled.push(e.payload.job_id), log: (line) => logged.push(line) });
+    try {
+      await ensureStreams(client);
+      await consumer.start();
+      await client.jetstream().publish(subjects.jobEvent('created'), encodeJson(event('created', 'before')), { msgID: randomUUID() });
+      await waitFor('the first event handled', async () => handled.length === 1, 10_000, 50);
+      await (await client.jetstreamManager()).consumers.delete(STREAMS.jobEvents, CONSUMERS.jobCounts);
+      await client.jetstream().publish(subjects.jobEvent('created'), encodeJson(event('created', 'after')), { msgID: randomUUID() });
+      await waitFor('the event after the deletion handled', async () => handled.includes('after'), 20_000, 100);
+      // Made again from the oldest event kept: the one handled before is known by its id, not handed twice.
+      expect(handled).toEqual(['before', 'after']);
+      expect(logged.join('\n')).toMatch(/pull from job-counts failed, retrying/);
+      const info = await (await client.jetstreamManager()).consumers.info(STREAMS.jobEvents, CONSUMERS.jobCounts);
+      expect(info.num_pending + info.num_ack_pending).toBe(0);
+    } finally {
+      await consumer.stop();
+      await client.close();
+      await server.stop();
+    }
+  }, 60_000);
 });

@@ -75,13 +75,15 @@ export class JobEventsConsumer {
 
   // Creates the durable consumer when missing (from the oldest event kept), then starts reading.
   async start(): Promise<void> {
-    await ensureConsumer(await this.nc.jetstreamManager(), this.spec);
-    const consumer = await this.nc.jetstream().consumers.get(STREAMS.jobEvents, this.options.durable);
+    const open = async () => {
+      await ensureConsumer(await this.nc.jetstreamManager(), this.spec);
+      return this.nc.jetstream().consumers.get(STREAMS.jobEvents, this.options.durable);
+    };
     // The consumer's maxAckPending of 1 keeps one event out at a time whatever the pull asks for, so
     // asking for many spares the pull request that followed every event: the library asks for more each
     // time a quarter of what it asked for has come, one request per 25 events.
-    this.pull = new SequentialPull(consumer, (msg) => this.settle(msg), { name: this.options.durable, batch: PULL_BATCH, log: this.options.log });
-    this.pull.start();
+    this.pull = new SequentialPull(open, (msg) => this.settle(msg), { name: this.options.durable, batch: PULL_BATCH, log: this.options.log });
+    await this.pull.start();
   }
 
   // Stops pulling and waits for the event in hand; what was not acknowledged comes again next start.

@@ -46,10 +46,12 @@ export class JobProgressIntake {
   }
 
   async start(): Promise<void> {
-    await ensureConsumer(await this.nc.jetstreamManager(), JOB_UPDATES_CONSUMER);
-    const consumer = await this.nc.jetstream().consumers.get(STREAMS.jobUpdates, CONSUMERS.webhooksJobUpdates);
-    this.pull = new SequentialPull(consumer, (msg) => this.settle(msg), { name: CONSUMERS.webhooksJobUpdates, batch: PULL_BATCH, log: this.log });
-    this.pull.start();
+    const open = async () => {
+      await ensureConsumer(await this.nc.jetstreamManager(), JOB_UPDATES_CONSUMER);
+      return this.nc.jetstream().consumers.get(STREAMS.jobUpdates, CONSUMERS.webhooksJobUpdates);
+    };
+    this.pull = new SequentialPull(open, (msg) => this.settle(msg), { name: CONSUMERS.webhooksJobUpdates, batch: PULL_BATCH, log: this.log });
+    await this.pull.start();
   }
 
   async stop(): Promise<void> {

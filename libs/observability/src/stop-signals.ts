@@ -8,6 +8,10 @@ export interface StopSteps {
   tracing: { shutdown(): Promise<void> };
 }
 
+// Exits on the next turn of the event loop, so what the last steps sent in this one (a nak, a reply:
+// NATS connections write once per turn, decision 0059) is written before the process ends.
+const exitSoon = (code: number) => void setImmediate(() => process.exit(code));
+
 // SIGTERM or SIGINT stops the service once, in order, and exits: 0 when every step finished, else 1.
 export function stopOnSignals(service: string, steps: StopSteps): void {
   let stopping = false;
@@ -19,10 +23,10 @@ export function stopOnSignals(service: string, steps: StopSteps): void {
       .stop(signal)
       .then(() => Promise.all([steps.ops.close(), steps.tracing.shutdown()]))
       .then(
-        () => process.exit(0),
+        () => exitSoon(0),
         (error: unknown) => {
           new Logger(service).error(`shutdown failed: ${String(error)}`);
-          process.exit(1);
+          exitSoon(1);
         },
       );
   };

@@ -11,12 +11,14 @@ describe('OutboxRelay against PostgreSQL', () => {
   let dataSource: DataSource;
   const published: string[] = [];
   const publishedIn: (string | undefined)[] = [];
-  let fail: (subject: string) => boolean = () => false;
+  // A failed publish: true for a plain error, or the error itself.
+  let fail: (subject: string) => boolean | Error = () => false;
   let gate: Promise<void> | null = null;
   const publisher: OutboxPublisher = {
     async publish(subject, _payload, { msgId }) {
       await gate;
-      if (fail(subject)) throw new Error(`cannot publish ${subject}`);
+      const failure = fail(subject);
+      if (failure) throw failure instanceof Error ? failure : new Error(`cannot publish ${subject}`);
       published.push(msgId);
       publishedIn.push(currentLogContext().request_id);
     },
@@ -101,6 +103,21 @@ describe('OutboxRelay against PostgreSQL', () => {
     await poisoned.publishBatch();
     expect((await rows()).find((row) => row.subject === 'poison')).toMatchObject({ published: false, failures: 2, parked: true });
     expect(await poisoned.publishBatch()).toBe(0);
+  });
+
+  it("does not count a row whose stream is out of reach (a timeout, no responders) while other streams' rows go out", async () => {
+    await write('work', 'event1');
+    const outage = (code: string) => Object.assign(new Error(`publish failed: ${code}`), { code });
+    const relaying = relay({ maxFailures: 1 });
+    fail = (subject) => subject === 'work' && outage('TIMEOUT');
+    expect(await relaying.publishBatch()).toBe(1);
+    await write('event2');
+    fail = (subject) => subject === 'work' && outage('503');
+    expect(await relaying.publishBatch()).toBe(1);
+    expect((await rows()).find((row) => row.subject === 'work')).toMatchObject({ published: false, failures: 0, parked: false });
+    fail = () => false;
+    expect(await relaying.publishBatch()).toBe(1);
+    expect(published).toEqual(['event1#1', 'event2#0', 'work#0']);
   });
 
   it('never lets poisoned rows hold back the rows behind them', async () => {

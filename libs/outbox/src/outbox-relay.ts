@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { preparedQuery } from '@vj/database';
 import { runDetached, runInStoredContext, type StoredContext } from '@vj/observability';
 import type { DataSource } from 'typeorm';
+import { isPublishOutage } from './publish-outage';
 
 export interface OutboxPublisher {
   publish(subject: string, payload: unknown, options: { msgId: string }): Promise<unknown>;
@@ -97,7 +98,8 @@ export class OutboxRelay {
       return outcome.status === 'rejected' ? [{ row, error: outcome.reason as unknown }] : [];
     });
     await this.markPublished(published);
-    // Rows that failed while others went out are poisoned: counted, and parked after maxFailures.
+    // Rows that failed while others went out are poisoned: counted, and parked after maxFailures. Not
+    // when their stream was out of reach (isPublishOutage): the others may have gone to another stream.
     await this.recordFailures(failed, published.length > 0);
     await this.release(rows.filter((row) => !published.includes(row.id)).map((row) => row.id));
     if (failed.length && !published.length) throw failed[0].error;
@@ -131,19 +133,21 @@ export class OutboxRelay {
     await this.dataSource.query(`UPDATE "${this.options.schema}"."outbox" SET "claimed_until" = NULL WHERE "id" = ANY($1)`, [ids]);
   }
 
-  // Every failure is noted; it counts towards parking only when other rows went out in the same batch.
+  // Every failure is noted; it counts towards parking only when other rows went out in the same batch
+  // and the failure is the message's own, not an outage of the way to its stream.
   private async recordFailures(failed: { row: Row; error: unknown }[], othersWentOut: boolean): Promise<void> {
     const maxFailures = this.options.maxFailures ?? 5;
     for (const { row, error } of failed) {
+      const counts = othersWentOut && !isPublishOutage(error);
       const [parked] = rowsOf<{ parked_at: Date | null }>(
         await this.dataSource.query(
           `UPDATE "${this.options.schema}"."outbox" SET "failures" = "failures" + $4, "last_error" = $2,
                   "parked_at" = CASE WHEN "failures" + $4 >= $3 THEN now() ELSE NULL END
             WHERE "id" = $1 RETURNING "parked_at"`,
-          [row.id, String(error), maxFailures, othersWentOut ? 1 : 0],
+          [row.id, String(error), maxFailures, counts ? 1 : 0],
         ),
       );
-      if (!othersWentOut) continue;
+      if (!counts) continue;
       if (parked?.parked_at) this.logger.error(`outbox of ${this.options.schema}: parked ${row.subject} (${row.msg_id}) after ${maxFailures} failed publishes: ${String(error)}`);
       else this.logger.warn(`outbox of ${this.options.schema}: ${row.subject} (${row.msg_id}) failed while later rows went out: ${String(error)}`);
     }

@@ -48,6 +48,8 @@ function setup(overrides: {
   measured?: number | Error;
   // Billing's answer to the measured duration: resolves when the hold covers it.
   cover?: (seconds: number) => Promise<void>;
+  // Thrown by the report sink instead of publishing this kind of report.
+  publishError?: (kind: JobReportKind) => Error | undefined;
 } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'vj-process-job-'));
   const published: Published[] = [];
@@ -90,6 +92,8 @@ function setup(overrides: {
     new AttemptReports(
       {
         publish: async <K extends JobReportKind>(kind: K, report: ReportPayloads[K], msgId: string) => {
+          const error = overrides.publishError?.(kind);
+          if (error) throw error;
           published.push({ kind, report, msgId });
         },
       },
@@ -250,6 +254,23 @@ describe('ProcessJobUseCase', () => {
     env = setup({ cover: async () => (++calls === 1 ? Promise.reject(new RpcError('unavailable', 'billing.extend_hold: no responders')) : undefined) });
     expect(await env.useCase.execute(JOB, FIRST)).toBe('succeeded');
     expect(calls).toBe(2);
+    expect(env.kinds()).toEqual(['started', 'succeeded']);
+  });
+
+  it('sends the success report again while NATS does not take it, without processing or uploading again', async () => {
+    let ran = 0;
+    let refusals = 0;
+    const outage = Object.assign(new Error('TIMEOUT'), { name: 'NatsError', code: 'TIMEOUT' });
+    env = setup({
+      publishError: (kind) => (kind === 'succeeded' && ++refusals === 1 ? outage : undefined),
+      run: async ({ workDir }) => {
+        ran++;
+        writeFileSync(join(workDir, 'out.mp4'), 'clean');
+        return { files: [{ path: join(workDir, 'out.mp4'), fileName: 'x.mp4', contentType: 'video/mp4' }], durationSeconds: 2 };
+      },
+    });
+    expect(await env.useCase.execute(JOB, FIRST)).toBe('succeeded');
+    expect({ ran, refusals, uploads: env.uploads.length }).toEqual({ ran: 1, refusals: 2, uploads: 1 });
     expect(env.kinds()).toEqual(['started', 'succeeded']);
   });
 

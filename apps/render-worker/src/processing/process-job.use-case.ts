@@ -103,7 +103,10 @@ export class ProcessJobUseCase {
         await this.uploader.remove(job, stored.map((file) => file.object_key));
         signal.throwIfAborted();
       }
-      await this.reports.succeeded(job, attempt.number, storedResult(job.job_type, stored), output.durationSeconds);
+      // Sent again in place while NATS is out of reach (one message id: stored once): handed back, the
+      // whole job would be processed again.
+      const result = storedResult(job.job_type, stored);
+      await untilReachable(`job ${job.job_id}: its success report`, () => this.reports.succeeded(job, attempt.number, result, output.durationSeconds), signal, this.logger);
       return 'succeeded';
     } finally {
       await rm(workDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { JOB_EVENT_KINDS, STREAMS, subjects, type ConsumerName, type JobEventKind, type JobEventPayloads } from '@vj/contracts';
-import { decodeJson, ensureConsumer, keepAlive, keepDeadLetter, SequentialPull, settleUndecodable, type ConsumerSpec } from '@vj/messaging';
+import { decodeJson, keepAlive, keepDeadLetter, openConsumer, SequentialPull, settleUndecodable, type ConsumerSpec } from '@vj/messaging';
 import type { JsMsg, NatsConnection } from 'nats';
 import { InMemoryDeduplicator, type EventDeduplicator } from './event-deduplicator';
 
@@ -75,14 +75,10 @@ export class JobEventsConsumer {
 
   // Creates the durable consumer when missing (from the oldest event kept), then starts reading.
   async start(): Promise<void> {
-    const open = async () => {
-      await ensureConsumer(await this.nc.jetstreamManager(), this.spec);
-      return this.nc.jetstream().consumers.get(STREAMS.jobEvents, this.options.durable);
-    };
     // The consumer's maxAckPending of 1 keeps one event out at a time whatever the pull asks for, so
     // asking for many spares the pull request that followed every event: the library asks for more each
     // time a quarter of what it asked for has come, one request per 25 events.
-    this.pull = new SequentialPull(open, (msg) => this.settle(msg), { name: this.options.durable, batch: PULL_BATCH, log: this.options.log });
+    this.pull = new SequentialPull(() => openConsumer(this.nc, this.spec), (msg) => this.settle(msg), { name: this.options.durable, batch: PULL_BATCH, log: this.options.log });
     await this.pull.start();
   }
 

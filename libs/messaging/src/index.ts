@@ -4,6 +4,7 @@ export * from './jetstream/consumer-spec';
 export * from './jetstream/dead-letter';
 export * from './jetstream/keep-dead-letter';
 export * from './jetstream/ensure-consumer';
+export * from './jetstream/open-consumer';
 export * from './jetstream/handler-check';
 export * from './jetstream/jetstream-context';
 export * from './jetstream/jetstream-publisher';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CONSUMERS, STREAMS, subjects, type JobUpdateV1 } from '@vj/contracts';
-import { decodeJson, ensureConsumer, SequentialPull, type ConsumerSpec } from '@vj/messaging';
+import { decodeJson, openConsumer, SequentialPull, type ConsumerSpec } from '@vj/messaging';
 import type { DataSource } from 'typeorm';
 import type { JsMsg, NatsConnection } from 'nats';
 import { DeliveryStore } from '../deliveries/delivery-store';
@@ -46,11 +46,7 @@ export class JobProgressIntake {
   }
 
   async start(): Promise<void> {
-    const open = async () => {
-      await ensureConsumer(await this.nc.jetstreamManager(), JOB_UPDATES_CONSUMER);
-      return this.nc.jetstream().consumers.get(STREAMS.jobUpdates, CONSUMERS.webhooksJobUpdates);
-    };
-    this.pull = new SequentialPull(open, (msg) => this.settle(msg), { name: CONSUMERS.webhooksJobUpdates, batch: PULL_BATCH, log: this.log });
+    this.pull = new SequentialPull(() => openConsumer(this.nc, JOB_UPDATES_CONSUMER), (msg) => this.settle(msg), { name: CONSUMERS.webhooksJobUpdates, batch: PULL_BATCH, log: this.log });
     await this.pull.start();
   }
 

@@ -217,6 +217,21 @@ describe('JetStreamServer against nats-server', () => {
     expect(aborted).toBe(true);
   });
 
+  it('makes its consumer again when it is deleted under it, and its stream when that is gone, and goes on handling', async () => {
+    const seen: unknown[] = [];
+    await serve(workSpec(), { [CLEAN]: async (p) => seen.push(p), [REMOVAL]: async () => undefined });
+    await publish(CLEAN, { job_id: 'before' });
+    await waitFor('the first handled and acknowledged', async () => seen.length === 1 && (await streamMessages()) === 0);
+    await jsm.consumers.delete(STREAMS.work, CONSUMERS.renderWorker);
+    await publish(CLEAN, { job_id: 'consumer deleted' });
+    await waitFor('handled on the consumer made again', async () => seen.length === 2 && (await streamMessages()) === 0, 15_000, 100);
+    await jsm.streams.delete(STREAMS.work);
+    await waitFor('the stream made again', async () => jsm.streams.info(STREAMS.work).then(() => true, () => false), 15_000, 100);
+    await publish(CLEAN, { job_id: 'stream deleted' });
+    await waitFor('handled on the stream made again', async () => seen.length === 3, 15_000, 100);
+    expect(seen).toEqual([{ job_id: 'before' }, { job_id: 'consumer deleted' }, { job_id: 'stream deleted' }]);
+  }, 60_000);
+
   it('refuses to start when a declared subject has no handler', async () => {
     await expect(serve(workSpec(), { [CLEAN]: async () => undefined })).rejects.toThrow(`no handler for "${REMOVAL}"`);
   });

@@ -6,12 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeJson } from '../json-codec';
 import type { ConsumerSpec } from './consumer-spec';
 import { deadLetterPattern, type DeadLetter } from './dead-letter';
-import { ensureConsumer } from './ensure-consumer';
 import { checkHandlers, type DeadLetterSource } from './handler-check';
 import { JetStreamContext } from './jetstream-context';
 import { keepAlive } from './keep-alive';
 import { keepDeadLetter } from './keep-dead-letter';
 import { listenForMaxDeliveries } from './max-deliveries-listener';
+import { openConsumer } from './open-consumer';
 import { PullLoop } from './pull-loop';
 import { settleMessage, settleUndecodable } from './settle-message';
 import { decideSettlement } from './settlement';
@@ -57,13 +57,12 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     const problems = checkHandlers(consumers, deadLetterWatches, (p) => this.handlerCount(p), [...this.messageHandlers.keys()]);
     if (problems.length) throw new Error(`JetStreamServer refuses to start:\n  ${problems.join('\n  ')}`);
     const jsm = await nc.jetstreamManager();
-    const js = nc.jetstream();
     for (const spec of consumers) {
-      await ensureConsumer(jsm, spec);
-      const consumer = await js.consumers.get(spec.stream, spec.durable);
+      const open = () => openConsumer(nc, spec);
+      const consumer = await open();
       if (spec.advisoryDeadLetters ?? true) this.watchDeadLetters(jsm, spec);
-      const loop = new PullLoop(consumer, { durable: spec.durable, concurrency: spec.concurrency, expiresMs: this.options.pullExpiresMs ?? 5_000 }, (msg) => this.process(spec, msg), this.logger);
-      this.pulls.push({ loop, done: loop.run() });
+      const loop = new PullLoop(open, { durable: spec.durable, concurrency: spec.concurrency, expiresMs: this.options.pullExpiresMs ?? 5_000 }, (msg) => this.process(spec, msg), this.logger);
+      this.pulls.push({ loop, done: loop.run(consumer) });
     }
     for (const watch of deadLetterWatches) this.watchDeadLetters(jsm, watch);
   }

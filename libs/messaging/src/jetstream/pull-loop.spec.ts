@@ -26,11 +26,12 @@ describe('PullLoop', () => {
     const asked: number[] = [];
     const releases: (() => void)[] = [];
     const handled: string[] = [];
-    const loop = new PullLoop(consumer(queue, asked), { durable: 'd', concurrency: 2, expiresMs: 10 }, (msg) => {
+    const reading = consumer(queue, asked);
+    const loop = new PullLoop(async () => reading, { durable: 'd', concurrency: 2, expiresMs: 10 }, (msg) => {
       handled.push(msg.subject);
       return new Promise<void>((resolve) => releases.push(resolve));
     }, logger);
-    const done = loop.run();
+    const done = loop.run(reading);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(handled).toEqual(['s.1', 's.2']);
     expect(loop.running.size).toBe(2);
@@ -54,12 +55,27 @@ describe('PullLoop', () => {
       },
     } as unknown as Consumer;
     const handle = jest.fn(() => Promise.resolve());
-    const loop = new PullLoop(slow, { durable: 'd', concurrency: 1, expiresMs: 10 }, handle, logger);
-    const done = loop.run();
+    const loop = new PullLoop(async () => slow, { durable: 'd', concurrency: 1, expiresMs: 10 }, handle, logger);
+    const done = loop.run(slow);
     await loop.stop();
     release?.();
     await done;
     expect(handle).not.toHaveBeenCalled();
     expect(late.nak).toHaveBeenCalledWith();
+  });
+
+  it('opens its consumer again after a pull fails, and reads from the one it gets', async () => {
+    const gone = { fetch: async () => Promise.reject(new Error('consumer deleted')) } as unknown as Consumer;
+    const asked: number[] = [];
+    const made = consumer([message(1)], asked);
+    const open = jest.fn(async () => made);
+    const handled: string[] = [];
+    const loop = new PullLoop(open, { durable: 'd', concurrency: 1, expiresMs: 10 }, async (msg) => void handled.push(msg.subject), logger);
+    const done = loop.run(gone);
+    for (let waited = 0; !handled.length && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(handled).toEqual(['s.1']);
+    expect(open).toHaveBeenCalledTimes(1);
+    await loop.stop();
+    await done;
   });
 });

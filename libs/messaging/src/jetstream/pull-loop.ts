@@ -12,7 +12,8 @@ export interface PullLoopOptions {
 
 // One durable pull consumer's loop: pulls only as many messages as there are free handler slots, so
 // nothing waits unprocessed in memory while its ack wait runs out, and hands each to `handle`, which
-// settles it. A failed pull is retried a second later.
+// settles it. A failed pull is retried a second later on the consumer `open` gives again, which makes
+// it where it was deleted (a pull on a deleted consumer never gets a message, nor always an error).
 export class PullLoop {
   // The handlers running now; each settles its own message.
   readonly running = new Set<Promise<void>>();
@@ -20,25 +21,30 @@ export class PullLoop {
   private batch: ConsumerMessages | undefined;
 
   constructor(
-    private readonly consumer: Consumer,
+    // Makes the durable consumer where it is missing, and returns it.
+    private readonly open: () => Promise<Consumer>,
     private readonly options: PullLoopOptions,
     private readonly handle: (msg: JsMsg) => Promise<void>,
     private readonly logger: Logger,
   ) {}
 
-  async run(): Promise<void> {
+  // Reads from `first` (opened by the caller, whose start fails if it cannot be) until stop().
+  async run(first: Consumer): Promise<void> {
     const { concurrency, durable } = this.options;
+    let consumer: Consumer | undefined = first;
     while (!this.stopping) {
       if (this.running.size >= concurrency) {
         await Promise.race(this.running);
         continue;
       }
       try {
-        this.batch = await this.consumer.fetch({ max_messages: concurrency - this.running.size, expires: this.options.expiresMs });
+        consumer ??= await this.open();
+        this.batch = await consumer.fetch({ max_messages: concurrency - this.running.size, expires: this.options.expiresMs });
         for await (const msg of this.batch) this.take(msg);
         this.batch = undefined;
       } catch (error) {
         if (this.stopping) break;
+        consumer = undefined;
         this.logger.warn(`pull from ${durable} failed, retrying: ${String(error)}`);
         await sleep(1_000);
       }

@@ -31,7 +31,11 @@ export class RetentionSweeper implements OnApplicationBootstrap, BeforeApplicati
     private readonly now: () => Date = () => new Date(),
     private readonly lock: SweepLock = unlocked,
   ) {
-    this.periodic = new Periodic(settings.intervalMs, async () => void (await this.lock(() => this.sweep())));
+    this.periodic = new Periodic(
+      settings.intervalMs,
+      async () => void (await this.lock(() => this.sweep())),
+      (error) => this.logger.error(`retention sweep failed, trying again at the next one: ${String(error)}`),
+    );
   }
 
   onApplicationBootstrap(): void {

@@ -12,7 +12,7 @@ export class StaleJobSweeper implements OnApplicationBootstrap, BeforeApplicatio
     private readonly options: { intervalMs: number; graceMs: number },
     private readonly lock: SweepLock = unlocked,
   ) {
-    this.periodic = new Periodic(options.intervalMs, () => this.sweep());
+    this.periodic = new Periodic(options.intervalMs, () => this.sweep(), (error) => this.logger.error(`sweep failed: ${String(error)}`));
   }
 
   onApplicationBootstrap(): void {
@@ -20,12 +20,8 @@ export class StaleJobSweeper implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   async sweep(): Promise<void> {
-    try {
-      const failed = (await this.lock(() => this.jobs.failJobsPastDeadline(this.options.graceMs))) ?? 0;
-      if (failed) this.logger.warn(`failed ${failed} jobs past their deadline with timeout`);
-    } catch (error) {
-      this.logger.error(`sweep failed: ${String(error)}`);
-    }
+    const failed = (await this.lock(() => this.jobs.failJobsPastDeadline(this.options.graceMs))) ?? 0;
+    if (failed) this.logger.warn(`failed ${failed} jobs past their deadline with timeout`);
   }
 
   beforeApplicationShutdown(): Promise<void> {

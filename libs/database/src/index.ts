@@ -3,3 +3,4 @@ export * from './is-uuid';
 export * from './list-cursor';
 export * from './row-update';
 export * from './prepared-query';
+export * from './database-outage';

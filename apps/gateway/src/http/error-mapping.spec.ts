@@ -66,6 +66,12 @@ describe('toApiError', () => {
     expect(result.message).not.toContain('undefined');
   });
 
+  it('answers 503 with Retry-After when the gateway cannot reach its own database, and logs it', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(mapped(refused)).toEqual({ status: 503, code: 'unavailable', message: 'the gateway cannot reach its database; retry later', logged: true });
+    expect(toApiError(refused, RID).error.retryAfterSeconds).toBe(5);
+  });
+
   it('passes request errors through unchanged', () => {
     expect(mapped(ApiError.invalidField('video_url', 'bad'))).toEqual({ status: 422, code: 'invalid_request', message: 'bad', logged: false });
   });

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import type { RequestErrorCode } from '@vj/contracts';
+import { isDatabaseOutage } from '@vj/database';
 import { BillingServiceError, type BillingServiceErrorCode } from '../billing/billing-port';
 import { JobsServiceError, type JobsServiceErrorCode } from '../jobs/jobs-port';
 import { ApiError } from './api-error';
@@ -25,6 +26,9 @@ const STATUS_BY_SERVICE_CODE: Record<JobsServiceErrorCode | BillingServiceErrorC
   internal: 500,
   unavailable: 503,
 };
+
+// A database restart takes seconds.
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 // A refusal for the account's cap on PROCESSING jobs: a job ends within seconds to minutes.
 export const PROCESSING_CAP_RETRY_AFTER_SECONDS = 5;
@@ -64,5 +68,7 @@ export function toApiError(exception: unknown, requestId: string): { error: ApiE
     const status = exception.getStatus();
     return { error: fromStatus(status, httpExceptionMessage(exception), requestId), logged: status >= 500 };
   }
+  // The gateway's own database restarting (API keys, uploads): an outage the client retries, not a 500.
+  if (isDatabaseOutage(exception)) return { error: new ApiError(503, 'unavailable', 'the gateway cannot reach its database; retry later', null, DATABASE_RETRY_AFTER_SECONDS), logged: true };
   return { error: internal(requestId), logged: true };
 }

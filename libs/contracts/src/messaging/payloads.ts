@@ -107,7 +107,8 @@ export type JobUpdateV1 = JobStateUpdateV1 | JobProgressUpdateV1;
 
 // Core NATS request/reply with the jobs service (vj.rpc.jobs.v1.*).
 export type RpcReply<T> = { ok: true; data: T } | { ok: false; error: { code: RpcErrorCode; message: string } };
-export type RpcErrorCode = 'not_found' | 'conflict' | 'invalid_request' | 'rate_limited' | 'internal';
+// unavailable: the service could not reach its own database; the call may be made again (the gateway says 503).
+export type RpcErrorCode = 'not_found' | 'conflict' | 'invalid_request' | 'rate_limited' | 'internal' | 'unavailable';
 
 export interface CreateJobRequestV1<T extends JobType = JobType> {
   version: 1;

@@ -232,6 +232,21 @@ describe('JetStreamServer against nats-server', () => {
     expect(seen).toEqual([{ job_id: 'before' }, { job_id: 'consumer deleted' }, { job_id: 'stream deleted' }]);
   }, 60_000);
 
+  it('runs a handler whose database is out of reach again in place, spending no delivery', async () => {
+    const attempts: number[] = [];
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    await serve(workSpec(), {
+      [CLEAN]: async (_p, ctx) => {
+        attempts.push(ctx.attempt);
+        if (attempts.length < 3) throw refused();
+      },
+      [REMOVAL]: async () => undefined,
+    });
+    await publish(CLEAN, { job_id: 'o' });
+    await waitFor('handled once the database answers', async () => attempts.length === 3 && (await streamMessages()) === 0, 10_000, 50);
+    expect(attempts).toEqual([1, 1, 1]);
+  });
+
   it('refuses to start when a declared subject has no handler', async () => {
     await expect(serve(workSpec(), { [CLEAN]: async () => undefined })).rejects.toThrow(`no handler for "${REMOVAL}"`);
   });

@@ -15,6 +15,7 @@ import { openConsumer } from './open-consumer';
 import { PullLoop } from './pull-loop';
 import { settleMessage, settleUndecodable } from './settle-message';
 import { decideSettlement } from './settlement';
+import { isDatabaseOutage } from '@vj/database';
 import { logContextOf, markActiveSpanFailed, observeJetStreamHandler, runInMessageContext, runWithLogContext, SpanKind } from '@vj/observability';
 
 export interface JetStreamServerOptions {
@@ -29,6 +30,9 @@ export interface JetStreamServerOptions {
 }
 
 type HandlerWithNext = MessageHandler & { next?: HandlerWithNext };
+
+// Between tries of a handler whose database is out of reach.
+const OUTAGE_WAITS_MS = [500, 1_000, 2_000, 5_000];
 
 // Nest transport over JetStream durable pull consumers: dispatches by subject to @EventPattern handlers,
 // keeps at most `concurrency` handlers per consumer running (pull-loop.ts), keeps each message alive
@@ -98,7 +102,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     try {
       payload = decodeJson(msg.data);
       if (!spec.subjects.includes(msg.subject)) throw new Error(`no handler for subject ${msg.subject}`);
-      await this.invoke(msg.subject, payload, ctx);
+      await this.invokeThroughOutages(msg.subject, payload, ctx, alive.signal);
     } catch (error) {
       failure = error ?? new Error('handler failed');
       markActiveSpanFailed(failure);
@@ -117,6 +121,23 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private async keepAndHandle(deadLetter: DeadLetter): Promise<void> {
     await keepDeadLetter(this.options.connection.jetstream(), deadLetter);
     await this.invoke(deadLetterPattern(deadLetter.durable), deadLetter);
+  }
+
+  // A handler that failed because its database was out of reach runs again in place, its message kept
+  // alive, until the database answers or the consumer's maxProcessingMs: settled as a failure, each try
+  // would spend one of the message's deliveries, and a minute of PostgreSQL restarting dead-lettered the
+  // workers' reports (their jobs then failed as timed out). Handlers are idempotent: they are redelivered.
+  private async invokeThroughOutages(subject: string, payload: unknown, ctx: JetStreamContext, alive: AbortSignal): Promise<void> {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await this.invoke(subject, payload, ctx);
+      } catch (error) {
+        if (!isDatabaseOutage(error) || this.stopping || alive.aborted) throw error;
+        if (!tries) this.logger.warn(`${subject}: the database is out of reach (${String(error)}); trying again in place`);
+        const waited = await sleep(OUTAGE_WAITS_MS[Math.min(tries, OUTAGE_WAITS_MS.length - 1)], true, { signal: alive }).catch(() => false);
+        if (!waited || this.stopping) throw error;
+      }
+    }
   }
 
   private async invoke(pattern: string, payload: unknown, ctx?: JetStreamContext): Promise<void> {

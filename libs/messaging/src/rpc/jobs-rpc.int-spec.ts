@@ -19,7 +19,9 @@ const handlers: JobsRpcHandlers = {
   cancel: async () => {
     throw new Error('database exploded');
   },
-  cancel_account: async () => ({ cancelled: 0 }),
+  cancel_account: async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  },
   delete: async () => ({ deleted_at: new Date(0).toISOString() }),
 };
 
@@ -55,6 +57,10 @@ describe('jobs RPC and health over core NATS', () => {
 
     it('answers internal, without the details, for an unexpected handler error', async () => {
       await expect(client.call('cancel', { version: 1, account_id: 'a1', job_id: 'j1' })).rejects.toMatchObject({ code: 'internal', message: 'internal error' });
+    });
+
+    it('answers unavailable when the handler could not reach its database', async () => {
+      await expect(client.call('cancel_account', { version: 1, account_id: 'a1' })).rejects.toMatchObject({ code: 'unavailable', message: 'jobs cannot reach its database; try again' });
     });
   });
 

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { RPC_ENDPOINTS, type BillingRpc, type JobsRpc, type MediaRpc, type RpcEndpoint, type RpcReply, type WebhooksRpc } from '@vj/contracts';
 import type { Msg, NatsConnection, Subscription } from 'nats';
+import { isDatabaseOutage } from '@vj/database';
 import { logContextOf, markActiveSpanFailed, observeRpcServer, runInMessageContext, SpanKind } from '@vj/observability';
 import { decodeJson, encodeJson } from '../json-codec';
 import { respondQuietly } from './respond-quietly';
@@ -74,6 +75,11 @@ async function answer(service: string, method: string, msg: Msg, handler: (reque
       if (error instanceof RpcError && error.code !== 'unavailable') {
         logger.debug(`${name} answered ${error.code}: ${error.message}`);
         return { ok: false, error: { code: error.code, message: error.message } };
+      }
+      // Our database restarting is an outage of ours the caller waits out, not a failure of its request.
+      if (isDatabaseOutage(error)) {
+        logger.warn(`${name}: the database is out of reach: ${String(error)}`);
+        return { ok: false, error: { code: 'unavailable', message: `${service} cannot reach its database; try again` } };
       }
       logger.error(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
       markActiveSpanFailed(error);

@@ -40,4 +40,12 @@ describe('preparedQuery', () => {
     expect(failure).toBeInstanceOf(QueryFailedError);
     expect(((failure as QueryFailedError).driverError as { code?: string }).code).toBe('23505');
   });
+
+  it('keeps the connection, and what it prepared, when PostgreSQL refuses a statement', async () => {
+    const backend = async () => ((await preparedQuery<{ pid: number }>(dataSource, 'SELECT pg_backend_pid() AS pid', []))[0] as { pid: number }).pid;
+    const before = await backend();
+    await expect(preparedQuery(dataSource, 'INSERT INTO item (id, name) VALUES ($1, $2)', [1, 'again'])).rejects.toBeInstanceOf(QueryFailedError);
+    expect(await backend()).toBe(before);
+    expect(await prepared()).toContain('SELECT pg_backend_pid() AS pid');
+  });
 });

@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
 import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
+import { isDatabaseOutage } from './database-outage';
 
-// The node-postgres client under TypeORM: a pool, or the connection a transaction holds.
+type PgQuery = { name: string; text: string; values: unknown[] };
+
+// The node-postgres client under TypeORM: the pool, or the connection a transaction holds.
 interface PgQueryable {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: PgQuery): Promise<{ rows: unknown[] }>;
+}
+interface PgPool extends PgQueryable {
+  connect(): Promise<PgQueryable & { release(error?: Error): void }>;
+  idleCount: number;
 }
 
 // Runs one of our fixed statements as a named prepared statement: PostgreSQL parses and plans it once
@@ -16,11 +23,33 @@ interface PgQueryable {
 // TypeORM's own query() does (QueryFailedError, the driver's error inside).
 export async function preparedQuery<T>(on: DataSource | EntityManager, text: string, values: unknown[]): Promise<T[]> {
   try {
-    const result = await clientOf(on).query({ name: statementName(text), text, values });
+    const result = await run(clientOf(on), { name: statementName(text), text, values });
     return result.rows as T[];
   } catch (error) {
-    throw error instanceof Error && 'severity' in error ? new QueryFailedError(text, values, error) : error;
+    throw isServerError(error) ? new QueryFailedError(text, values, error) : error;
   }
+}
+
+// On the pool, a connection of its own, given back whole after PostgreSQL refused the statement: the
+// pool's own query() closes a connection after any error, which threw away its prepared statements
+// with every refusal we raise in SQL (the processing cap's, under a client's load of creates).
+async function run(client: PgQueryable | PgPool, query: PgQuery): Promise<{ rows: unknown[] }> {
+  if (!('idleCount' in client)) return client.query(query);
+  const connection = await client.connect();
+  let failure: unknown;
+  try {
+    return await connection.query(query);
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    connection.release(failure === undefined || (isServerError(failure) && !isDatabaseOutage(failure)) ? undefined : (failure as Error));
+  }
+}
+
+// An error PostgreSQL sent about the statement (node-postgres' DatabaseError carries its severity).
+function isServerError(error: unknown): error is Error {
+  return error instanceof Error && 'severity' in error;
 }
 
 const names = new Map<string, string>();
@@ -35,9 +64,9 @@ function statementName(text: string): string {
   return name;
 }
 
-function clientOf(on: DataSource | EntityManager): PgQueryable {
+function clientOf(on: DataSource | EntityManager): PgQueryable | PgPool {
   const manager = 'manager' in on ? on.manager : on;
   const runner = manager.queryRunner as { databaseConnection?: PgQueryable } | undefined;
   if (runner?.databaseConnection) return runner.databaseConnection;
-  return (manager.connection.driver as unknown as { master: PgQueryable }).master;
+  return (manager.connection.driver as unknown as { master: PgPool }).master;
 }

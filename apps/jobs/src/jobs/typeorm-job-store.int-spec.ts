@@ -21,7 +21,7 @@ describe('TypeormJobStore', () => {
   afterAll(() => dataSource?.destroy());
 
   // node-postgres's pool under TypeORM: every statement the store sends outside a transaction.
-  const pool = () => (dataSource.driver as unknown as { master: { query: (...args: unknown[]) => Promise<unknown> } }).master;
+  const pool = () => (dataSource.driver as unknown as { master: { connect: () => Promise<unknown> } }).master;
 
   const processingJob = (accountId: string, createdAt = new Date()) =>
     Object.assign(new JobEntity(), {
@@ -86,7 +86,8 @@ describe('TypeormJobStore', () => {
   it('answers reads asked for in the same turn with one statement, each with its own job', async () => {
     const jobs = [processingJob(randomUUID()), processingJob(randomUUID())];
     await dataSource.manager.insert(JobEntity, jobs);
-    const query = jest.spyOn(pool(), 'query');
+    // A prepared statement takes a connection of its own from the pool: one connection, one statement.
+    const query = jest.spyOn(pool(), 'connect');
     try {
       const [first, second, again, missing, upperCase, notAUuid] = await Promise.all([
         store.findJob(jobs[0]!.job_id),
@@ -107,7 +108,7 @@ describe('TypeormJobStore', () => {
   it('fails every read of a batch whose statement fails, and answers the next batch afresh', async () => {
     const job = processingJob(randomUUID());
     await dataSource.manager.insert(JobEntity, job);
-    const query = jest.spyOn(pool(), 'query').mockRejectedValueOnce(new Error('connection terminated'));
+    const query = jest.spyOn(pool(), 'connect').mockRejectedValueOnce(new Error('connection terminated'));
     try {
       const reads = await Promise.allSettled([store.findJob(job.job_id), store.findJob(randomUUID())]);
       expect(reads.map((read) => read.status)).toEqual(['rejected', 'rejected']);

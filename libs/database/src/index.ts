@@ -4,3 +4,4 @@ export * from './list-cursor';
 export * from './row-update';
 export * from './prepared-query';
 export * from './database-outage';
+export * from './connection-limits';

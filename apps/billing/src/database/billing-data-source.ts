@@ -1,3 +1,4 @@
+import { CONNECTION_LIMITS } from '@vj/database';
 import { DataSource } from 'typeorm';
 import { AccountEntity } from './account.entity';
 import { BILLING_SCHEMA } from './billing-schema';
@@ -24,5 +25,6 @@ export function createBillingDataSource(databaseUrl: string): DataSource {
     migrationsRun: false,
     logging: false,
     applicationName: 'vj-billing',
+    ...CONNECTION_LIMITS,
   });
 }

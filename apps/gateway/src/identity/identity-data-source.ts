@@ -1,3 +1,4 @@
+import { CONNECTION_LIMITS } from '@vj/database';
 import { DataSource } from 'typeorm';
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
@@ -24,5 +25,6 @@ export function createIdentityDataSource(databaseUrl: string): DataSource {
     migrationsRun: false,
     logging: false,
     applicationName: 'vj-gateway',
+    ...CONNECTION_LIMITS,
   });
 }

@@ -1,3 +1,4 @@
+import { CONNECTION_LIMITS } from '@vj/database';
 import { DataSource } from 'typeorm';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { JobEntity } from './job.entity';
@@ -27,5 +28,6 @@ export function createJobsDataSource(databaseUrl: string): DataSource {
     migrationsRun: false,
     logging: false,
     applicationName: 'vj-jobs',
+    ...CONNECTION_LIMITS,
   });
 }

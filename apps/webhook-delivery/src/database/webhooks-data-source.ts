@@ -1,3 +1,4 @@
+import { CONNECTION_LIMITS } from '@vj/database';
 import { DataSource } from 'typeorm';
 import { AccountSecretEntity } from './account-secret.entity';
 import { CreateWebhooks1733000000000 } from './migrations/1733000000000-create-webhooks';
@@ -22,5 +23,6 @@ export function createWebhooksDataSource(databaseUrl: string): DataSource {
     migrationsRun: false,
     logging: false,
     applicationName: 'vj-webhooks',
+    ...CONNECTION_LIMITS,
   });
 }

@@ -12,7 +12,7 @@ import { numberArg, runBench, withBenchStack, type BenchStack } from '../support
 // and a steady load of jobs while, one after another: kill -9 of a busy worker, of the jobs service, of
 // billing, of the gateway (each relaunched within seconds) and of NATS node 1, the one every service was
 // given (the stack must be healthy on the other two before it is relaunched and rejoins), an outage of
-// the jobs service, of billing and of every worker (--outage-seconds, 90 by default), and three SIGTERMs
+// the jobs service, of billing, of every worker and of PostgreSQL (--outage-seconds, 90 by default), and three SIGTERMs
 // of the busy worker. Then: every stream R3, every job COMPLETED, none stuck, balance = start -
 // sum(credits_charged), held 0, every COMPLETED job charged, every result downloads.
 // Usage: npm run chaos [-- --jobs 48 --outage-seconds 90]
@@ -98,6 +98,13 @@ async function main(): Promise<void> {
       for (const worker of workers) await worker.stop();
       await sleep(outageMs);
       for (let i = 0; i < workers.length; i++) bench.stack.addRenderWorker();
+    });
+    const postgres = bench.stack.infra.postgres;
+    if (!postgres) throw new Error('the bench stack started no PostgreSQL');
+    await step(`PostgreSQL down for ${outageMs / 1000} s`, async () => {
+      await postgres.pause();
+      await sleep(outageMs);
+      await postgres.resume();
     });
     for (let i = 1; i <= 3; i++) {
       await step(`SIGTERM ${i} of the busy worker`, async () => {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { NATS_USERS, natsPasswordVariable, type NatsUser } from '@vj/contracts';
-import { databaseUrl, startNatsCluster, startNatsServer, startPostgresCluster, startS3Server, type LocalNatsCluster, type NatsServerAuth } from '@vj/local-stack';
+import { databaseUrl, startNatsCluster, startNatsServer, startPostgresCluster, startS3Server, type LocalNatsCluster, type LocalPostgres, type NatsServerAuth } from '@vj/local-stack';
 import { generateValue } from '../deploy-env';
 import { natsPasswordEnv, renderNatsConfig } from '../nats-config';
 
@@ -24,6 +24,8 @@ export interface LocalInfra {
   started: string[];
   // The local NATS cluster when natsNodes > 1: the chaos bench kills and restarts a node through it.
   natsCluster?: LocalNatsCluster;
+  // The local PostgreSQL when one was started here: the chaos bench stops and starts it.
+  postgres?: LocalPostgres;
   stop(): Promise<void>;
 }
 
@@ -105,8 +107,10 @@ export async function startLocalInfra(dataDir: string, source: NodeJS.ProcessEnv
       started.push(`NATS JetStream  ${nats.banner}`);
     }
     let dbUrl = source.DATABASE_URL;
+    let postgres: LocalPostgres | undefined;
     if (!dbUrl) {
       const pg = await startPostgresCluster({ dataDir: join(dataDir, 'postgres'), durable });
+      postgres = pg;
       stops.push(pg.stop);
       dbUrl = await ensureDatabase(pg.localUrl);
       started.push(`PostgreSQL      ${dbUrl}`);
@@ -130,6 +134,7 @@ export async function startLocalInfra(dataDir: string, source: NodeJS.ProcessEnv
       natsUrl,
       started,
       natsCluster,
+      postgres,
       stop,
     };
   } catch (error) {

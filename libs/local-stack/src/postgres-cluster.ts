@@ -13,6 +13,10 @@ export interface LocalPostgres {
   // round trip costs both sides about a fifth less CPU than over loopback TCP here. The TCP URL where
   // the socket's path is too long for one (about 107 bytes).
   localUrl: string;
+  // A restart in two halves, for outage tests: the server stops (its sessions ended), then starts again
+  // on the same port and data.
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -61,14 +65,31 @@ export async function startPostgresCluster(options: StartPostgresOptions = {}): 
   const port = options.port ?? (await freePort());
   const settings = ['-c', `port=${port}`, '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${baseDir}`];
   if (!options.durable) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const child: ChildProcess = spawn(join(bin, 'postgres'), ['-D', dataDir, ...settings], { stdio: ['ignore', 'ignore', 'pipe'], ...ids });
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let server = await launch(join(bin, 'postgres'), ['-D', dataDir, ...settings], adminUrl, ids);
+  return {
+    adminUrl,
+    localUrl: socketUrl(baseDir, port) ?? adminUrl,
+    pause: () => server.stop(),
+    async resume() {
+      server = await launch(join(bin, 'postgres'), ['-D', dataDir, ...settings], adminUrl, ids);
+    },
+    async stop() {
+      await server.stop();
+      if (ownDir) rmSync(baseDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// One run of the server, ready once it takes a connection.
+async function launch(postgres: string, args: string[], adminUrl: string, ids: { uid: number; gid: number } | undefined): Promise<{ stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(postgres, args, { stdio: ['ignore', 'ignore', 'pipe'], ...ids });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   child.once('error', () => undefined);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   try {
-    await waitFor(`PostgreSQL on port ${port}`, async () => {
+    await waitFor(`PostgreSQL at ${adminUrl}`, async () => {
       if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
       const client = new Client({ connectionString: adminUrl });
       await client.connect();
@@ -80,15 +101,12 @@ export async function startPostgresCluster(options: StartPostgresOptions = {}): 
     throw error;
   }
   return {
-    adminUrl,
-    localUrl: socketUrl(baseDir, port) ?? adminUrl,
     async stop() {
       if (child.exitCode === null) {
-        // SIGINT is PostgreSQL's "fast shutdown".
+        // SIGINT is PostgreSQL's "fast shutdown": sessions are ended, as in a restart.
         child.kill('SIGINT');
         await exited;
       }
-      if (ownDir) rmSync(baseDir, { recursive: true, force: true });
     },
   };
 }

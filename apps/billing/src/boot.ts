@@ -1,3 +1,4 @@
+import { isDatabaseOutage } from '@vj/database';
 import { Logger, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { logLevelsUpTo } from '@vj/config';
@@ -27,7 +28,7 @@ export async function bootBilling(config: BillingConfig, ops?: OpsServer): Promi
   const prices = await PriceCatalog.open(dataSource, configured);
   const nc = await connectNats({ url: config.NATS_URL, name: 'billing' });
   await ensureStreams(nc);
-  const server = new JetStreamServer({ connection: nc, consumers: [JOB_EVENTS_CONSUMER] });
+  const server = new JetStreamServer({ connection: nc, consumers: [JOB_EVENTS_CONSUMER], isOutage: isDatabaseOutage });
   const app = await NestFactory.createMicroservice(BillingModule.create({ nc, dataSource, prices }), {
     strategy: server,
     logger: logLevelsUpTo(config.LOG_LEVEL),

@@ -1,3 +1,4 @@
+import { isDatabaseOutage } from '@vj/database';
 import { serveWebhooksRpc, type RpcService } from '@vj/messaging';
 import type { NatsConnection } from 'nats';
 import type { WebhookEndpoints } from './endpoints/webhook-endpoints';
@@ -13,5 +14,5 @@ export function serveWebhookEndpoints(nc: NatsConnection, endpoints: WebhookEndp
     retry_delivery: (request) => endpoints.retry(request),
     get_default_secret: (request) => endpoints.defaultSecret(request),
     rotate_default_secret: (request) => endpoints.rotateDefaultSecret(request),
-  });
+  }, { isOutage: isDatabaseOutage });
 }

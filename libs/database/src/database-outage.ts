@@ -9,8 +9,10 @@ const OUTAGE_MESSAGES = [/connection terminated/i, /timeout exceeded when trying
 
 export function isDatabaseOutage(error: unknown): boolean {
   for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 3; depth++) {
-    const { code, message } = cause as { code?: unknown; message?: unknown };
+    const { code, message, syscall } = cause as { code?: unknown; message?: unknown; syscall?: unknown };
     if (typeof code === 'string' && (code.startsWith('08') || OUTAGE_SQLSTATES.has(code) || SOCKET_CODES.has(code))) return true;
+    // A server on a Unix socket that is not running has no socket file to connect to.
+    if (code === 'ENOENT' && syscall === 'connect') return true;
     if (typeof message === 'string' && OUTAGE_MESSAGES.some((pattern) => pattern.test(message))) return true;
     cause = (cause as { driverError?: unknown }).driverError;
   }

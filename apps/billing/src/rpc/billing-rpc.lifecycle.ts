@@ -1,3 +1,4 @@
+import { isDatabaseOutage } from '@vj/database';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { serveBillingRpc, type RpcService } from '@vj/messaging';
 import type { NatsConnection } from 'nats';
@@ -27,7 +28,7 @@ export class BillingRpcLifecycle implements OnApplicationBootstrap, BeforeApplic
       ledger: (request) => this.reports.ledger(request),
       grant: (request) => grantCredits(this.dataSource, request),
       extend_hold: (request) => this.jobBilling.extendHold(request),
-    });
+    }, { isOutage: isDatabaseOutage });
   }
 
   async beforeApplicationShutdown(): Promise<void> {

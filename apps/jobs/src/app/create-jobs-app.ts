@@ -1,3 +1,4 @@
+import { isDatabaseOutage } from '@vj/database';
 import type { INestMicroservice } from '@nestjs/common';
 import { CONSUMERS, STREAMS } from '@vj/contracts';
 import { jetStreamCollector, outboxCollector, type OpsServer } from '@vj/observability';
@@ -24,7 +25,7 @@ export async function createJobsApp(config: JobsConfig, ops?: OpsServer): Promis
   if (ops) observeJobs(ops, nc, await nc.jetstreamManager(), dataSource);
   const app = await NestFactory.createMicroservice(JobsModule.create({ config, nc, dataSource }), {
     // One server pulls both durable consumers; each subject is dispatched to its controller's handler.
-    strategy: new JetStreamServer({ connection: nc, consumers: [REPORTS_CONSUMER, BILLING_EVENTS_CONSUMER], deadLetterWatches: [RENDER_WORKER_DEAD_LETTERS] }),
+    strategy: new JetStreamServer({ connection: nc, consumers: [REPORTS_CONSUMER, BILLING_EVENTS_CONSUMER], deadLetterWatches: [RENDER_WORKER_DEAD_LETTERS], isOutage: isDatabaseOutage }),
     logger: logLevelsUpTo(config.LOG_LEVEL),
   });
   return app;

@@ -1,3 +1,4 @@
+import { isDatabaseOutage } from '@vj/database';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { serveJobsRpc, type RpcService } from '@vj/messaging';
 import type { NatsConnection } from 'nats';
@@ -23,7 +24,7 @@ export class JobsRpcLifecycle implements OnApplicationBootstrap, BeforeApplicati
       cancel: (request) => this.jobs.cancel(request),
       cancel_account: (request) => this.jobs.cancelAccountJobs(request),
       delete: (request) => this.deleteJob.execute(request),
-    });
+    }, { isOutage: isDatabaseOutage });
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -73,8 +73,11 @@ describe('JetStreamServer against nats-server', () => {
     return records;
   }
 
+  // The services with a database say which errors are its outages (isDatabaseOutage); here, refused connections.
+  const isOutage = (error: unknown) => (error as { code?: unknown }).code === 'ECONNREFUSED';
+
   async function serve(spec: ConsumerSpec, handlers: Record<string, Handler>, deadLetters?: (d: DeadLetter) => unknown) {
-    server = new JetStreamServer({ connection: nc, consumers: [spec], pullExpiresMs: 1_000, closeTimeoutMs: 2_000 });
+    server = new JetStreamServer({ connection: nc, consumers: [spec], pullExpiresMs: 1_000, closeTimeoutMs: 2_000, isOutage });
     for (const [pattern, handler] of Object.entries(handlers)) server.addHandler(pattern, handler as MessageHandler, true);
     server.addHandler(deadLetterPattern(spec.durable), (async (d: DeadLetter) => deadLetters?.(d)) as MessageHandler, true);
     await new Promise<void>((resolve, reject) => server!.listen((error?: unknown) => (error ? reject(error) : resolve())));

@@ -15,7 +15,6 @@ import { openConsumer } from './open-consumer';
 import { PullLoop } from './pull-loop';
 import { settleMessage, settleUndecodable } from './settle-message';
 import { decideSettlement } from './settlement';
-import { isDatabaseOutage } from '@vj/database';
 import { logContextOf, markActiveSpanFailed, observeJetStreamHandler, runInMessageContext, runWithLogContext, SpanKind } from '@vj/observability';
 
 export interface JetStreamServerOptions {
@@ -27,6 +26,8 @@ export interface JetStreamServerOptions {
   closeTimeoutMs?: number;
   // A pull request waits this long for messages before the next one is sent.
   pullExpiresMs?: number;
+  // Errors that mean a dependency of the service is away (its database): the handler runs again in place.
+  isOutage?: (error: unknown) => boolean;
 }
 
 type HandlerWithNext = MessageHandler & { next?: HandlerWithNext };
@@ -123,7 +124,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     await this.invoke(deadLetterPattern(deadLetter.durable), deadLetter);
   }
 
-  // A handler that failed because its database was out of reach runs again in place, its message kept
+  // A handler that failed because its database was out of reach (options.isOutage) runs again in place, its message kept
   // alive, until the database answers or the consumer's maxProcessingMs: settled as a failure, each try
   // would spend one of the message's deliveries, and a minute of PostgreSQL restarting dead-lettered the
   // workers' reports (their jobs then failed as timed out). Handlers are idempotent: they are redelivered.
@@ -132,7 +133,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       try {
         return await this.invoke(subject, payload, ctx);
       } catch (error) {
-        if (!isDatabaseOutage(error) || this.stopping || alive.aborted) throw error;
+        if (!this.options.isOutage?.(error) || this.stopping || alive.aborted) throw error;
         if (!tries) this.logger.warn(`${subject}: the database is out of reach (${String(error)}); trying again in place`);
         const waited = await sleep(OUTAGE_WAITS_MS[Math.min(tries, OUTAGE_WAITS_MS.length - 1)], true, { signal: alive }).catch(() => false);
         if (!waited || this.stopping) throw error;

@@ -43,7 +43,7 @@ describe('jobs RPC and health over core NATS', () => {
 
   describe('with a responder', () => {
     let service: RpcService;
-    beforeAll(() => (service = serveJobsRpc(nc, handlers)));
+    beforeAll(() => (service = serveJobsRpc(nc, handlers, { isOutage: (error) => (error as { code?: unknown }).code === 'ECONNREFUSED' })));
     afterAll(() => service.close());
 
     it('returns the reply data of a round trip', async () => {

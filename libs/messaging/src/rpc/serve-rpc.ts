@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { RPC_ENDPOINTS, type BillingRpc, type JobsRpc, type MediaRpc, type RpcEndpoint, type RpcReply, type WebhooksRpc } from '@vj/contracts';
 import type { Msg, NatsConnection, Subscription } from 'nats';
-import { isDatabaseOutage } from '@vj/database';
 import { logContextOf, markActiveSpanFailed, observeRpcServer, runInMessageContext, SpanKind } from '@vj/observability';
 import { decodeJson, encodeJson } from '../json-codec';
 import { respondQuietly } from './respond-quietly';
@@ -24,10 +23,17 @@ const logger = new Logger('Rpc');
 
 // A plain queue-group subscription rather than Nest's NATS transport: the client speaks a small typed
 // envelope (RpcReply) instead of Nest's {pattern, id, data} packets, so any NATS client can call it.
+export interface ServeRpcOptions {
+  // Errors that mean a dependency of the service is away (its database): answered `unavailable`, which
+  // callers wait out or pass on as 503, instead of `internal`.
+  isOutage?: (error: unknown) => boolean;
+}
+
 export function serveRpc<M extends string>(
   nc: NatsConnection,
   endpoint: RpcEndpoint<M>,
   handlers: Record<M, (request: never) => Promise<unknown>>,
+  options: ServeRpcOptions = {},
 ): RpcService {
   const subscriptions: Subscription[] = endpoint.methods.map((method) => {
     const handler = handlers[method] as ((request: unknown) => Promise<unknown>) | undefined;
@@ -36,7 +42,7 @@ export function serveRpc<M extends string>(
       queue: endpoint.queue,
       callback: (error, msg) => {
         if (error) return logger.error(`${endpoint.service}.${method} subscription: ${error.message}`);
-        void answer(endpoint.service, method, msg, handler);
+        void answer(endpoint.service, method, msg, handler, options.isOutage);
       },
     });
   });
@@ -47,14 +53,14 @@ export function serveRpc<M extends string>(
   };
 }
 
-export const serveJobsRpc = (nc: NatsConnection, handlers: JobsRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.jobs, handlers);
-export const serveBillingRpc = (nc: NatsConnection, handlers: BillingRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.billing, handlers);
+export const serveJobsRpc = (nc: NatsConnection, handlers: JobsRpcHandlers, options?: ServeRpcOptions) => serveRpc(nc, RPC_ENDPOINTS.jobs, handlers, options);
+export const serveBillingRpc = (nc: NatsConnection, handlers: BillingRpcHandlers, options?: ServeRpcOptions) => serveRpc(nc, RPC_ENDPOINTS.billing, handlers, options);
 export const serveMediaRpc = (nc: NatsConnection, handlers: MediaRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.media, handlers);
-export const serveWebhooksRpc = (nc: NatsConnection, handlers: WebhooksRpcHandlers) => serveRpc(nc, RPC_ENDPOINTS.webhooks, handlers);
+export const serveWebhooksRpc = (nc: NatsConnection, handlers: WebhooksRpcHandlers, options?: ServeRpcOptions) => serveRpc(nc, RPC_ENDPOINTS.webhooks, handlers, options);
 
 // The handler runs in the context the request carries (request_id, job, account, trace: RpcClient's
 // NATS headers; the job and account its payload names fill what they lack).
-async function answer(service: string, method: string, msg: Msg, handler: (request: unknown) => Promise<unknown>): Promise<void> {
+async function answer(service: string, method: string, msg: Msg, handler: (request: unknown) => Promise<unknown>, isOutage?: (error: unknown) => boolean): Promise<void> {
   const name = `${service}.${method}`;
   const started = process.hrtime.bigint();
   let request: unknown;
@@ -77,8 +83,8 @@ async function answer(service: string, method: string, msg: Msg, handler: (reque
         return { ok: false, error: { code: error.code, message: error.message } };
       }
       // Our database restarting is an outage of ours the caller waits out, not a failure of its request.
-      if (isDatabaseOutage(error)) {
-        logger.warn(`${name}: the database is out of reach: ${String(error)}`);
+      if (isOutage?.(error)) {
+        logger.warn(`${name}: a dependency is out of reach: ${String(error)}`);
         return { ok: false, error: { code: 'unavailable', message: `${service} cannot reach its database; try again` } };
       }
       logger.error(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CleanAudioVideoJob } from '@vj/contracts';
+import { schemaViolations, type CleanAudioVideoJob } from '@vj/contracts';
 import { waitFor } from '@vj/local-stack';
 import { useE2eStack } from '../support/e2e-stack';
 import { waitForFinalJob } from '../support/job-polling';
@@ -45,6 +45,43 @@ describe('outages and deploys, all four services', () => {
       return all.every((job) => typeof job.credits_charged === 'number');
     }, 60_000, 250);
     const charged = (await Promise.all(jobIds.map(async (jobId) => (await e2e.api.request<CleanAudioVideoJob>('GET', `${PATH}/${jobId}`, SCHEMA)).body.credits_charged ?? 0))).reduce((a, b) => a + b, 0);
+    await waitFor('holds released', async () => (await balance()).held === 0, 30_000, 250);
+    expect((await balance()).balance).toBe(before.balance - charged);
+  });
+
+  it('completes a job through a PostgreSQL restart, answering 503 with Retry-After meanwhile, and charges it once', async () => {
+    const postgres = e2e.stack.infra.postgres;
+    if (!postgres) {
+      console.warn('skipped: the stack was given a DATABASE_URL, there is no PostgreSQL of its own to restart');
+      return;
+    }
+    const clip = join(e2e.dir, 'through-restart.mp4');
+    await generateVideo(clip, { codec: 'h264', seconds: 8, audio: true, size: '160x120' });
+    const before = await balance();
+    const later = await e2e.upload(clip, 'video/mp4');
+    const jobId = await create(await e2e.upload(clip, 'video/mp4'));
+    await busyWorker(e2e.stack.services);
+
+    await postgres.pause();
+    try {
+      // The gateway's own tables, or the jobs service's: either way an outage of ours, not a 500.
+      const response = await fetch(`${e2e.stack.apiUrl}${PATH}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${e2e.stack.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ video_url: later }),
+      });
+      const body = (await response.json()) as { error?: { code?: string } };
+      expect(schemaViolations('RequestError', body)).toEqual([]);
+      expect({ status: response.status, code: body.error?.code, retryAfter: response.headers.has('retry-after') }).toEqual({ status: 503, code: 'unavailable', retryAfter: true });
+      await sleep(15_000);
+    } finally {
+      await postgres.resume();
+    }
+
+    const job = await waitForFinalJob<CleanAudioVideoJob>(e2e.api, `${PATH}/${jobId}`, SCHEMA, 240_000);
+    expect(job.status).toBe('COMPLETED');
+    await waitFor('its charge recorded', async () => typeof (await e2e.api.request<CleanAudioVideoJob>('GET', `${PATH}/${jobId}`, SCHEMA)).body.credits_charged === 'number', 60_000, 250);
+    const charged = (await e2e.api.request<CleanAudioVideoJob>('GET', `${PATH}/${jobId}`, SCHEMA)).body.credits_charged ?? 0;
     await waitFor('holds released', async () => (await balance()).held === 0, 30_000, 250);
     expect((await balance()).balance).toBe(before.balance - charged);
   });

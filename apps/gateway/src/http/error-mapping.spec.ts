@@ -38,13 +38,14 @@ describe('toApiError', () => {
     expect(error.message).toBe('the account has 50 jobs PROCESSING');
   });
 
-  it('names the service that is unavailable and logs the outage', () => {
+  it('names the service that is unavailable, says when to retry, and logs the outage', () => {
     expect(mapped(new BillingServiceError('unavailable', 'billing.estimate: 503'))).toEqual({
       status: 503,
       code: 'unavailable',
       message: 'the billing service is unavailable; retry later',
       logged: true,
     });
+    expect(toApiError(new JobsServiceError('unavailable', 'jobs cannot reach its database; try again'), RID).error.retryAfterSeconds).toBe(5);
   });
 
   it('hides an internal billing error behind the request id and logs it', () => {

@@ -27,8 +27,8 @@ const STATUS_BY_SERVICE_CODE: Record<JobsServiceErrorCode | BillingServiceErrorC
   unavailable: 503,
 };
 
-// A database restart takes seconds.
-const DATABASE_RETRY_AFTER_SECONDS = 5;
+// An outage of ours (a service restarting, its database restarting) takes seconds.
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 // A refusal for the account's cap on PROCESSING jobs: a job ends within seconds to minutes.
 export const PROCESSING_CAP_RETRY_AFTER_SECONDS = 5;
@@ -47,8 +47,8 @@ function fromStatus(status: number, message: string, requestId: string): ApiErro
 function fromService(service: string, status: number, message: string, requestId: string): { error: ApiError; logged: boolean } {
   if (status === 500) return { error: internal(requestId), logged: true };
   if (status === 429) return { error: ApiError.rateLimited(message, PROCESSING_CAP_RETRY_AFTER_SECONDS), logged: false };
-  const text = status === 503 ? `the ${service} service is unavailable; retry later` : message;
-  return { error: fromStatus(status, text, requestId), logged: status === 503 };
+  if (status === 503) return { error: new ApiError(503, 'unavailable', `the ${service} service is unavailable; retry later`, null, OUTAGE_RETRY_AFTER_SECONDS), logged: true };
+  return { error: fromStatus(status, message, requestId), logged: false };
 }
 
 function httpExceptionMessage(exception: HttpException): string {
@@ -69,6 +69,6 @@ export function toApiError(exception: unknown, requestId: string): { error: ApiE
     return { error: fromStatus(status, httpExceptionMessage(exception), requestId), logged: status >= 500 };
   }
   // The gateway's own database restarting (API keys, uploads): an outage the client retries, not a 500.
-  if (isDatabaseOutage(exception)) return { error: new ApiError(503, 'unavailable', 'the gateway cannot reach its database; retry later', null, DATABASE_RETRY_AFTER_SECONDS), logged: true };
+  if (isDatabaseOutage(exception)) return { error: new ApiError(503, 'unavailable', 'the gateway cannot reach its database; retry later', null, OUTAGE_RETRY_AFTER_SECONDS), logged: true };
   return { error: internal(requestId), logged: true };
 }

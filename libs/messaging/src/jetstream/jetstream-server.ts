@@ -124,10 +124,11 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     await this.invoke(deadLetterPattern(deadLetter.durable), deadLetter);
   }
 
-  // A handler that failed because its database was out of reach (options.isOutage) runs again in place, its message kept
-  // alive, until the database answers or the consumer's maxProcessingMs: settled as a failure, each try
-  // would spend one of the message's deliveries, and a minute of PostgreSQL restarting dead-lettered the
-  // workers' reports (their jobs then failed as timed out). Handlers are idempotent: they are redelivered.
+  // A handler that failed because its database was out of reach (options.isOutage) runs again in place,
+  // its message kept alive, until the database answers or the consumer's maxProcessingMs: settled as a
+  // failure, each try would spend one of the message's deliveries, and a minute of PostgreSQL restarting
+  // dead-lettered the workers' reports (their jobs then failed as timed out). Handlers are idempotent:
+  // they are redelivered anyway.
   private async invokeThroughOutages(subject: string, payload: unknown, ctx: JetStreamContext, alive: AbortSignal): Promise<void> {
     for (let tries = 0; ; tries++) {
       try {

@@ -21,14 +21,14 @@ export interface RpcService {
 
 const logger = new Logger('Rpc');
 
-// A plain queue-group subscription rather than Nest's NATS transport: the client speaks a small typed
-// envelope (RpcReply) instead of Nest's {pattern, id, data} packets, so any NATS client can call it.
 export interface ServeRpcOptions {
   // Errors that mean a dependency of the service is away (its database): answered `unavailable`, which
   // callers wait out or pass on as 503, instead of `internal`.
   isOutage?: (error: unknown) => boolean;
 }
 
+// A plain queue-group subscription rather than Nest's NATS transport: the client speaks a small typed
+// envelope (RpcReply) instead of Nest's {pattern, id, data} packets, so any NATS client can call it.
 export function serveRpc<M extends string>(
   nc: NatsConnection,
   endpoint: RpcEndpoint<M>,

@@ -5,7 +5,7 @@
 // and a connection ended under a query gives only its message.
 const OUTAGE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-const OUTAGE_MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /not queryable/i, /connection is not available/i];
+const OUTAGE_MESSAGES = [/connection terminated/i, /timeout exceeded when trying to connect/i, /not queryable/i];
 
 export function isDatabaseOutage(error: unknown): boolean {
   for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 3; depth++) {

@@ -34,7 +34,12 @@ export async function bootBilling(config: BillingConfig, ops?: OpsServer): Promi
     logger: logLevelsUpTo(config.LOG_LEVEL),
   });
   let ready = false;
-  const health = serveHealth(nc, 'billing', () => ready && !nc.isClosed() && dataSource.isInitialized);
+  // Ready while the database answers, as the jobs service says (an initialised data source does not mean that).
+  const health = serveHealth(nc, 'billing', async () => {
+    if (!ready || nc.isClosed() || !dataSource.isInitialized) return false;
+    await dataSource.query('SELECT 1');
+    return true;
+  });
   if (ops) {
     ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), database: () => dataSource.query('SELECT 1').then(() => true) });
     ops.addCollector('outbox', outboxCollector(dataSource, BILLING_SCHEMA));

@@ -76,7 +76,12 @@ export async function bootWebhookDelivery(config: WebhooksConfig, ops?: OpsServe
   const rpc = serveWebhookEndpoints(nc, new WebhookEndpoints(dataSource, { onDue: nudge, onChanged: (accountId) => progressEndpoints.forget(accountId) }));
 
   let ready = false;
-  const health = serveHealth(nc, 'webhook-delivery', () => ready && !nc.isClosed() && dataSource.isInitialized);
+  // Ready while the database answers, as the jobs service says (an initialised data source does not mean that).
+  const health = serveHealth(nc, 'webhook-delivery', async () => {
+    if (!ready || nc.isClosed() || !dataSource.isInitialized) return false;
+    await dataSource.query('SELECT 1');
+    return true;
+  });
   if (ops) {
     ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), database: () => dataSource.query('SELECT 1').then(() => true) });
     ops.addCollector('deliveries', deliveryBacklogCollector(dataSource), 15_000);

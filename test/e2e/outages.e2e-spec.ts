@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { schemaViolations, type CleanAudioVideoJob } from '@vj/contracts';
+import type { CleanAudioVideoJob } from '@vj/contracts';
 import { waitFor } from '@vj/local-stack';
 import { useE2eStack } from '../support/e2e-stack';
 import { waitForFinalJob } from '../support/job-polling';
@@ -65,14 +65,8 @@ describe('outages and deploys, all four services', () => {
     await postgres.pause();
     try {
       // The gateway's own tables, or the jobs service's: either way an outage of ours, not a 500.
-      const response = await fetch(`${e2e.stack.apiUrl}${PATH}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${e2e.stack.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ video_url: later }),
-      });
-      const body = (await response.json()) as { error?: { code?: string } };
-      expect(schemaViolations('RequestError', body)).toEqual([]);
-      expect({ status: response.status, code: body.error?.code, retryAfter: response.headers.has('retry-after') }).toEqual({ status: 503, code: 'unavailable', retryAfter: true });
+      const refused = await e2e.api.request<{ error: { code: string } }>('POST', PATH, SCHEMA, { video_url: later });
+      expect({ status: refused.status, code: refused.body.error.code, retryAfter: refused.headers.has('retry-after') }).toEqual({ status: 503, code: 'unavailable', retryAfter: true });
       await sleep(15_000);
     } finally {
       await postgres.resume();

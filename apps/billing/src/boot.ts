@@ -1,4 +1,4 @@
-import { isDatabaseOutage } from '@vj/database';
+import { answersQueries, isDatabaseOutage } from '@vj/database';
 import { Logger, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { logLevelsUpTo } from '@vj/config';
@@ -34,14 +34,9 @@ export async function bootBilling(config: BillingConfig, ops?: OpsServer): Promi
     logger: logLevelsUpTo(config.LOG_LEVEL),
   });
   let ready = false;
-  // Ready while the database answers, as the jobs service says (an initialised data source does not mean that).
-  const health = serveHealth(nc, 'billing', async () => {
-    if (!ready || nc.isClosed() || !dataSource.isInitialized) return false;
-    await dataSource.query('SELECT 1');
-    return true;
-  });
+  const health = serveHealth(nc, 'billing', async () => ready && !nc.isClosed() && (await answersQueries(dataSource)));
   if (ops) {
-    ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), database: () => dataSource.query('SELECT 1').then(() => true) });
+    ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), database: () => answersQueries(dataSource) });
     ops.addCollector('outbox', outboxCollector(dataSource, BILLING_SCHEMA));
     ops.addCollector('ledger', ledgerCollector(dataSource), 15_000);
     ops.addCollector('jetstream', jetStreamCollector(await nc.jetstreamManager(), { consumers: [JOB_EVENTS_CONSUMER] }));

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { CONSUMERS } from '@vj/contracts';
+import { answersQueries } from '@vj/database';
 import { AllowList, resolveWithSystemDns } from '@vj/egress';
 import { JobEventsConsumer } from '@vj/job-events';
 import { connectNats, ensureStreams, JobsRpcClient, serveHealth } from '@vj/messaging';
@@ -76,14 +77,9 @@ export async function bootWebhookDelivery(config: WebhooksConfig, ops?: OpsServe
   const rpc = serveWebhookEndpoints(nc, new WebhookEndpoints(dataSource, { onDue: nudge, onChanged: (accountId) => progressEndpoints.forget(accountId) }));
 
   let ready = false;
-  // Ready while the database answers, as the jobs service says (an initialised data source does not mean that).
-  const health = serveHealth(nc, 'webhook-delivery', async () => {
-    if (!ready || nc.isClosed() || !dataSource.isInitialized) return false;
-    await dataSource.query('SELECT 1');
-    return true;
-  });
+  const health = serveHealth(nc, 'webhook-delivery', async () => ready && !nc.isClosed() && (await answersQueries(dataSource)));
   if (ops) {
-    ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), database: () => dataSource.query('SELECT 1').then(() => true) });
+    ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), database: () => answersQueries(dataSource) });
     ops.addCollector('deliveries', deliveryBacklogCollector(dataSource), 15_000);
     ops.addCollector('jetstream', jetStreamCollector(await nc.jetstreamManager(), { consumers: [events.spec, JOB_UPDATES_CONSUMER] }));
   }

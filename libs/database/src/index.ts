@@ -5,3 +5,4 @@ export * from './row-update';
 export * from './prepared-query';
 export * from './database-outage';
 export * from './connection-limits';
+export * from './answers-queries';

@@ -1,4 +1,4 @@
-import { isDatabaseOutage } from '@vj/database';
+import { answersQueries, isDatabaseOutage } from '@vj/database';
 import type { INestMicroservice } from '@nestjs/common';
 import { CONSUMERS, STREAMS } from '@vj/contracts';
 import { jetStreamCollector, outboxCollector, type OpsServer } from '@vj/observability';
@@ -34,7 +34,7 @@ export async function createJobsApp(config: JobsConfig, ops?: OpsServer): Promis
 // Any one service may report the streams' depth and the dead letters (its NATS user reads every stream's
 // info); the jobs service does, with its own consumers' lag. Billing and the workers report theirs.
 function observeJobs(ops: OpsServer, nc: NatsConnection, jsm: JetStreamManager, dataSource: DataSource): void {
-  ops.setReadiness({ nats: () => nc.flush().then(() => true), database: () => dataSource.query('SELECT 1').then(() => true) });
+  ops.setReadiness({ nats: () => nc.flush().then(() => true), database: () => answersQueries(dataSource) });
   ops.addCollector('outbox', outboxCollector(dataSource, JOBS_SCHEMA));
   ops.addCollector(
     'jetstream',

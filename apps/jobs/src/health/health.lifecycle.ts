@@ -1,4 +1,5 @@
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { answersQueries } from '@vj/database';
 import { serveHealth } from '@vj/messaging';
 import type { NatsConnection, Subscription } from 'nats';
 import type { DataSource } from 'typeorm';
@@ -13,11 +14,7 @@ export class HealthLifecycle implements OnApplicationBootstrap, BeforeApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.subscription = serveHealth(this.nc, 'jobs', async () => {
-      if (this.nc.isClosed() || !this.dataSource.isInitialized) return false;
-      await this.dataSource.query('SELECT 1');
-      return true;
-    });
+    this.subscription = serveHealth(this.nc, 'jobs', async () => !this.nc.isClosed() && (await answersQueries(this.dataSource)));
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -3,15 +3,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { DEFAULT_PLATE } from '../../apps/render-worker/src/matting/background-plate';
 import { FrameMatter, type PendingMatte } from '../../apps/render-worker/src/matting/frame-matter';
 import { DEFAULT_MATTE } from '../../apps/render-worker/src/matting/matte-builder';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { DEFAULT_TRACKING } from '../../apps/render-worker/src/matting/region-tracker';
+import { DEFAULT_STILL_OBJECTS } from '../../apps/render-worker/src/matting/still-object-filter';
 import { DEFAULT_SMOOTHING } from '../../apps/render-worker/src/matting/temporal-smoother';
 import { numberArg, runBench } from '../support/bench-stack';
 
 // bench/bg-removal/frame-cost: what the render worker's own thread spends on each frame of a 640x480
-// clip, tracking off and on, without the model (a stand-in answers at once with a person-shaped mask)
+// clip, stage by stage (STAGES), refinement off and on, without the model (a stand-in answers at once with a person-shaped mask)
 // or ffmpeg: the thread's CPU time per frame, the minimum of the runs (one process, no other work, so
 // steadier than bench:bg-removal's fps, which swing by 10 points between runs on this machine).
 // Usage: npm run bench:matting-frame-cost [-- --runs 6 --seconds 10]
@@ -19,19 +21,27 @@ import { numberArg, runBench } from '../support/bench-stack';
 const run = promisify(execFile);
 const GRID = { width: 256, height: 256 };
 const SIDE = { width: 512, height: 384 };
+const FULL = { width: 640, height: 480 };
 
+
+interface Decoded {
+  small: Buffer;
+  side: Buffer;
+  sideSize: { width: number; height: number };
+  frames: number;
+}
 
 // The decoder's two outputs for a test picture, as the pipeline gets them for 640x480 input (the
-// 256x256 model variant, the crop source at twice the grid).
-async function decodedFrames(dir: string, seconds: number): Promise<{ small: Buffer; side: Buffer; frames: number }> {
+// 256x256 model variant; the crop source at twice the grid, or the whole picture when refining).
+async function decodedFrames(dir: string, seconds: number, sideSize: Decoded['sideSize']): Promise<Decoded> {
   const clip = join(dir, 'clip.mp4');
   await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=640x480:rate=30:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
   const small = join(dir, 'small.yuv');
   const side = join(dir, 'side.yuv');
   await run('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-vf', `scale=${GRID.width}:${GRID.height}:flags=area,format=yuv444p`, '-f', 'rawvideo', small]);
-  await run('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-vf', `scale=${SIDE.width}:${SIDE.height}:flags=area,format=yuv420p`, '-f', 'rawvideo', side]);
+  await run('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-vf', `scale=${sideSize.width}:${sideSize.height}:flags=area,format=yuv420p`, '-f', 'rawvideo', side]);
   const smallFrames = readFileSync(small);
-  return { small: smallFrames, side: readFileSync(side), frames: smallFrames.length / (GRID.width * GRID.height * 3) };
+  return { small: smallFrames, side: readFileSync(side), sideSize, frames: smallFrames.length / (GRID.width * GRID.height * 3) };
 }
 
 // A person 12 % of the input's width and 40 % of its height, low in whatever the model is shown: small
@@ -45,19 +55,32 @@ function standIn(): Segmenter {
   return { spec, segment: () => Promise.resolve(Float32Array.from(mask)) };
 }
 
+// What the worker's thread runs beyond the model, stage by stage (decision 0066): whole frames only, then
+// crops that follow the person, then still objects taken out, then the background plate.
+const STAGES = [
+  { name: 'whole frames', tracking: false, stillObjects: false, plate: false },
+  { name: '+ crops', tracking: true, stillObjects: false, plate: false },
+  { name: '+ still objects', tracking: true, stillObjects: true, plate: false },
+  { name: '+ background plate', tracking: true, stillObjects: true, plate: true },
+] as const;
+
+type Stage = (typeof STAGES)[number];
+
 // CPU milliseconds per frame of starting and finishing every frame, as the pipeline does (3 in flight).
-async function frameCost(decoded: { small: Buffer; side: Buffer; frames: number }, tracking: boolean): Promise<number> {
+async function frameCost(decoded: Decoded, stage: Stage, refine: boolean): Promise<number> {
   const matter = new FrameMatter(standIn(), {
     width: 640,
     height: 480,
     matrix: 'bt601',
-    matte: { ...DEFAULT_MATTE, refine: false },
+    matte: { ...DEFAULT_MATTE, refine },
     smoothing: DEFAULT_SMOOTHING,
-    tracking: tracking ? { settings: DEFAULT_TRACKING, sideSize: SIDE } : null,
+    tracking: stage.tracking ? { settings: DEFAULT_TRACKING, sideSize: decoded.sideSize } : null,
+    stillObjects: stage.stillObjects ? { settings: DEFAULT_STILL_OBJECTS, fps: 30 } : null,
+    plate: stage.plate ? DEFAULT_PLATE : null,
     depth: 4,
   });
   const smallBytes = GRID.width * GRID.height * 3;
-  const sideBytes = (SIDE.width * SIDE.height * 3) / 2;
+  const sideBytes = (decoded.sideSize.width * decoded.sideSize.height * 3) / 2;
   const pending: PendingMatte[] = [];
   const start = process.cpuUsage();
   for (let n = 0; n < decoded.frames; n++) {
@@ -71,20 +94,24 @@ async function frameCost(decoded: { small: Buffer; side: Buffer; frames: number 
 
 async function main(): Promise<void> {
   const runs = numberArg('--runs', 6);
+  const seconds = numberArg('--seconds', 10);
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-frame-cost-'));
   try {
-    const decoded = await decodedFrames(dir, numberArg('--seconds', 10));
-    const costs = { off: [] as number[], on: [] as number[] };
-    // Interleaved, so both see the same machine.
-    for (let i = 0; i < runs; i++) {
-      costs.off.push(await frameCost(decoded, false));
-      costs.on.push(await frameCost(decoded, true));
+    for (const refine of [false, true]) {
+      // With refinement the side frame is the whole picture (the guide, and the plate's picture).
+      const decoded = await decodedFrames(dir, seconds, refine ? FULL : SIDE);
+      const costs = STAGES.map(() => [] as number[]);
+      // Interleaved, so every stage sees the same machine.
+      for (let i = 0; i < runs; i++) for (const [index, stage] of STAGES.entries()) costs[index]!.push(await frameCost(decoded, stage, refine));
+      console.log(`matting frame cost, the worker's thread without the model, 640x480, refinement ${refine ? 'on' : 'off'}, ${decoded.frames} frames, least of ${runs} runs`);
+      let before = 0;
+      for (const [index, stage] of STAGES.entries()) {
+        const least = Math.min(...costs[index]!);
+        const added = index === 0 ? '' : `   (${least - before >= 0 ? '+' : ''}${(least - before).toFixed(2)})`;
+        console.log(`  ${stage.name.padEnd(20)} ${least.toFixed(2)} ms a frame${added}   (runs: ${costs[index]!.map((value) => value.toFixed(2)).join(', ')})`);
+        before = least;
+      }
     }
-    const [off, on] = [Math.min(...costs.off), Math.min(...costs.on)];
-    console.log(`matting frame cost, the worker's thread without the model, 640x480, ${decoded.frames} frames, least of ${runs} runs`);
-    console.log(`  tracking off  ${off.toFixed(2)} ms a frame   (runs: ${costs.off.map((value) => value.toFixed(2)).join(', ')})`);
-    console.log(`  tracking on   ${on.toFixed(2)} ms a frame   (runs: ${costs.on.map((value) => value.toFixed(2)).join(', ')})`);
-    console.log(`  tracking adds ${(on - off).toFixed(2)} ms a frame`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,9 +1,17 @@
 // Scores of a video's matte against its reference, frame by frame (8-bit alpha, same size).
 
+// Under this share of the picture, the reference's foreground is a sliver of someone at an edge (a
+// hand, a few rows of hair): its IoU would swing between 0 and 1 on a few pixels and make every
+// clip's worst frame its first.
+export const MIN_PERSON_SHARE = 0.001;
+
 export interface MatteScore {
   frames: number;
-  // Intersection over union of the foregrounds (alpha >= 128), averaged over frames, and the worst
-  // frame's. A frame where both are empty counts as 1.
+  // Intersection over union of the foregrounds (alpha >= 128), averaged over the frames where the
+  // reference shows someone (MIN_PERSON_SHARE of the picture at least), and the worst of those
+  // frames'. The empty frames are scored apart (emptyKept): there a stray speck would make the
+  // frame's IoU 0 and hide the person's figures; a sliver counts in neither. With no one in any
+  // frame, both are 1.
   meanIou: number;
   worstIou: number;
   worstFrame: number;
@@ -12,34 +20,57 @@ export interface MatteScore {
   // Mean absolute alpha change from the previous frame where the reference is background (0) in both:
   // on a static background, what a viewer sees as shimmer. 0 to 1.
   flicker: number;
+  // The frames whose reference has no pixel at alpha >= 128, and the share of their pixels the matte
+  // keeps (alpha >= 128): what an empty room loses to the matte (0 when no frame is empty).
+  emptyFrames: number;
+  emptyKept: number;
+  // The empty frame where the matte keeps the most, or null where it keeps nothing in any.
+  mostKeptFrame: number | null;
 }
 
 export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Uint8Array[]): MatteScore {
   if (matte.length !== reference.length || matte.length === 0) throw new Error(`${matte.length} matte frames for ${reference.length} reference frames`);
   let iouSum = 0;
-  let worstIou = 1;
+  let iouFrames = 0;
+  // Above any IoU, so the first frame that shows someone is the worst until a worse one comes.
+  let worstIou = 2;
   let worstFrame = 0;
   let errorSum = 0;
   let pixels = 0;
   let flickerSum = 0;
   let flickerPixels = 0;
+  let emptyFrames = 0;
+  let emptyPixels = 0;
+  let keptPixels = 0;
+  let mostKept = 0;
+  let mostKeptFrame: number | null = null;
   for (let f = 0; f < matte.length; f++) {
     const a = matte[f]!;
     const r = reference[f]!;
     if (a.length !== r.length) throw new Error(`frame ${f}: ${a.length} matte pixels for ${r.length} reference pixels`);
     let both = 0;
-    let either = 0;
+    let inMatte = 0;
+    let inReference = 0;
     for (let i = 0; i < a.length; i++) {
       const inA = a[i]! >= 128;
       const inR = r[i]! >= 128;
+      if (inA) inMatte++;
+      if (inR) inReference++;
       if (inA && inR) both++;
-      if (inA || inR) either++;
       errorSum += Math.abs(a[i]! - r[i]!);
     }
     pixels += a.length;
-    const iou = either === 0 ? 1 : both / either;
-    iouSum += iou;
-    if (iou < worstIou) [worstIou, worstFrame] = [iou, f];
+    if (inReference >= MIN_PERSON_SHARE * a.length) {
+      const iou = both / (inMatte + inReference - both);
+      iouSum += iou;
+      iouFrames++;
+      if (iou < worstIou) [worstIou, worstFrame] = [iou, f];
+    } else if (inReference === 0) {
+      emptyFrames++;
+      emptyPixels += a.length;
+      keptPixels += inMatte;
+      if (inMatte > mostKept) [mostKept, mostKeptFrame] = [inMatte, f];
+    }
     if (f > 0) {
       const previous = matte[f - 1]!;
       const previousReference = reference[f - 1]!;
@@ -52,10 +83,39 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
   }
   return {
     frames: matte.length,
-    meanIou: iouSum / matte.length,
-    worstIou,
+    meanIou: iouFrames === 0 ? 1 : iouSum / iouFrames,
+    worstIou: iouFrames === 0 ? 1 : worstIou,
     worstFrame,
     mae: errorSum / pixels / 255,
     flicker: flickerPixels === 0 ? 0 : flickerSum / flickerPixels / 255,
+    emptyFrames,
+    emptyKept: emptyPixels === 0 ? 0 : keptPixels / emptyPixels,
+    mostKeptFrame,
   };
+}
+
+// Over the frames whose reference is empty, the share of a box's pixels the matte keeps (alpha >= 128):
+// how much of one piece of furniture the matte takes for a person. `boxes` holds the box in each
+// frame (it moves with the camera), null where it is out of the frame; the result is 0 where the
+// box is never seen in an empty frame.
+export function keptInBox(matte: readonly Uint8Array[], reference: readonly Uint8Array[], width: number, boxes: readonly (PixelBox | null)[]): number {
+  let inside = 0;
+  let kept = 0;
+  for (let f = 0; f < matte.length; f++) {
+    const box = boxes[f];
+    if (!box || reference[f]!.some((value) => value >= 128)) continue;
+    for (let y = box.y0; y < box.y1; y++) {
+      for (let x = box.x0; x < box.x1; x++) if (matte[f]![y * width + x]! >= 128) kept++;
+    }
+    inside += (box.x1 - box.x0) * (box.y1 - box.y0);
+  }
+  return inside === 0 ? 0 : kept / inside;
+}
+
+// A box in whole pixels, x1 and y1 excluded.
+export interface PixelBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
 }

@@ -1,7 +1,7 @@
 import { FrameMatter, type FrameMatterSettings } from './frame-matter';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { MattingModelSpec, Segmenter } from './matting-model';
-import { DEFAULT_TRACKING } from './region-tracker';
+import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
 
 const [WIDTH, HEIGHT] = [8, 4];
@@ -16,6 +16,8 @@ const SETTINGS: FrameMatterSettings = {
   // Each frame's alpha then depends on its own mask only.
   smoothing: { ...DEFAULT_SMOOTHING, stillRate: 1 },
   tracking: null,
+  stillObjects: null,
+  plate: null,
   depth: 2,
 };
 const REFINED: FrameMatterSettings = { ...SETTINGS, matte: { ...DEFAULT_MATTE, refine: true } };
@@ -367,12 +369,25 @@ describe('FrameMatter', () => {
       }
     });
 
-    it('finds someone entering outside the region on the periodic whole-frame check', async () => {
+    it('finds someone entering outside the region on the next frame, from the movement there', async () => {
       const segmenter = new SharpSegmenter();
       const matter = new FrameMatter(segmenter, TRACKED);
       const first = frames(PERSON);
       await matter.finish(matter.start(first.small, first.side));
       // A second, larger person enters at the right edge, outside the region.
+      const both = frames(PERSON, [52, 6, 64, 26]);
+      const alpha = await matter.finish(matter.start(both.small, both.side));
+      // The crop, and the whole frame because the picture moved outside it.
+      expect(segmenter.runs).toHaveLength(6 + 2);
+      expect(alpha[gridAt(29, 8)]).toBe(255);
+      expect(alpha[gridAt(10, 8)]).toBe(255);
+    });
+
+    it('finds someone entering outside the region on the periodic whole-frame check where nothing moved there', async () => {
+      const segmenter = new SharpSegmenter();
+      const matter = new FrameMatter(segmenter, { ...TRACKED, tracking: { settings: { ...DEFAULT_TRACKING, checkEvery: 4, motionPixels: Infinity }, sideSize: SIDE } });
+      const first = frames(PERSON);
+      await matter.finish(matter.start(first.small, first.side));
       const both = frames(PERSON, [52, 6, 64, 26]);
       const alphas: Uint8Array[] = [];
       for (let frame = 0; frame < 4; frame++) alphas.push(await matter.finish(matter.start(both.small, both.side)));
@@ -381,6 +396,36 @@ describe('FrameMatter', () => {
       expect(alphas[3][gridAt(29, 8)]).toBe(255);
       expect(alphas[3][gridAt(10, 8)]).toBe(255);
       expect(segmenter.runs).toHaveLength(6 + 3 + 2);
+    });
+
+    // A person standing for two frames, then taller, their head rising to side row `headAt`: above the
+    // region planned from the last frame. Thin parts are answered above the touch level, so a person
+    // cut by the crop's border reaches it. The new runs and the taller frame's alpha.
+    async function headRisesAbove(headAt: number, settings: TrackingSettings): Promise<{ runs: number[]; alpha: Uint8Array }> {
+      const segmenter = new SharpSegmenter(0.6);
+      const matter = new FrameMatter(segmenter, { ...TRACKED, tracking: { settings: { ...settings, motionPixels: Infinity }, sideSize: SIDE } });
+      const standing = frames([16, 14, 26, 26]);
+      await matter.finish(matter.start(standing.small, standing.side));
+      await matter.finish(matter.start(standing.small, standing.side));
+      const before = segmenter.runs.length;
+      const taller = frames([16, headAt, 26, 26]);
+      const alpha = await matter.finish(matter.start(taller.small, taller.side));
+      return { runs: segmenter.runs.slice(before), alpha };
+    }
+
+    it('widens a crop that cuts its person and runs the model again, so a head entering above the region comes out whole', async () => {
+      const { runs, alpha } = await headRisesAbove(6, { ...DEFAULT_TRACKING, minZoom: 1 });
+      expect(runs).toHaveLength(2);
+      expect(alpha[gridAt(10, 3)]).toBeGreaterThanOrEqual(128);
+      expect(alpha[gridAt(10, 10)]).toBe(255);
+    });
+
+    it('uses the whole frame where a widened crop would enlarge the picture too little', async () => {
+      const { runs, alpha } = await headRisesAbove(2, DEFAULT_TRACKING);
+      // The crop, then the whole frame (not enlarged: the person's 5x12 grid pixels), which shows the
+      // person's core whole.
+      expect(runs).toEqual([expect.any(Number), 5 * 12]);
+      expect(alpha[gridAt(10, 3)]).toBeGreaterThanOrEqual(128);
     });
 
     it('segments the whole frame after a cut', async () => {

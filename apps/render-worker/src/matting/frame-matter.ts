@@ -1,9 +1,12 @@
+import { BackgroundPlate, type PlatePicture, type PlateSettings } from './background-plate';
+import { DEFAULT_WIDENING, touchedSides, widenedRegion, type WideningSettings } from './crop-widening';
 import { halveSideFrame } from './halved-frame';
 import { ModelInput, writeLumaChange, type YuvMatrix } from './model-input';
 import { MatteBuilder, type MatteSettings } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import { cropBytes, pasteRegion, RegionSampler, type PictureSize } from './region-crop';
 import { RegionTracker, type Box, type Region, type TrackingSettings } from './region-tracker';
+import { StillObjectFilter, type StillObjectSettings } from './still-object-filter';
 import { TemporalSmoother, type SmoothingSettings } from './temporal-smoother';
 
 export interface FrameMatterSettings {
@@ -13,8 +16,15 @@ export interface FrameMatterSettings {
   matte: MatteSettings;
   smoothing: SmoothingSettings;
   // Cropping to the person (issue 14), from the decoder's side frame: the whole frame as yuv420p at
-  // `sideSize`. Null: the model always sees the whole frame.
-  tracking: { settings: TrackingSettings; sideSize: PictureSize } | null;
+  // `sideSize`; a crop that cuts its person is widened (DEFAULT_WIDENING unless given). Null: the
+  // model always sees the whole frame.
+  tracking: { settings: TrackingSettings; sideSize: PictureSize; widening?: WideningSettings } | null;
+  // Still, unsure patches taken out of the matte on a still camera (still-object-filter.ts), at the
+  // video's frame rate. Null: the model's mask stands.
+  stillObjects: { settings: StillObjectSettings; fps: number } | null;
+  // The alpha fused with a plate of the background while the camera is still (background-plate.ts);
+  // only with stillObjects, which tells whether it is. Null: the model's alpha stands.
+  plate: PlateSettings | null;
   // Frames started and not yet finished, at most (see runFramePipeline).
   depth: number;
 }
@@ -23,6 +33,8 @@ export interface FrameMatterSettings {
 export interface PendingMatte {
   luma: Float32Array;
   fullLuma: Uint8Array | undefined;
+  // The picture at the alpha's size, for the background plate.
+  picture: PlatePicture;
   mask: Promise<Float32Array>;
 }
 
@@ -48,8 +60,16 @@ export class FrameMatter {
   private readonly input: ModelInput;
   private readonly smoother: TemporalSmoother;
   private readonly builder: MatteBuilder;
-  // With tracking: where the model looks next, and what cuts crops from the side frame.
-  private readonly tracking: { tracker: RegionTracker; sampler: RegionSampler } | null;
+  // With tracking: where the model looks next, what cuts crops from the side frame, and how.
+  private readonly tracking: { tracker: RegionTracker; sampler: RegionSampler; settings: TrackingSettings; widening: WideningSettings } | null;
+  private readonly stillObjects: StillObjectFilter | null;
+  private readonly plate: BackgroundPlate | null;
+  // The frame (by start order) whose movement last brought a whole-frame check, or a closer look at
+  // what moved; and the plane of what moved, made on first use.
+  private lastMotionCheck = -Infinity;
+  private moving: Float32Array | null = null;
+  // The grid cells that moved just now, for the background plate; made on first use.
+  private moved: Uint8Array | null = null;
   // One set of model inputs per frame in flight: they are read by model runs while others are filled.
   private readonly slots: Slot[];
   private nextSlot = 0;
@@ -68,8 +88,17 @@ export class FrameMatter {
     this.smoother = new TemporalSmoother(spec.width, spec.height, settings.smoothing);
     this.builder = new MatteBuilder(spec.width, spec.height, settings.width, settings.height, settings.matte);
     this.tracking = settings.tracking
-      ? { tracker: new RegionTracker(spec.width, spec.height, settings.tracking.settings), sampler: new RegionSampler(settings.tracking.sideSize, spec) }
+      ? {
+          tracker: new RegionTracker(spec.width, spec.height, settings.tracking.settings),
+          sampler: new RegionSampler(settings.tracking.sideSize, spec),
+          settings: settings.tracking.settings,
+          widening: settings.tracking.widening ?? DEFAULT_WIDENING,
+        }
       : null;
+    this.stillObjects = settings.stillObjects ? new StillObjectFilter(spec.width, spec.height, settings.stillObjects.fps, settings.stillObjects.settings) : null;
+    // At the alpha's size: the frame's with refinement (the side frame, yuv420p), else the model's.
+    this.plate =
+      settings.stillObjects && settings.plate ? new BackgroundPlate({ width: this.builder.width, height: this.builder.height }, spec, settings.matte.refine ? 1 : 0, settings.plate) : null;
     const cropped = settings.tracking ? pixels : 0;
     this.slots = Array.from({ length: settings.depth }, () => ({
       tensor: new Float32Array(pixels * 3),
@@ -91,14 +120,21 @@ export class FrameMatter {
     const mask = this.tracking && side ? this.segmentTracked(small, side, slot, previous.luma) : this.segmentWhole(small, slot.tensor, slot.luma);
     // Awaited by finish(); until then a failure must not count as unhandled.
     mask.catch(() => undefined);
-    return { luma: slot.luma, fullLuma, mask };
+    const picture: PlatePicture = this.settings.matte.refine && side ? { bytes: side, chromaShift: 1 } : { bytes: small, chromaShift: 0 };
+    return { luma: slot.luma, fullLuma, picture, mask };
   }
 
   async finish(pending: PendingMatte): Promise<Uint8Array> {
     const mask = flushTiny(await pending.mask);
     this.smoother.smooth(mask, pending.luma);
+    // Before the tracker sees it: a table is not followed as a person.
+    const cameraStill = this.stillObjects?.filter(mask, pending.luma) ?? false;
     this.tracking?.tracker.observe(mask);
-    return this.builder.build(mask, pending.luma, pending.fullLuma);
+    const alpha = this.builder.build(mask, pending.luma, pending.fullLuma);
+    if (this.plate && this.stillObjects) {
+      this.plate.fuse(alpha, mask, pending.picture, cameraStill, pending.luma, this.stillObjects.movedWithin(this.plate.enteringSeconds, (this.moved ??= new Uint8Array(mask.length))));
+    }
+    return alpha;
   }
 
   private segmentTracked(small: Uint8Array, side: Uint8Array, slot: Slot, previousLuma: Float32Array): Promise<Float32Array> {
@@ -108,7 +144,21 @@ export class FrameMatter {
     const cut = writeLumaChange(small, slot.luma, previousLuma) >= this.settings.smoothing.cutFrom;
     const { regions, check, fresh, frame } = tracker.next(cut);
     if (fresh) this.cuts++;
-    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, check) : this.segmentCloser(small, side, slot, { fresh, frame, cuts: this.cuts });
+    if (regions.length === 0) {
+      const motion = fresh ? null : this.motionLook(slot.luma, previousLuma, frame);
+      return this.segmentCloser(small, side, slot, { fresh, frame, cuts: this.cuts, motion });
+    }
+    return this.segmentRegions(small, side, slot, regions, check || this.movedOutside(regions, slot.luma, previousLuma, frame));
+  }
+
+  // Whether the picture moved outside `regions` since the last frame (someone entering where no crop
+  // looks), and a whole-frame check for it is not too soon after the last.
+  private movedOutside(regions: Region[], luma: Float32Array, previousLuma: Float32Array, frame: number): boolean {
+    const { settings } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    if (frame - this.lastMotionCheck < settings.motionCheckEvery) return false;
+    if (movingPixelsOutside(regions, luma, previousLuma, this.segmenter.spec.width, settings.motionFrom) < settings.motionPixels) return false;
+    this.lastMotionCheck = frame;
+    return true;
   }
 
   // `luma`: null where segmentTracked has written it already.
@@ -117,12 +167,31 @@ export class FrameMatter {
     return this.segmenter.segment(tensor);
   }
 
+  // Where the picture moved since the last frame, the region to look at closer if the whole frame
+  // shows nobody (RegionTracker.motionRegion), at most every motionCheckEvery frames. Made before
+  // the model runs: the last frame's luma is not kept that long.
+  private motionLook(luma: Float32Array, previousLuma: Float32Array, frame: number): Region | null {
+    const { tracker, settings } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    if (frame - this.lastMotionCheck < settings.motionCheckEvery) return null;
+    const moving = (this.moving ??= new Float32Array(luma.length));
+    for (let i = 0; i < luma.length; i++) {
+      const change = luma[i] - previousLuma[i];
+      moving[i] = change >= settings.motionFrom || change <= -settings.motionFrom ? 1 : 0;
+    }
+    return tracker.motionRegion(moving);
+  }
+
   // A whole frame while tracking (the first, a cut, the person lost): where the model finds people
   // small, it looks again at crops around them, so the frames before the tracker catches up are
   // not the weak ones. Where it finds nobody, or on a fresh frame whoever it finds, a search in
-  // tiles may find more (region-tracker.ts). `frame`: its number by start order; `cuts`: the fresh
-  // frames started up to it.
-  private async segmentCloser(small: Uint8Array, side: Uint8Array, slot: Slot, { fresh, frame, cuts }: { fresh: boolean; frame: number; cuts: number }): Promise<Float32Array> {
+  // tiles may find more (region-tracker.ts); where no search is due, a look at what moved (`motion`,
+  // see motionLook). `frame`: its number by start order; `cuts`: the fresh frames started up to it.
+  private async segmentCloser(
+    small: Uint8Array,
+    side: Uint8Array,
+    slot: Slot,
+    { fresh, frame, cuts, motion }: { fresh: boolean; frame: number; cuts: number; motion: Region | null },
+  ): Promise<Float32Array> {
     const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
     const whole = await this.segmentWhole(small, slot.tensor, null);
     // A frame started while an earlier frame that searched was still in flight (the pipeline's depth)
@@ -132,8 +201,10 @@ export class FrameMatter {
     const { search } = this;
     const earlierSearch = !fresh && search && search.cuts === cuts && search.frame < frame && frame - search.frame < this.settings.depth ? search.people : null;
     const looks = earlierSearch ? tracker.closerLookAfterSearch(whole, await earlierSearch) : tracker.closerLook(whole);
-    const tiles = tracker.searchTiles(whole, fresh, frame);
+    const searchTiles = tracker.searchTiles(whole, fresh, frame);
+    const tiles = searchTiles.length === 0 && looks.length === 0 && motion ? [motion] : searchTiles;
     if (tiles.length === 0) return looks.length > 0 ? this.segmentRegions(small, side, slot, looks, false, whole) : whole;
+    if (tiles[0] === motion) this.lastMotionCheck = frame;
     // Waiting frames resume once the search's regions are known, not merely once its masks are.
     const finds = this.searchTiles(side, slot, tiles, whole).then((found) => tracker.searchFinds(found, looks.length > 0 ? whole : undefined));
     this.search = {
@@ -178,9 +249,34 @@ export class FrameMatter {
     });
     const whole = check ? this.segmentWhole(small, slot.tensor, null) : undefined;
     whole?.catch(() => undefined);
-    const background = known ?? (whole ? await whole : slot.pasted.fill(0));
-    for (const [index, mask] of cropMasks.entries()) pasteRegion(await mask, regions[index], spec, background, regions.slice(0, index));
+    const settled = await Promise.all(cropMasks.map((mask, index) => this.widenUntilInside(side, slot, regions[index], mask, index)));
+    // A region that could not hold its person gives way to the whole frame's mask.
+    const wholeNeeded = settled.includes(null);
+    const background = known ?? (whole ? await whole : wholeNeeded ? await this.segmentWhole(small, slot.tensor, null) : slot.pasted.fill(0));
+    const pasted: Region[] = [];
+    for (const crop of settled) {
+      if (!crop) continue;
+      pasteRegion(crop.mask, crop.region, spec, background, pasted);
+      pasted.push(crop.region);
+    }
     return background;
+  }
+
+  // The crop's mask once the person lies inside it: where it reaches a border of the region that is
+  // not the picture's, the region is widened that way and the model runs again (crop-widening.ts).
+  // Null: still cut after the last widening, or too wide to gain from a crop.
+  private async widenUntilInside(side: Uint8Array, slot: Slot, region: Region, first: Promise<Float32Array>, index: number): Promise<{ region: Region; mask: Float32Array } | null> {
+    const { spec } = this.segmenter;
+    const { settings, widening } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    let crop = { region, mask: await first };
+    for (let widenings = 0; ; widenings++) {
+      const sides = touchedSides(crop.mask, spec, crop.region, widening.touchFrom);
+      if (!sides) return crop;
+      const wider = widenings < widening.maxWidenings ? widenedRegion(crop.region, sides, spec, widening.growth, settings.minZoom) : null;
+      if (!wider) return null;
+      // The first run has answered: its tensor is free again.
+      crop = { region: wider, mask: await this.segmenter.segment(this.cropTensor(side, slot, wider, slot.cropTensors[index])) };
+    }
   }
 
   // Fills `tensor` with the model's input for `region` of the side frame.
@@ -190,6 +286,22 @@ export class FrameMatter {
     this.input.write(slot.crop, spec, tensor, null, 'half');
     return tensor;
   }
+}
+
+// Grid pixels outside every region whose luma changed by `from` or more.
+function movingPixelsOutside(regions: Region[], luma: Float32Array, previous: Float32Array, width: number, from: number): number {
+  let moving = 0;
+  const height = luma.length / width;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const inRow = regions.filter((region) => y + 0.5 >= region.y && y + 0.5 < region.y + region.height);
+    for (let x = 0; x < width; x++) {
+      const change = luma[row + x] - previous[row + x];
+      if (change < from && change > -from) continue;
+      if (!inRow.some((region) => x + 0.5 >= region.x && x + 0.5 < region.x + region.width)) moving++;
+    }
+  }
+  return moving;
 }
 
 // A sigmoid's background answers are as small as 1e-30, and smoothing shrinks them further into

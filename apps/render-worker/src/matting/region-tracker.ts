@@ -25,8 +25,13 @@ export interface TrackingSettings {
   // Below this enlargement the whole frame is used: the gain is too small to pay for the crop.
   minZoom: number;
   // Every this many cropped frames the whole frame is segmented too, to find people entering outside
-  // the region.
+  // the region; and sooner where the picture moves outside the regions (someone entering): where at
+  // least `motionPixels` grid pixels there change by `motionFrom` (luma, 0..1) or more since the last
+  // frame, at most every `motionCheckEvery` frames.
   checkEvery: number;
+  motionFrom: number;
+  motionPixels: number;
+  motionCheckEvery: number;
   // Share of the way to a smaller region taken per frame: a region grows at once, shrinks slowly.
   shrinkRate: number;
   // While nobody is found, every this many frames the frame is also searched in four overlapping
@@ -59,6 +64,9 @@ export const DEFAULT_TRACKING: TrackingSettings = {
   sourceScale: 2,
   minZoom: 1.25,
   checkEvery: 15,
+  motionFrom: 0.06,
+  motionPixels: 8,
+  motionCheckEvery: 3,
   shrinkRate: 0.2,
   searchEvery: 30,
   searchZoom: 1.75,
@@ -192,6 +200,18 @@ export class RegionTracker {
   closerLookAfterSearch(mask: Float32Array, searched: Box[]): Region[] {
     const seen = this.people(mask);
     return this.lookAt([...seen, ...searched.filter((box) => !seen.some((known) => overlap(known, box)))]);
+  }
+
+  // A region around the largest patch of `moving` (1 where the picture changed since the last
+  // frame, else 0), for a closer look where the whole frame shows nobody: someone entering (a head
+  // rising from the bottom edge) is too small or too cut for the whole frame's run. Null where too
+  // little moved, or the region would enlarge the picture too little (a pan moves everything).
+  motionRegion(moving: Float32Array): Region | null {
+    const { gridWidth, gridHeight, settings } = this;
+    const patches = foregroundColumns(moving, gridWidth, gridHeight, { foregroundFrom: 0.5, confidentFrom: Infinity });
+    const largest = patches.reduce<Patch | null>((best, patch) => (!best || patch.pixels > best.pixels ? patch : best), null);
+    if (!largest || largest.pixels < settings.motionPixels) return null;
+    return this.follow(largest.box, 0, STILL, null);
   }
 
   private lookAt(boxes: Box[]): Region[] {

@@ -13,11 +13,13 @@ import { stillImage } from '../media/still-image';
 import { MAX_MATTING_PICTURE, MIN_SIDE } from './frame-geometry';
 import { FrameMatter, type PendingMatte } from './frame-matter';
 import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame-pipeline';
+import { DEFAULT_PLATE } from './background-plate';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import type { MatteFiles } from './matting-args';
 import { mattingPlan, type MattingPlan } from './matting-plan';
 import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
+import { DEFAULT_STILL_OBJECTS } from './still-object-filter';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
 
 export interface RemoveBackgroundRequest {
@@ -38,8 +40,9 @@ export interface RemoveBackgroundRequest {
   runner?: CommandRunner;
   // Frames in flight between decoder and encoder (PIPELINE_DEPTH by default).
   depth?: number;
-  // Crop the model's input to the person (issue 14); on by default. Off, the model sees every whole
-  // frame, as before tracking: the quality bench's reference.
+  // Use what the video tells beyond each frame (decisions 0041 and 0066): crops that follow the person, and
+  // still objects taken out of the matte; on by default. Off, the plain per-frame model: every whole
+  // frame, each mask smoothed and refined alone; the quality bench's baseline.
   tracking?: boolean;
   // Sees every frame's alpha as the encoder gets it (tests compare it with the delivered file): at
   // the model's size, or with refinement the frame's.
@@ -141,6 +144,8 @@ class BackgroundRemoval {
       matte: { ...DEFAULT_MATTE, refine: request.options.refine_foreground_edges },
       smoothing: DEFAULT_SMOOTHING,
       tracking: this.tracking && plan.side ? { settings: this.tracking, sideSize: plan.side } : null,
+      stillObjects: this.tracking ? { settings: DEFAULT_STILL_OBJECTS, fps: plan.fps } : null,
+      plate: this.tracking ? DEFAULT_PLATE : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,
     });
     const frames = await this.stream(matter, plan, probe.durationSeconds ?? 0);

@@ -1,0 +1,119 @@
+import { BackgroundPlate, DEFAULT_PLATE } from './background-plate';
+
+// Alpha and picture at 8x8, the model's grid at 4x4 (each grid pixel 2x2 picture pixels).
+const SIZE = { width: 8, height: 8 };
+const GRID = { width: 4, height: 4 };
+const WALL = 120;
+
+// A yuv444p picture: `wall` everywhere, and `person` in the picture pixels of the box (x1, y1 exclusive).
+function picture(person?: { box: [number, number, number, number]; y: number; u?: number }): Uint8Array {
+  const pixels = SIZE.width * SIZE.height;
+  const bytes = new Uint8Array(pixels * 3).fill(128);
+  bytes.fill(WALL, 0, pixels);
+  if (person) {
+    const [x0, y0, x1, y1] = person.box;
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        bytes[y * SIZE.width + x] = person.y;
+        bytes[pixels + y * SIZE.width + x] = person.u ?? 128;
+      }
+    }
+  }
+  return bytes;
+}
+
+const gridMask = (cells: number[], value = 1): Float32Array => {
+  const mask = new Float32Array(GRID.width * GRID.height);
+  for (const cell of cells) mask[cell] = value;
+  return mask;
+};
+
+const EMPTY = new Float32Array(GRID.width * GRID.height);
+// The grid's luma (a flat wall: no drift can be read from it); nothing moved of late.
+const GRID_LUMA = new Float32Array(GRID.width * GRID.height).fill((WALL - 16) / 219);
+const MOVED = new Uint8Array(GRID.width * GRID.height);
+const at = (x: number, y: number) => y * SIZE.width + x;
+
+function learnedPlate(): BackgroundPlate {
+  // On a 4x4 grid a patch of two cells is someone coming in, small at first.
+  const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, enteringPixels: 2, enteringFirstShare: 0.2 });
+  for (let frame = 0; frame < DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+  return plate;
+}
+
+describe('BackgroundPlate', () => {
+  it('leaves the alpha as the model made it until the plate is known', () => {
+    const plate = new BackgroundPlate(SIZE, GRID, 0);
+    const alpha = new Uint8Array(64).fill(128);
+    plate.fuse(alpha, gridMask([5], 0.5), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    expect(Array.from(alpha)).toEqual(Array(64).fill(128));
+  });
+
+  it('pulls an unsure alpha that matches the plate to the background: a halo, an object of the scene', () => {
+    const plate = learnedPlate();
+    const alpha = new Uint8Array(64).fill(128);
+    plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    expect(alpha[at(2, 2)]).toBeLessThan(20);
+  });
+
+  it('keeps a pixel of a sure person that matches the plate by chance, where the region around differs', () => {
+    const plate = learnedPlate();
+    const alpha = new Uint8Array(64);
+    alpha.fill(255, at(0, 2), at(0, 4));
+    const person = picture({ box: [0, 2, 8, 4], y: 220 });
+    person[at(2, 2)] = WALL;
+    plate.fuse(alpha, gridMask([4, 5, 6, 7]), { bytes: person, chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    expect(alpha[at(2, 2)]).toBeGreaterThanOrEqual(128);
+  });
+
+  it('takes out a sure patch whose whole region matches the plate: the scene, not a person', () => {
+    const plate = learnedPlate();
+    const alpha = new Uint8Array(64);
+    alpha.fill(255, at(0, 2), at(0, 4));
+    plate.fuse(alpha, gridMask([4, 5, 6, 7]), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    expect(alpha[at(2, 2)]).toBeLessThan(128);
+  });
+
+  it('adds what differs clearly from the plate next to the person (a foot the model missed), not far from them', () => {
+    const plate = learnedPlate();
+    const alpha = new Uint8Array(64);
+    // The model's person in grid cell (1,1); the picture differs in cell (2,1) beside it and (0,3) far away.
+    const person = picture({ box: [2, 2, 6, 4], y: 220 });
+    person[at(0, 6)] = 220;
+    plate.fuse(alpha, gridMask([5]), { bytes: person, chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    expect(alpha[at(4, 2)]).toBeGreaterThanOrEqual(128);
+    expect(alpha[at(0, 6)]).toBe(0);
+  });
+
+  it("adds someone coming in at the picture's edge whom the model does not see, while they move", () => {
+    const plate = learnedPlate();
+    const alpha = new Uint8Array(64);
+    // Half a person at the left edge: grid cells (0,1) and (0,2), moving.
+    const moved = new Uint8Array(16);
+    moved[4] = moved[8] = 1;
+    plate.fuse(alpha, EMPTY, { bytes: picture({ box: [0, 2, 2, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, moved);
+    expect(alpha[at(0, 3)]).toBeGreaterThanOrEqual(128);
+  });
+
+  it('does not take a patch at the edge that differs but stands still for someone coming in', () => {
+    const plate = learnedPlate();
+    const alpha = new Uint8Array(64);
+    plate.fuse(alpha, EMPTY, { bytes: picture({ box: [0, 2, 2, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    expect(alpha[at(0, 3)]).toBe(0);
+  });
+
+  it('takes a darker patch of the same colour for a shadow: no evidence either way', () => {
+    const plate = learnedPlate();
+    const alpha = new Uint8Array(64);
+    plate.fuse(alpha, gridMask([5]), { bytes: picture({ box: [4, 2, 6, 4], y: 90 }), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    expect(alpha[at(4, 2)]).toBe(0);
+  });
+
+  it('forgets the plate when the camera moves', () => {
+    const plate = learnedPlate();
+    plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, false, GRID_LUMA, MOVED);
+    const alpha = new Uint8Array(64).fill(128);
+    plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    expect(alpha[at(2, 2)]).toBe(128);
+  });
+});

@@ -1,0 +1,492 @@
+import { lumaOf } from './model-input';
+import type { PictureSize } from './region-crop';
+
+// A still camera is an advantage (decision 0066): each pixel of the scene shows its background whenever
+// nobody covers it, so a plate of the background is learned from those frames, and the difference
+// of a frame to it says, at the picture's own resolution, where someone is. Fused with the model's
+// alpha: where the picture matches the plate the alpha is pulled towards background (the halo
+// around a person, the gap between the legs, an object that is part of the scene); near the person
+// the model found, where it differs clearly the alpha is pulled towards the person (a foot, a hand the
+// model's coarse mask missed). Where the plate is not known (a person who never moves, the first
+// frames) the model's alpha stands; the plate is dropped whenever the camera moves.
+
+export interface PlateSettings {
+  // Share of the new picture taken into a pixel's plate each frame it shows the background.
+  learnRate: number;
+  // Frames a pixel must have shown the background before its plate is trusted.
+  knownAfter: number;
+  // A grid pixel shows the background where the model's mask there, and within `learnMargin` grid
+  // pixels around, is below `learnBelow`.
+  learnBelow: number;
+  learnMargin: number;
+  // Grid pixels around the model's person (mask at 0.5 or more) where a difference may add to it.
+  reach: number;
+  // Difference to the plate (luma and chroma, 0..1 each, summed) up to which a pixel matches it, and
+  // from which it clearly differs; the evidence runs from -matchWeight to +differWeight between, in
+  // logits added to the model's.
+  matchBelow: number;
+  differFrom: number;
+  matchWeight: number;
+  differWeight: number;
+  // The weight of a region's mean evidence (gatherAround), added to the pixel's own.
+  regionWeight: number;
+  // What enters at the picture's edge (entering): a patch of at least this many grid cells, at least
+  // `enteringMoved` of which moved within `enteringSeconds`: a patch that stopped (the scene shifted
+  // once, a door that stays open) is not someone coming in.
+  enteringPixels: number;
+  enteringMoved: number;
+  enteringSeconds: number;
+  // Someone comes in bit by bit: a patch first seen entering larger than this share of the grid is the
+  // scene changing at once (the camera nudged or zoomed), unless it continues last frame's entering.
+  enteringFirstShare: number;
+  // A pixel darker than its plate by a ratio in this range, with the same colour, is a shadow: no
+  // evidence either way (the model decides).
+  shadowRatios: [number, number];
+  shadowChroma: number;
+}
+
+export const DEFAULT_PLATE: PlateSettings = {
+  learnRate: 0.15,
+  knownAfter: 3,
+  learnBelow: 0.1,
+  learnMargin: 2,
+  reach: 3,
+  matchBelow: 0.04,
+  differFrom: 0.12,
+  matchWeight: 3,
+  differWeight: 5,
+  regionWeight: 1.5,
+  enteringPixels: 8,
+  enteringMoved: 0.3,
+  enteringSeconds: 0.3,
+  enteringFirstShare: 0.015,
+  shadowRatios: [0.45, 0.92],
+  shadowChroma: 0.03,
+};
+
+// The picture the alpha is made at, planar 8-bit YUV: luma at the alpha's size, each chroma plane
+// at full resolution (yuv444p, the model's frame) or half (yuv420p, the full-size side frame).
+export interface PlatePicture {
+  bytes: Uint8Array;
+  chromaShift: 0 | 1;
+}
+
+// The model's answers are clamped here before their logit: an alpha of 0 or 255 stays movable.
+const SURE = 0.02;
+const LOGITS = Float64Array.from({ length: 256 }, (_, a) => {
+  const p = Math.min(1 - SURE, Math.max(SURE, a / 255));
+  return Math.log(p / (1 - p));
+});
+// The alpha of a summed logit, looked up in steps of 1/32 over the range the sums can take: an
+// exponential on every pixel near the person costs more than the rest of the fusion.
+const STEPS = 32;
+const LOGIT_RANGE = 10;
+const ALPHAS = Uint8Array.from({ length: 2 * LOGIT_RANGE * STEPS + 1 }, (_, k) => Math.round(255 / (1 + Math.exp(-(k / STEPS - LOGIT_RANGE)))));
+
+// The camera's drift is sought up to this many grid cells each way, on cells whose luma differs from
+// their right and lower neighbours' by TEXTURE in all; at least MIN_TEXTURED_CELLS of them are needed.
+// A shift that fits SHIFT_GAIN times better than in place, where in place is off by more than NOISE
+// a cell on average, means the camera moved.
+const SHIFT_REACH = 2;
+const TEXTURE = 0.05;
+const MIN_TEXTURED_CELLS = 50;
+const SHIFT_GAIN = 0.8;
+const NOISE = 0.01;
+
+// Exposure ratios are read from GAIN_LOW to GAIN_HIGH in steps of 1 / GAIN_BINS_PER_UNIT, on cells
+// whose plate is brighter than DARK (a ratio of near-black values is noise).
+const GAIN_LOW = 0;
+const GAIN_HIGH = 3;
+const GAIN_BINS_PER_UNIT = 200;
+const DARK = 40;
+
+export class BackgroundPlate {
+  private readonly luma: Float32Array;
+  private readonly chromaU: Float32Array;
+  private readonly chromaV: Float32Array;
+  // Frames each pixel has shown the background, capped at 255.
+  private readonly seen: Uint8Array;
+  // Grid planes: the model's person grown by `reach`, and where the background may be learned.
+  private readonly near: Uint8Array;
+  private readonly learnable: Uint8Array;
+  private readonly scratch: Uint8Array;
+  // This frame's evidence per pixel, the pixels weighed (in order), and per grid cell the evidence's
+  // sum and count, then its mean over the cell and its neighbours.
+  private readonly evidence: Float32Array;
+  private readonly candidates: Int32Array;
+  private readonly cellSums: Float64Array;
+  private readonly cellCounts: Int32Array;
+  private readonly rowSums: Float64Array;
+  private readonly rowCounts: Int32Array;
+  private readonly regional: Float32Array;
+  // Grid planes of what enters (entering): the cells that differ from the plate, their labels, the
+  // walk's stack, a patch's cells, and each cell's centre pixel.
+  private readonly differs: Uint8Array;
+  private readonly labels: Uint8Array;
+  private readonly stack: Int32Array;
+  private readonly members: Int32Array;
+  private readonly centres: Int32Array;
+  // Last frame's entering cells.
+  private readonly previousEntering: Uint8Array;
+  // For each alpha column and row, its grid column and row.
+  private readonly gridX: Int32Array;
+  private readonly gridY: Int32Array;
+  private readonly chromaWidth: number;
+  private empty = true;
+  // This frame's exposure against the plate's (exposureGain), and the histogram it is read from.
+  private gain = 1;
+  // The frame's misfit to the plate at each shift tried (shifted).
+  private readonly shiftErrors = new Float64Array((2 * SHIFT_REACH + 1) ** 2);
+  private readonly ratioCounts = new Int32Array((GAIN_HIGH - GAIN_LOW) * GAIN_BINS_PER_UNIT + 1);
+
+  constructor(
+    private readonly size: PictureSize,
+    private readonly grid: PictureSize,
+    chromaShift: 0 | 1,
+    private readonly settings: PlateSettings = DEFAULT_PLATE,
+  ) {
+    const pixels = size.width * size.height;
+    this.chromaWidth = (size.width + chromaShift) >> chromaShift;
+    const chromaPixels = this.chromaWidth * ((size.height + chromaShift) >> chromaShift);
+    this.luma = new Float32Array(pixels);
+    this.chromaU = new Float32Array(chromaPixels);
+    this.chromaV = new Float32Array(chromaPixels);
+    this.seen = new Uint8Array(pixels);
+    const gridPixels = grid.width * grid.height;
+    this.near = new Uint8Array(gridPixels);
+    this.learnable = new Uint8Array(gridPixels);
+    this.scratch = new Uint8Array(gridPixels);
+    this.evidence = new Float32Array(pixels);
+    this.candidates = new Int32Array(pixels);
+    this.cellSums = new Float64Array(gridPixels);
+    this.cellCounts = new Int32Array(gridPixels);
+    this.rowSums = new Float64Array(gridPixels);
+    this.rowCounts = new Int32Array(gridPixels);
+    this.regional = new Float32Array(gridPixels);
+    this.differs = new Uint8Array(gridPixels);
+    this.labels = new Uint8Array(gridPixels);
+    this.stack = new Int32Array(gridPixels);
+    this.members = new Int32Array(gridPixels);
+    this.previousEntering = new Uint8Array(gridPixels);
+    this.centres = Int32Array.from({ length: gridPixels }, (_, g) => {
+      const x = Math.min(size.width - 1, Math.floor((((g % grid.width) + 0.5) * size.width) / grid.width));
+      const y = Math.min(size.height - 1, Math.floor(((Math.floor(g / grid.width) + 0.5) * size.height) / grid.height));
+      return y * size.width + x;
+    });
+    this.gridX = Int32Array.from({ length: size.width }, (_, x) => Math.min(grid.width - 1, Math.floor(((x + 0.5) * grid.width) / size.width)));
+    this.gridY = Int32Array.from({ length: size.height }, (_, y) => Math.min(grid.height - 1, Math.floor(((y + 0.5) * grid.height) / size.height)));
+  }
+
+  // How recent a movement makes a patch at the picture's edge something entering (see fuse's `moved`).
+  get enteringSeconds(): number {
+    return this.settings.enteringSeconds;
+  }
+
+  // Fuses `alpha` (in place, at the plate's size) with the plate, then learns the background from
+  // this frame. `mask`: the model's finished mask on the grid; `cameraStill`: false drops the plate.
+  // `gridLuma`: the frame's luma on the grid (0..1); `moved`: 1 for each grid cell whose picture
+  // moved just now (StillObjectFilter.movedWithin enteringSeconds).
+  fuse(alpha: Uint8Array, mask: Float32Array, picture: PlatePicture, cameraStill: boolean, gridLuma: Float32Array, moved: Uint8Array): void {
+    if (!cameraStill || this.shifted(gridLuma, mask)) return this.forget();
+    this.gain = this.exposureGain(picture, mask);
+    this.markNear(mask);
+    this.markDifferences(picture);
+    this.markGrid(mask, moved);
+    const candidates = this.weigh(alpha, picture);
+    this.gatherAround();
+    this.apply(alpha, candidates);
+    this.empty = false;
+  }
+
+  // Each pixel's evidence against its plate where the plate is known and the pixel may change (the
+  // model shows something there, or it is near the person), summed per grid cell; learns the
+  // background where the model shows none. Returns how many pixels were weighed (`candidates`).
+  private weigh(alpha: Uint8Array, picture: PlatePicture): number {
+    const { luma, chromaU, chromaV, seen, near, learnable, gridX, gridY, chromaWidth, evidence, candidates, cellSums, cellCounts, gain, settings } = this;
+    const { width, height } = this.size;
+    const { bytes } = picture;
+    const shift = picture.chromaShift;
+    const pixels = width * height;
+    const vPlane = pixels + chromaWidth * ((height + shift) >> shift);
+    const [darkest, lightest] = settings.shadowRatios;
+    const slope = (settings.matchWeight + settings.differWeight) / (settings.differFrom - settings.matchBelow);
+    const rate = settings.learnRate;
+    cellSums.fill(0);
+    cellCounts.fill(0);
+    let count = 0;
+    for (let y = 0, i = 0; y < height; y++) {
+      const gridRow = gridY[y] * this.grid.width;
+      const chromaRow = (y >> shift) * chromaWidth;
+      for (let x = 0; x < width; x++, i++) {
+        const g = gridRow + gridX[x];
+        const c = chromaRow + (x >> shift);
+        const yValue = bytes[i];
+        const u = bytes[pixels + c];
+        const v = bytes[vPlane + c];
+        if (seen[i] >= settings.knownAfter && (alpha[i] > 0 || near[g] === 1)) {
+          const plateY = 16 + gain * (luma[i] - 16);
+          const chroma = (abs(u - chromaU[c]) + abs(v - chromaV[c])) / 224;
+          const ratio = (yValue - 16) / (plateY - 16);
+          const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && chroma < settings.shadowChroma;
+          let weight = 0;
+          if (!shadow) {
+            weight = -settings.matchWeight + (abs(yValue - plateY) / 219 + chroma - settings.matchBelow) * slope;
+            if (weight < -settings.matchWeight) weight = -settings.matchWeight;
+            else if (weight > settings.differWeight) weight = settings.differWeight;
+          }
+          evidence[i] = weight;
+          candidates[count++] = i;
+          cellSums[g] += weight;
+          cellCounts[g]++;
+        }
+        if (learnable[g] === 1 && alpha[i] === 0) {
+          luma[i] = seen[i] === 0 ? yValue : luma[i] + rate * (yValue - luma[i]);
+          // A chroma pixel shared by a 2x2 block is learned from its first pixel only.
+          if (((x | y) & shift) === 0) {
+            chromaU[c] = seen[i] === 0 ? u : chromaU[c] + rate * (u - chromaU[c]);
+            chromaV[c] = seen[i] === 0 ? v : chromaV[c] + rate * (v - chromaV[c]);
+          }
+          if (seen[i] < 255) seen[i]++;
+        }
+      }
+    }
+    return count;
+  }
+
+  // Each grid cell's regional evidence: the mean over the weighed pixels of it and its 8 neighbours.
+  // A pixel alone can match its plate by chance (a grey shirt's fold on a grey wall); a whole region
+  // that matches is the scene (a coat on a chair the person stands in front of).
+  private gatherAround(): void {
+    const { cellSums, cellCounts, rowSums, rowCounts, regional } = this;
+    const { width, height } = this.grid;
+    // Each cell's row of three, then the columns of those: two passes instead of nine reads a cell.
+    for (let y = 0; y < height; y++) {
+      const row = y * width;
+      for (let x = 0; x < width; x++) {
+        const g = row + x;
+        let sum = cellSums[g];
+        let count = cellCounts[g];
+        if (x > 0) {
+          sum += cellSums[g - 1];
+          count += cellCounts[g - 1];
+        }
+        if (x < width - 1) {
+          sum += cellSums[g + 1];
+          count += cellCounts[g + 1];
+        }
+        rowSums[g] = sum;
+        rowCounts[g] = count;
+      }
+    }
+    for (let g = 0; g < regional.length; g++) {
+      let sum = rowSums[g];
+      let count = rowCounts[g];
+      if (g >= width) {
+        sum += rowSums[g - width];
+        count += rowCounts[g - width];
+      }
+      if (g + width < regional.length) {
+        sum += rowSums[g + width];
+        count += rowCounts[g + width];
+      }
+      regional[g] = count === 0 ? 0 : sum / count;
+    }
+  }
+
+  // The weighed pixels' alpha: the model's logit plus the pixel's and its region's evidence. Away from
+  // the person a difference adds nothing: a moved chair, a flicker of light.
+  private apply(alpha: Uint8Array, count: number): void {
+    const { evidence, candidates, regional, near, gridX, gridY, settings } = this;
+    const { width } = this.size;
+    const gridWidth = this.grid.width;
+    for (let k = 0; k < count; k++) {
+      const i = candidates[k];
+      const g = gridY[(i / width) | 0] * gridWidth + gridX[i % width];
+      let total = evidence[i] + settings.regionWeight * regional[g];
+      if (total > 0 && near[g] === 0) total = 0;
+      let logit = LOGITS[alpha[i]] + total;
+      if (logit < -LOGIT_RANGE) logit = -LOGIT_RANGE;
+      else if (logit > LOGIT_RANGE) logit = LOGIT_RANGE;
+      alpha[i] = ALPHAS[((logit + LOGIT_RANGE) * STEPS + 0.5) | 0];
+    }
+  }
+
+  // Whether the frame fits the plate better shifted than in place: a camera that drifted (a slow
+  // pan, a shake) too little from one frame to the next to count as moving. Judged on the grid's
+  // background cells whose plate is known and whose luma varies (a flat wall fits any shift), every
+  // other row and column.
+  private shifted(gridLuma: Float32Array, mask: Float32Array): boolean {
+    const { centres, seen, luma, settings } = this;
+    const { width, height } = this.grid;
+    const reach = SHIFT_REACH;
+    const errors = this.shiftErrors.fill(0);
+    let cells = 0;
+    for (let y = reach; y < height - reach; y += 2) {
+      for (let x = reach; x < width - reach; x += 2) {
+        const g = y * width + x;
+        if (mask[g] >= settings.learnBelow || seen[centres[g]] < settings.knownAfter) continue;
+        const here = gridLuma[g];
+        if (abs(gridLuma[g + 1] - here) + abs(gridLuma[g + width] - here) < TEXTURE) continue;
+        cells++;
+        let k = 0;
+        for (let dy = -reach; dy <= reach; dy++) {
+          for (let dx = -reach; dx <= reach; dx++, k++) errors[k] += abs(here - lumaOf(luma[centres[g + dy * width + dx]]));
+        }
+      }
+    }
+    if (cells < MIN_TEXTURED_CELLS) return false;
+    const inPlace = errors[(errors.length - 1) / 2];
+    const best = Math.min(...errors);
+    return best < SHIFT_GAIN * inPlace && inPlace > NOISE * cells;
+  }
+
+  // The camera's exposure against the plate's: the median ratio of the frame's luma to the plate's
+  // over the grid's known background cells (1 where there are too few). A change of exposure or of
+  // the room's light brightens or darkens every pixel alike; compared as it is, the scene would differ
+  // from its plate everywhere at once.
+  private exposureGain(picture: PlatePicture, mask: Float32Array): number {
+    const { centres, seen, luma, ratioCounts, settings } = this;
+    ratioCounts.fill(0);
+    let cells = 0;
+    for (let g = 0; g < centres.length; g++) {
+      const i = centres[g];
+      if (mask[g] >= settings.learnBelow || seen[i] < settings.knownAfter || luma[i] < DARK) continue;
+      const bin = Math.round(((picture.bytes[i] - 16) / (luma[i] - 16) - GAIN_LOW) * GAIN_BINS_PER_UNIT);
+      ratioCounts[bin < 0 ? 0 : bin >= ratioCounts.length ? ratioCounts.length - 1 : bin]++;
+      cells++;
+    }
+    if (cells < MIN_TEXTURED_CELLS) return 1;
+    let below = 0;
+    for (let bin = 0; bin < ratioCounts.length; bin++) {
+      below += ratioCounts[bin];
+      if (below * 2 >= cells) return GAIN_LOW + bin / GAIN_BINS_PER_UNIT;
+    }
+    return 1;
+  }
+
+  private forget(): void {
+    if (this.empty) return;
+    this.seen.fill(0);
+    this.previousEntering.fill(0);
+    this.empty = true;
+  }
+
+  // `near`: the person (mask at 0.5 or more) grown by `reach`; `learnable`: nowhere within
+  // `learnMargin` of a mask value at `learnBelow` or more.
+  // `near`: the model's person (mask at 0.5 or more) grown by `reach`.
+  private markNear(mask: Float32Array): void {
+    const { near, scratch, settings } = this;
+    for (let i = 0; i < mask.length; i++) near[i] = mask[i] >= 0.5 ? 1 : 0;
+    grow(near, scratch, this.grid.width, this.grid.height, settings.reach);
+  }
+
+  // What enters (entering) counts as the person too: `near` grows by it, grown by `reach`.
+  private markGrid(mask: Float32Array, moved: Uint8Array): void {
+    const { near, learnable, scratch, settings } = this;
+    const { width, height } = this.grid;
+    const entering = this.entering(moved);
+    for (let i = 0; i < mask.length; i++) learnable[i] = entering[i];
+    grow(learnable, scratch, width, height, settings.reach);
+    for (let i = 0; i < mask.length; i++) near[i] |= learnable[i];
+    // Nor is what moves learned: someone the model missed, walking.
+    for (let i = 0; i < mask.length; i++) learnable[i] = mask[i] >= settings.learnBelow || entering[i] === 1 || moved[i] === 1 ? 1 : 0;
+    grow(learnable, scratch, width, height, settings.learnMargin);
+    for (let i = 0; i < learnable.length; i++) learnable[i] ^= 1;
+  }
+
+  // The grid cells whose picture differs clearly from a known plate (sampled at each cell's centre),
+  // into `differs`.
+  private markDifferences(picture: PlatePicture): void {
+    const { differs, centres, seen, luma, chromaU, chromaV, chromaWidth, settings } = this;
+    const { bytes } = picture;
+    const shift = picture.chromaShift;
+    const pixels = this.size.width * this.size.height;
+    const vPlane = pixels + chromaWidth * ((this.size.height + shift) >> shift);
+    for (let g = 0; g < differs.length; g++) {
+      const i = centres[g];
+      differs[g] = 0;
+      if (seen[i] < settings.knownAfter) continue;
+      const c = ((i / this.size.width) >> shift) * chromaWidth + ((i % this.size.width) >> shift);
+      const difference = abs(bytes[i] - 16 - this.gain * (luma[i] - 16)) / 219 + (abs(bytes[pixels + c] - chromaU[c]) + abs(bytes[vPlane + c] - chromaV[c])) / 224;
+      if (difference >= settings.differFrom) differs[g] = 1;
+    }
+  }
+
+  // Grid cells of what comes in or goes out at the picture's edge: patches that differ clearly from
+  // the plate (markDifferences), touch the edge, and mostly moved just now (`moved`, 1 per grid cell).
+  // Someone half out of the picture is too cut for the model to see; their difference to the plate
+  // shows them whole, and nothing static is taken for them.
+  private entering(moved: Uint8Array): Uint8Array {
+    const { differs, labels, stack, members, settings } = this;
+    const previous = this.previousEntering;
+    const { width, height } = this.grid;
+    const label = (g: number): number => {
+      labels[g] = 1;
+      return g;
+    };
+    labels.fill(0);
+    for (let seed = 0; seed < differs.length; seed++) {
+      if (differs[seed] === 0 || labels[seed] !== 0) continue;
+      let top = 0;
+      let count = 0;
+      let touches = false;
+      let moving = 0;
+      labels[seed] = 1;
+      stack[top++] = seed;
+      while (top > 0) {
+        const g = stack[--top];
+        members[count++] = g;
+        const x = g % width;
+        const y = (g / width) | 0;
+        if (x === 0 || y === 0 || x === width - 1 || y === height - 1) touches = true;
+        moving += moved[g];
+        if (x > 0 && differs[g - 1] === 1 && labels[g - 1] === 0) stack[top++] = label(g - 1);
+        if (x < width - 1 && differs[g + 1] === 1 && labels[g + 1] === 0) stack[top++] = label(g + 1);
+        if (y > 0 && differs[g - width] === 1 && labels[g - width] === 0) stack[top++] = label(g - width);
+        if (y < height - 1 && differs[g + width] === 1 && labels[g + width] === 0) stack[top++] = label(g + width);
+      }
+      let continues = false;
+      for (let k = 0; k < count && !continues; k++) continues = previous[members[k]] === 1;
+      const enters = touches && count >= settings.enteringPixels && moving >= settings.enteringMoved * count && (continues || count <= settings.enteringFirstShare * differs.length);
+      // 2: a patch that enters; 1 (labelled) otherwise.
+      if (enters) for (let k = 0; k < count; k++) labels[members[k]] = 2;
+    }
+    for (let g = 0; g < differs.length; g++) differs[g] = labels[g] === 2 ? 1 : 0;
+    previous.set(differs);
+    return differs;
+  }
+}
+
+// Grows the set pixels of `plane` (0 or 1) by `radius` pixels, a square each way (rows, then
+// columns), using `scratch` of the same size.
+function grow(plane: Uint8Array, scratch: Uint8Array, width: number, height: number, radius: number): void {
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let lastSet = -Infinity;
+    for (let x = 0; x < width; x++) {
+      if (plane[row + x] === 1) lastSet = x;
+      scratch[row + x] = x - lastSet <= radius ? 1 : 0;
+    }
+    lastSet = Infinity;
+    for (let x = width - 1; x >= 0; x--) {
+      if (plane[row + x] === 1) lastSet = x;
+      if (lastSet - x <= radius) scratch[row + x] = 1;
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    let lastSet = -Infinity;
+    for (let y = 0; y < height; y++) {
+      if (scratch[y * width + x] === 1) lastSet = y;
+      plane[y * width + x] = y - lastSet <= radius ? 1 : 0;
+    }
+    lastSet = Infinity;
+    for (let y = height - 1; y >= 0; y--) {
+      if (scratch[y * width + x] === 1) lastSet = y;
+      if (lastSet - y <= radius) plane[y * width + x] = 1;
+    }
+  }
+}
+
+function abs(value: number): number {
+  return value < 0 ? -value : value;
+}

@@ -1,0 +1,149 @@
+// Nothing but people (decision 0066): on a still camera, a patch of the mask that has shown no movement
+// for a while and that the model is not sure of is a thing (a table's base, a coat on a chair), not
+// a person; it is taken out of the matte. A person moves, or the model answers them with confidence:
+// someone who stands still is kept by the model's certainty, a chair is not. Nothing is judged while
+// the camera moves (a pan moves every pixel) or before it has been seen still.
+
+export interface StillObjectSettings {
+  // Mask value from which a grid pixel belongs to a patch: the alpha ramp's start, below which
+  // nothing shows anyway.
+  foregroundFrom: number;
+  // Luma change (0..1) between consecutive frames from which a pixel counts as moving.
+  motionFrom: number;
+  // A patch moved recently when at least `activeShare` of its pixels moved within `activeSeconds`.
+  activeSeconds: number;
+  activeShare: number;
+  // A patch at least `confidentShare` of whose pixels reach `confidentFrom` is the model's sure answer.
+  confidentFrom: number;
+  confidentShare: number;
+  // Share of the background's pixels moving from which the camera counts as moving (or a cut).
+  cameraMovingShare: number;
+  // Consecutive still frames before the camera counts as still.
+  stillFramesNeeded: number;
+}
+
+export const DEFAULT_STILL_OBJECTS: StillObjectSettings = {
+  foregroundFrom: 0.3,
+  motionFrom: 0.04,
+  activeSeconds: 2,
+  activeShare: 0.03,
+  confidentFrom: 0.9,
+  confidentShare: 0.5,
+  cameraMovingShare: 0.3,
+  stillFramesNeeded: 2,
+};
+
+// A pixel that has never moved.
+const NEVER = -1e9;
+
+export class StillObjectFilter {
+  private readonly previousLuma: Float32Array;
+  // The frame each grid pixel last moved in.
+  private readonly lastMoved: Float64Array;
+  // Each pixel's patch (0: none), the stack the labelling walks, and the last patch's pixels.
+  private readonly labels: Int32Array;
+  private readonly stack: Int32Array;
+  private readonly members: Int32Array;
+  private readonly activeFrames: number;
+  private frame = 0;
+  private stillFrames = 0;
+
+  constructor(
+    private readonly width: number,
+    height: number,
+    private readonly fps: number,
+    private readonly settings: StillObjectSettings = DEFAULT_STILL_OBJECTS,
+  ) {
+    const pixels = width * height;
+    this.previousLuma = new Float32Array(pixels);
+    this.lastMoved = new Float64Array(pixels).fill(NEVER);
+    this.labels = new Int32Array(pixels);
+    this.stack = new Int32Array(pixels);
+    this.members = new Int32Array(pixels);
+    this.activeFrames = Math.max(2, Math.round(settings.activeSeconds * fps));
+  }
+
+  // Takes the still, unsure patches out of `mask` (in place); `luma` is the frame at the mask's size.
+  // Frames in order. Returns whether the camera is known to be still (background-plate.ts).
+  filter(mask: Float32Array, luma: Float32Array): boolean {
+    this.frame++;
+    const cameraStill = this.frame > 1 && this.noteMovement(mask, luma);
+    this.previousLuma.set(luma);
+    this.stillFrames = cameraStill ? this.stillFrames + 1 : 0;
+    if (this.stillFrames < this.settings.stillFramesNeeded) return false;
+    this.dropStillPatches(mask);
+    return true;
+  }
+
+  // Marks the pixels that moved since the last frame; whether the camera stood still, judged on the
+  // background's pixels. While it moves every pixel counts as moving: what the pan showed tells
+  // nothing of what moves in the scene.
+  private noteMovement(mask: Float32Array, luma: Float32Array): boolean {
+    const { previousLuma, lastMoved, frame, settings } = this;
+    let background = 0;
+    let backgroundMoving = 0;
+    for (let i = 0; i < luma.length; i++) {
+      const change = luma[i] - previousLuma[i];
+      const moving = change >= settings.motionFrom || change <= -settings.motionFrom;
+      if (moving) lastMoved[i] = frame;
+      if (mask[i] < settings.foregroundFrom) {
+        background++;
+        if (moving) backgroundMoving++;
+      }
+    }
+    // A picture filled by the person gives no evidence of the camera: it is taken as still.
+    const still = backgroundMoving < settings.cameraMovingShare * background;
+    if (!still) lastMoved.fill(frame);
+    return still;
+  }
+
+  // 1 for each pixel that moved within the last `seconds` (at least this frame), else 0, into `out`.
+  movedWithin(seconds: number, out: Uint8Array): Uint8Array {
+    const recent = this.frame - Math.max(1, Math.round(seconds * this.fps));
+    for (let i = 0; i < out.length; i++) out[i] = this.lastMoved[i] > recent ? 1 : 0;
+    return out;
+  }
+
+  private dropStillPatches(mask: Float32Array): void {
+    const { labels, members, settings } = this;
+    labels.fill(0);
+    let label = 0;
+    for (let i = 0; i < mask.length; i++) {
+      if (labels[i] !== 0 || mask[i] < settings.foregroundFrom) continue;
+      label++;
+      const { pixels, active, confident } = this.fill(mask, i, label);
+      if (active >= settings.activeShare * pixels || confident >= settings.confidentShare * pixels) continue;
+      for (let k = 0; k < pixels; k++) mask[members[k]] = 0;
+    }
+  }
+
+  // Labels the 4-connected patch of foreground around `seed` (its pixels into `members`), counting
+  // them, those that moved recently and those the model is sure of.
+  private fill(mask: Float32Array, seed: number, label: number): { pixels: number; active: number; confident: number } {
+    const { labels, stack, members, lastMoved, width, settings } = this;
+    const recent = this.frame - this.activeFrames;
+    let top = 0;
+    let pixels = 0;
+    let active = 0;
+    let confident = 0;
+    labels[seed] = label;
+    stack[top++] = seed;
+    while (top > 0) {
+      const i = stack[--top];
+      members[pixels++] = i;
+      if (lastMoved[i] > recent) active++;
+      if (mask[i] >= settings.confidentFrom) confident++;
+      const x = i % width;
+      const push = (j: number): void => {
+        if (labels[j] !== 0 || mask[j] < settings.foregroundFrom) return;
+        labels[j] = label;
+        stack[top++] = j;
+      };
+      if (x > 0) push(i - 1);
+      if (x < width - 1) push(i + 1);
+      if (i >= width) push(i - width);
+      if (i + width < mask.length) push(i + width);
+    }
+    return { pixels, active, confident };
+  }
+}

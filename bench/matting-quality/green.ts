@@ -1,0 +1,17 @@
+import { readFrames, writeFrames } from './ffmpeg-io';
+import type { VideoFile } from './pipeline-matte';
+
+// The studio green the composites are laid on: what the matte keeps shows as picture, the rest green.
+const GREEN = [0x00, 0xb1, 0x40];
+
+// One frame of the video, as decoded (what the model saw), over green through `alpha`, as a PNG.
+export async function greenPng(video: VideoFile, frame: number, alpha: Uint8Array, path: string): Promise<void> {
+  const pixels = video.width * video.height;
+  const [picture] = await readFrames(['-i', video.path, '-vf', `select=eq(n\\,${frame})`, '-fps_mode', 'passthrough', '-frames:v', '1', '-pix_fmt', 'rgb24'], pixels * 3);
+  if (!picture) throw new Error(`${video.path} has no frame ${frame}`);
+  const out = new Uint8Array(pixels * 3);
+  for (let i = 0; i < pixels; i++) {
+    for (let c = 0; c < 3; c++) out[3 * i + c] = Math.round(GREEN[c]! + (alpha[i]! * (picture[3 * i + c]! - GREEN[c]!)) / 255);
+  }
+  await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${video.width}x${video.height}`], ['-frames:v', '1', path], [out]);
+}

@@ -1,0 +1,44 @@
+import { rmSync } from 'node:fs';
+import { BilinearMap } from '../../apps/render-worker/src/matting/bilinear';
+import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
+import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
+import { upscale } from './upscale';
+
+export interface VideoFile {
+  name: string;
+  path: string;
+  width: number;
+  height: number;
+}
+
+export interface MatteSettings {
+  refine: boolean;
+  // Off, the model sees every whole frame: the plain per-frame model, with the pipeline's smoothing
+  // and refinement.
+  tracking: boolean;
+}
+
+// The pipeline's full-size alpha of every frame. With refinement the encoder gets it at full size;
+// without, at the model's size, scaled up here bilinearly as the encoder does. `workDir` is removed
+// afterwards.
+export async function pipelineMatte(video: VideoFile, segmenters: readonly Segmenter[], workDir: string, settings: MatteSettings): Promise<Uint8Array[]> {
+  const frames: Uint8Array[] = [];
+  try {
+    await removeBackground({
+      inputPath: video.path,
+      workDir,
+      options: { output_codec: 'h264', refine_foreground_edges: settings.refine },
+      segmenters,
+      maxSeconds: 3600,
+      timeoutMs: 600_000,
+      tracking: settings.tracking,
+      onMatte: (index, alpha) => (frames[index] = Uint8Array.from(alpha)),
+    });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  if (settings.refine) return frames;
+  const model = segmenters.find((segmenter) => segmenter.spec.width * segmenter.spec.height === frames[0]!.length)!.spec;
+  const map = new BilinearMap(model.width, model.height, video.width, video.height);
+  return frames.map((alpha) => upscale(alpha, map, 1));
+}

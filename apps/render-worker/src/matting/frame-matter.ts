@@ -156,7 +156,7 @@ export class FrameMatter {
   private movedOutside(regions: Region[], luma: Float32Array, previousLuma: Float32Array, frame: number): boolean {
     const { settings } = this.tracking as NonNullable<FrameMatter['tracking']>;
     if (frame - this.lastMotionCheck < settings.motionCheckEvery) return false;
-    if (movingPixelsOutside(regions, luma, previousLuma, this.segmenter.spec.width, settings.motionFrom) < settings.motionPixels) return false;
+    if (movingPixelsOutside(regions, this.movingPlane(luma, previousLuma), this.segmenter.spec.width) < settings.motionPixels) return false;
     this.lastMotionCheck = frame;
     return true;
   }
@@ -173,12 +173,18 @@ export class FrameMatter {
   private motionLook(luma: Float32Array, previousLuma: Float32Array, frame: number): Region | null {
     const { tracker, settings } = this.tracking as NonNullable<FrameMatter['tracking']>;
     if (frame - this.lastMotionCheck < settings.motionCheckEvery) return null;
+    return tracker.motionRegion(this.movingPlane(luma, previousLuma));
+  }
+
+  // 1 for each grid pixel whose luma changed by motionFrom or more since the last frame, else 0.
+  private movingPlane(luma: Float32Array, previousLuma: Float32Array): Float32Array {
+    const { motionFrom } = (this.tracking as NonNullable<FrameMatter['tracking']>).settings;
     const moving = (this.moving ??= new Float32Array(luma.length));
     for (let i = 0; i < luma.length; i++) {
       const change = luma[i] - previousLuma[i];
-      moving[i] = change >= settings.motionFrom || change <= -settings.motionFrom ? 1 : 0;
+      moving[i] = change >= motionFrom || change <= -motionFrom ? 1 : 0;
     }
-    return tracker.motionRegion(moving);
+    return moving;
   }
 
   // A whole frame while tracking (the first, a cut, the person lost): where the model finds people
@@ -288,20 +294,18 @@ export class FrameMatter {
   }
 }
 
-// Grid pixels outside every region whose luma changed by `from` or more.
-function movingPixelsOutside(regions: Region[], luma: Float32Array, previous: Float32Array, width: number, from: number): number {
-  let moving = 0;
-  const height = luma.length / width;
+// Grid pixels outside every region that moved (1 in `moving`).
+function movingPixelsOutside(regions: Region[], moving: Float32Array, width: number): number {
+  let count = 0;
+  const height = moving.length / width;
   for (let y = 0; y < height; y++) {
     const row = y * width;
     const inRow = regions.filter((region) => y + 0.5 >= region.y && y + 0.5 < region.y + region.height);
     for (let x = 0; x < width; x++) {
-      const change = luma[row + x] - previous[row + x];
-      if (change < from && change > -from) continue;
-      if (!inRow.some((region) => x + 0.5 >= region.x && x + 0.5 < region.x + region.width)) moving++;
+      if (moving[row + x] === 1 && !inRow.some((region) => x + 0.5 >= region.x && x + 0.5 < region.x + region.width)) count++;
     }
   }
-  return moving;
+  return count;
 }
 
 // A sigmoid's background answers are as small as 1e-30, and smoothing shrinks them further into

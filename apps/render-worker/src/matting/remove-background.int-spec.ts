@@ -324,6 +324,19 @@ describe('removeBackground on inputs it must refuse', () => {
       expect((await streamsOf(result.files[0].path)).video[0]).toMatchObject({ width, height });
     }
   });
+  // Still-camera judgements (still objects, the background plate) must end cleanly on pictures that
+  // give them nothing to read or contradict them on every frame.
+  it.each([
+    ['all one colour', 'one-colour', 'color=c=0x808080:size=320x240:rate=30:duration=1'],
+    ['a strobe, every frame a cut', 'strobe', "color=c=black:size=320x240:rate=30:duration=1,geq=lum='if(mod(N,2),235,16)':cb=128:cr=128"],
+  ])('completes %s with an empty matte', async (_name, file, source) => {
+    const input = join(dir, `${file}.mp4`);
+    await ffmpeg(['-f', 'lavfi', '-i', source, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', input]);
+    let kept = 0;
+    const result = await removeBackground(request(input, { onMatte: (_index, alpha) => (kept += alpha.filter((value) => value >= 128).length) }));
+    expect(result.frames).toBe(30);
+    expect(kept).toBe(0);
+  });
 });
 
 describe('removeBackground on real footage (../shared/media/video)', () => {

@@ -27,8 +27,8 @@ import { sourcePerson, type SourcePerson } from './source-person';
 // empty frame where each keeps the most, and the reference where it shows the most of the people.
 // Sets: dev (the set of decision 0066), quick (three of its clips), all (dev and the issue-14 clips, with the
 // webcam clips' drift between tracked and whole-frame mattes and the region choice on two people).
-// Usage: npm run bench:matting-quality [-- --set dev|quick|all --label before --refine on|off --rooms 8]
-//   (composites go to reports/matting-quality/<label>; --rooms: the issue-14 rooms in --set all)
+// Usage: npm run bench:matting-quality [-- --set dev|quick|all --clips pan-60,shake-65 --label before --refine on|off --rooms 8]
+//   (composites go to reports/matting-quality/<label>; --clips: only these of the set; --rooms: the issue-14 rooms in --set all)
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -140,7 +140,10 @@ async function main(): Promise<void> {
     const sources = new Map<SourceName, SourcePerson>();
     for (const name of SOURCES) sources.set(name, await sourcePerson(name, MEDIA, segmenters, dir));
     const sourceFrames = { again: sources.get('again')!.reference.length, thanks: sources.get('thanks')!.reference.length };
-    const clips = set === 'quick' ? QUICK_SET : set === 'dev' ? DEV_SET : [...DEV_SET, ...issue14Set(sourceFrames, rooms)];
+    const named = option('clips', '');
+    const inSet = set === 'quick' ? QUICK_SET : set === 'dev' ? DEV_SET : [...DEV_SET, ...issue14Set(sourceFrames, rooms)];
+    const clips = named === '' ? inSet : inSet.filter((clip) => named.split(',').includes(clip.name));
+    if (clips.length === 0) throw new Error(`--clips ${named}: none of the set's clips`);
     console.log(`matting quality (${label}), set ${set}: ${clips.length} clips`);
     for (const clip of clips) console.log(clipLine(clip));
     const outcomes: ClipOutcome[] = [];

@@ -1,5 +1,6 @@
 import { lumaOf } from './model-input';
 import type { PictureSize } from './region-crop';
+import { ShiftSearch, type ShiftReference } from './shift-search';
 
 // A still camera is an advantage (decision 0066): each pixel of the scene shows its background whenever
 // nobody covers it, so a plate of the background is learned from those frames, and the difference
@@ -83,22 +84,14 @@ const STEPS = 32;
 const LOGIT_RANGE = 10;
 const ALPHAS = Uint8Array.from({ length: 2 * LOGIT_RANGE * STEPS + 1 }, (_, k) => Math.round(255 / (1 + Math.exp(-(k / STEPS - LOGIT_RANGE)))));
 
-// The camera's drift is sought up to this many grid cells each way, on cells whose luma differs from
-// their right and lower neighbours' by TEXTURE in all; at least MIN_TEXTURED_CELLS of them are needed.
-// A shift that fits SHIFT_GAIN times better than in place, where in place is off by more than NOISE
-// a cell on average, means the camera moved.
-const SHIFT_REACH = 2;
-const TEXTURE = 0.05;
-const MIN_TEXTURED_CELLS = 50;
-const SHIFT_GAIN = 0.8;
-const NOISE = 0.01;
-
 // Exposure ratios are read from GAIN_LOW to GAIN_HIGH in steps of 1 / GAIN_BINS_PER_UNIT, on cells
 // whose plate is brighter than DARK (a ratio of near-black values is noise).
 const GAIN_LOW = 0;
 const GAIN_HIGH = 3;
 const GAIN_BINS_PER_UNIT = 200;
 const DARK = 40;
+// Fewer known background cells than this give no exposure: a ratio of a few is noise.
+const MIN_GAIN_CELLS = 50;
 
 export class BackgroundPlate {
   private readonly luma: Float32Array;
@@ -135,8 +128,10 @@ export class BackgroundPlate {
   private empty = true;
   // This frame's exposure against the plate's (exposureGain), and the histogram it is read from.
   private gain = 1;
-  // The frame's misfit to the plate at each shift tried (shifted).
-  private readonly shiftErrors = new Float64Array((2 * SHIFT_REACH + 1) ** 2);
+  // Whether the frame fits the plate better shifted than in place (shifted).
+  private readonly shiftSearch: ShiftSearch;
+  private readonly shiftReference: ShiftReference;
+  private mask: Float32Array = new Float32Array(0);
   private readonly ratioCounts = new Int32Array((GAIN_HIGH - GAIN_LOW) * GAIN_BINS_PER_UNIT + 1);
 
   constructor(
@@ -174,6 +169,11 @@ export class BackgroundPlate {
       return y * size.width + x;
     });
     this.gridX = Int32Array.from({ length: size.width }, (_, x) => Math.min(grid.width - 1, Math.floor(((x + 0.5) * grid.width) / size.width)));
+    this.shiftSearch = new ShiftSearch(grid, 2);
+    this.shiftReference = {
+      lumaAt: (g) => lumaOf(this.luma[this.centres[g]]),
+      usable: (g) => this.mask[g] < settings.learnBelow && this.seen[this.centres[g]] >= settings.knownAfter,
+    };
     this.gridY = Int32Array.from({ length: size.height }, (_, y) => Math.min(grid.height - 1, Math.floor(((y + 0.5) * grid.height) / size.height)));
   }
 
@@ -313,31 +313,10 @@ export class BackgroundPlate {
 
   // Whether the frame fits the plate better shifted than in place: a camera that drifted (a slow
   // pan, a shake) too little from one frame to the next to count as moving. Judged on the grid's
-  // background cells whose plate is known and whose luma varies (a flat wall fits any shift), every
-  // other row and column.
+  // background cells whose plate is known.
   private shifted(gridLuma: Float32Array, mask: Float32Array): boolean {
-    const { centres, seen, luma, settings } = this;
-    const { width, height } = this.grid;
-    const reach = SHIFT_REACH;
-    const errors = this.shiftErrors.fill(0);
-    let cells = 0;
-    for (let y = reach; y < height - reach; y += 2) {
-      for (let x = reach; x < width - reach; x += 2) {
-        const g = y * width + x;
-        if (mask[g] >= settings.learnBelow || seen[centres[g]] < settings.knownAfter) continue;
-        const here = gridLuma[g];
-        if (abs(gridLuma[g + 1] - here) + abs(gridLuma[g + width] - here) < TEXTURE) continue;
-        cells++;
-        let k = 0;
-        for (let dy = -reach; dy <= reach; dy++) {
-          for (let dx = -reach; dx <= reach; dx++, k++) errors[k] += abs(here - lumaOf(luma[centres[g + dy * width + dx]]));
-        }
-      }
-    }
-    if (cells < MIN_TEXTURED_CELLS) return false;
-    const inPlace = errors[(errors.length - 1) / 2];
-    const best = Math.min(...errors);
-    return best < SHIFT_GAIN * inPlace && inPlace > NOISE * cells;
+    this.mask = mask;
+    return this.shiftSearch.judge(gridLuma, this.shiftReference) === 'moved';
   }
 
   // The camera's exposure against the plate's: the median ratio of the frame's luma to the plate's
@@ -355,7 +334,7 @@ export class BackgroundPlate {
       ratioCounts[bin < 0 ? 0 : bin >= ratioCounts.length ? ratioCounts.length - 1 : bin]++;
       cells++;
     }
-    if (cells < MIN_TEXTURED_CELLS) return 1;
+    if (cells < MIN_GAIN_CELLS) return 1;
     let below = 0;
     for (let bin = 0; bin < ratioCounts.length; bin++) {
       below += ratioCounts[bin];
@@ -371,8 +350,6 @@ export class BackgroundPlate {
     this.empty = true;
   }
 
-  // `near`: the person (mask at 0.5 or more) grown by `reach`; `learnable`: nowhere within
-  // `learnMargin` of a mask value at `learnBelow` or more.
   // `near`: the model's person (mask at 0.5 or more) grown by `reach`.
   private markNear(mask: Float32Array): void {
     const { near, scratch, settings } = this;

@@ -1,3 +1,5 @@
+import { CameraMotion, DEFAULT_CAMERA_MOTION, type CameraMotionSettings } from './camera-motion';
+
 // Nothing but people (decision 0066): on a still camera, a patch of the mask that has shown no movement
 // for a while and that the model is not sure of is a thing (a table's base, a coat on a chair), not
 // a person; it is taken out of the matte. A person moves, or the model answers them with confidence:
@@ -20,6 +22,8 @@ export interface StillObjectSettings {
   cameraMovingShare: number;
   // Consecutive still frames before the camera counts as still.
   stillFramesNeeded: number;
+  // Movement too slow to change a pixel much from one frame to the next (a slow pan).
+  cameraMotion: CameraMotionSettings;
 }
 
 export const DEFAULT_STILL_OBJECTS: StillObjectSettings = {
@@ -31,6 +35,7 @@ export const DEFAULT_STILL_OBJECTS: StillObjectSettings = {
   confidentShare: 0.5,
   cameraMovingShare: 0.3,
   stillFramesNeeded: 2,
+  cameraMotion: DEFAULT_CAMERA_MOTION,
 };
 
 // A pixel that has never moved.
@@ -45,6 +50,7 @@ export class StillObjectFilter {
   private readonly stack: Int32Array;
   private readonly members: Int32Array;
   private readonly activeFrames: number;
+  private readonly camera: CameraMotion;
   private frame = 0;
   private stillFrames = 0;
 
@@ -61,13 +67,15 @@ export class StillObjectFilter {
     this.stack = new Int32Array(pixels);
     this.members = new Int32Array(pixels);
     this.activeFrames = Math.max(2, Math.round(settings.activeSeconds * fps));
+    this.camera = new CameraMotion({ width, height }, fps, settings.cameraMotion);
   }
 
   // Takes the still, unsure patches out of `mask` (in place); `luma` is the frame at the mask's size.
   // Frames in order. Returns whether the camera is known to be still (background-plate.ts).
   filter(mask: Float32Array, luma: Float32Array): boolean {
     this.frame++;
-    const cameraStill = this.frame > 1 && this.noteMovement(mask, luma);
+    const cameraMoving = this.camera.moving(luma, mask);
+    const cameraStill = this.frame > 1 && this.noteMovement(mask, luma, cameraMoving);
     this.previousLuma.set(luma);
     this.stillFrames = cameraStill ? this.stillFrames + 1 : 0;
     if (this.stillFrames < this.settings.stillFramesNeeded) return false;
@@ -76,9 +84,9 @@ export class StillObjectFilter {
   }
 
   // Marks the pixels that moved since the last frame; whether the camera stood still, judged on the
-  // background's pixels. While it moves every pixel counts as moving: what the pan showed tells
-  // nothing of what moves in the scene.
-  private noteMovement(mask: Float32Array, luma: Float32Array): boolean {
+  // background's pixels and on `cameraMoving` (CameraMotion). While it moves every pixel counts as
+  // moving: what the pan showed tells nothing of what moves in the scene.
+  private noteMovement(mask: Float32Array, luma: Float32Array, cameraMoving: boolean): boolean {
     const { previousLuma, lastMoved, frame, settings } = this;
     let background = 0;
     let backgroundMoving = 0;
@@ -92,7 +100,7 @@ export class StillObjectFilter {
       }
     }
     // A picture filled by the person gives no evidence of the camera: it is taken as still.
-    const still = backgroundMoving < settings.cameraMovingShare * background;
+    const still = !cameraMoving && backgroundMoving < settings.cameraMovingShare * background;
     if (!still) lastMoved.fill(frame);
     return still;
   }

@@ -1,0 +1,41 @@
+import { ShiftSearch, type ShiftReference } from './shift-search';
+
+const GRID = { width: 64, height: 36 };
+
+// A smooth texture, as a wall or a floor with some pattern, seen from `dx` grid pixels to the right.
+function scene(dx: number): Float32Array {
+  return Float32Array.from({ length: GRID.width * GRID.height }, (_, g) => {
+    const x = (g % GRID.width) + dx;
+    const y = Math.floor(g / GRID.width);
+    return 0.5 + 0.2 * Math.sin(0.5 * x + Math.sin(0.3 * y)) + 0.15 * Math.sin(0.4 * y + 0.2 * x);
+  });
+}
+
+function reference(luma: Float32Array, usable: (g: number) => boolean = () => true): ShiftReference {
+  return { lumaAt: (g) => luma[g], usable };
+}
+
+describe('ShiftSearch', () => {
+  const search = new ShiftSearch(GRID, 1);
+
+  it('finds the same picture in place', () => {
+    expect(search.judge(scene(0), reference(scene(0)))).toBe('in place');
+  });
+
+  it('finds a picture shifted by a grid pixel or two moved', () => {
+    expect(search.judge(scene(1), reference(scene(0)))).toBe('moved');
+    expect(search.judge(scene(-2), reference(scene(0)))).toBe('moved');
+  });
+
+  it('tells nothing of a flat picture, or where no cell may be judged', () => {
+    const flat = new Float32Array(GRID.width * GRID.height).fill(0.4);
+    expect(search.judge(flat, reference(flat))).toBe('unknown');
+    expect(search.judge(scene(1), reference(scene(0), () => false))).toBe('unknown');
+  });
+
+  it('judges every other row and column at step 2, with the same verdicts', () => {
+    const sparse = new ShiftSearch(GRID, 2);
+    expect(sparse.judge(scene(0), reference(scene(0)))).toBe('in place');
+    expect(sparse.judge(scene(1), reference(scene(0)))).toBe('moved');
+  });
+});

@@ -1,0 +1,59 @@
+import type { PictureSize } from './region-crop';
+
+// Whether a picture moved as a whole against a reference (decision 0067): the grid's luma is compared
+// with the reference's in place and shifted up to REACH grid pixels each way, on the cells whose luma
+// differs from their right and lower neighbours' by TEXTURE in all (a flat wall fits any shift). A
+// shift that fits SHIFT_GAIN times better than in place, where in place is off by more than NOISE a
+// cell on average, means the camera moved; with fewer than MIN_TEXTURED_CELLS to judge on, nothing can
+// be told.
+const REACH = 2;
+const TEXTURE = 0.05;
+const MIN_TEXTURED_CELLS = 50;
+const SHIFT_GAIN = 0.8;
+const NOISE = 0.01;
+
+export type ShiftVerdict = 'moved' | 'in place' | 'unknown';
+
+export interface ShiftReference {
+  // The reference's luma (0..1) at grid cell `g`.
+  lumaAt(g: number): number;
+  // Whether cell `g` may be judged on: it shows the background in both pictures, the reference is
+  // known there.
+  usable(g: number): boolean;
+}
+
+export class ShiftSearch {
+  // The misfit at each shift tried.
+  private readonly errors = new Float64Array((2 * REACH + 1) ** 2);
+
+  // `step`: every how many rows and columns a cell is judged.
+  constructor(
+    private readonly grid: PictureSize,
+    private readonly step: 1 | 2,
+  ) {}
+
+  judge(luma: Float32Array, reference: ShiftReference): ShiftVerdict {
+    const { width, height } = this.grid;
+    const errors = this.errors.fill(0);
+    let cells = 0;
+    for (let y = REACH; y < height - REACH; y += this.step) {
+      for (let x = REACH; x < width - REACH; x += this.step) {
+        const g = y * width + x;
+        const here = luma[g];
+        if (abs(luma[g + 1] - here) + abs(luma[g + width] - here) < TEXTURE || !reference.usable(g)) continue;
+        cells++;
+        let k = 0;
+        for (let dy = -REACH; dy <= REACH; dy++) {
+          for (let dx = -REACH; dx <= REACH; dx++, k++) errors[k] += abs(here - reference.lumaAt(g + dy * width + dx));
+        }
+      }
+    }
+    if (cells < MIN_TEXTURED_CELLS) return 'unknown';
+    const inPlace = errors[(errors.length - 1) / 2];
+    return Math.min(...errors) < SHIFT_GAIN * inPlace && inPlace > NOISE * cells ? 'moved' : 'in place';
+  }
+}
+
+function abs(value: number): number {
+  return value < 0 ? -value : value;
+}

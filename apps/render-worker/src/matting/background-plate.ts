@@ -171,7 +171,7 @@ export class BackgroundPlate {
     this.gridX = Int32Array.from({ length: size.width }, (_, x) => Math.min(grid.width - 1, Math.floor(((x + 0.5) * grid.width) / size.width)));
     this.shiftSearch = new ShiftSearch(grid, 2);
     this.shiftReference = {
-      lumaAt: (g) => lumaOf(this.luma[this.centres[g]]),
+      luma: new Float32Array(grid.width * grid.height),
       usable: (g) => this.mask[g] < settings.learnBelow && this.seen[this.centres[g]] >= settings.knownAfter,
     };
     this.gridY = Int32Array.from({ length: size.height }, (_, y) => Math.min(grid.height - 1, Math.floor(((y + 0.5) * grid.height) / size.height)));
@@ -316,6 +316,9 @@ export class BackgroundPlate {
   // background cells whose plate is known.
   private shifted(gridLuma: Float32Array, mask: Float32Array): boolean {
     this.mask = mask;
+    const { luma, centres } = this;
+    const plate = this.shiftReference.luma;
+    for (let g = 0; g < plate.length; g++) plate[g] = lumaOf(luma[centres[g]]);
     return this.shiftSearch.judge(gridLuma, this.shiftReference) === 'moved';
   }
 

@@ -61,7 +61,7 @@ export class CameraMotion {
     this.lastChanged = new Float64Array(pixels).fill(-Infinity);
     const { anchor, anchorBackground } = this;
     this.reference = {
-      lumaAt: (g) => anchor[g],
+      luma: anchor,
       usable: (g) => anchorBackground[g] === 1 && this.mask[g] < settings.backgroundBelow && this.lastChanged[g] < this.anchorFrame,
     };
   }

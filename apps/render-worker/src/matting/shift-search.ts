@@ -15,8 +15,8 @@ const NOISE = 0.01;
 export type ShiftVerdict = 'moved' | 'in place' | 'unknown';
 
 export interface ShiftReference {
-  // The reference's luma (0..1) at grid cell `g`.
-  lumaAt(g: number): number;
+  // The reference's luma (0..1) on the grid.
+  luma: Float32Array;
   // Whether cell `g` may be judged on: it shows the background in both pictures, the reference is
   // known there.
   usable(g: number): boolean;
@@ -35,6 +35,7 @@ export class ShiftSearch {
   judge(luma: Float32Array, reference: ShiftReference): ShiftVerdict {
     const { width, height } = this.grid;
     const errors = this.errors.fill(0);
+    const there = reference.luma;
     let cells = 0;
     for (let y = REACH; y < height - REACH; y += this.step) {
       for (let x = REACH; x < width - REACH; x += this.step) {
@@ -44,7 +45,7 @@ export class ShiftSearch {
         cells++;
         let k = 0;
         for (let dy = -REACH; dy <= REACH; dy++) {
-          for (let dx = -REACH; dx <= REACH; dx++, k++) errors[k] += abs(here - reference.lumaAt(g + dy * width + dx));
+          for (let dx = -REACH; dx <= REACH; dx++, k++) errors[k] += abs(here - there[g + dy * width + dx]);
         }
       }
     }

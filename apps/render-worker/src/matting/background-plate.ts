@@ -97,7 +97,7 @@ export class BackgroundPlate {
   private readonly luma: Float32Array;
   private readonly chromaU: Float32Array;
   private readonly chromaV: Float32Array;
-  // Frames each pixel has shown the background, capped at 255.
+  // Frames each pixel has shown the background (two for each it learned from, see weigh), capped at 255.
   private readonly seen: Uint8Array;
   // Grid planes: the model's person grown by `reach`, and where the background may be learned.
   private readonly near: Uint8Array;
@@ -119,6 +119,8 @@ export class BackgroundPlate {
   private readonly stack: Int32Array;
   private readonly members: Int32Array;
   private readonly centres: Int32Array;
+  // Each grid cell's centre pixel's chroma sample.
+  private readonly centreChroma: Int32Array;
   // Last frame's entering cells.
   private readonly previousEntering: Uint8Array;
   // For each alpha column and row, its grid column and row.
@@ -126,6 +128,8 @@ export class BackgroundPlate {
   private readonly gridY: Int32Array;
   private readonly chromaWidth: number;
   private empty = true;
+  // Frames fused, for the rows that learn (weigh).
+  private fused = 0;
   // This frame's exposure against the plate's (exposureGain), and the histogram it is read from.
   private gain = 1;
   // Whether the frame fits the plate better shifted than in place (shifted).
@@ -168,6 +172,7 @@ export class BackgroundPlate {
       const y = Math.min(size.height - 1, Math.floor(((Math.floor(g / grid.width) + 0.5) * size.height) / grid.height));
       return y * size.width + x;
     });
+    this.centreChroma = this.centres.map((i) => (Math.floor(i / size.width) >> chromaShift) * this.chromaWidth + ((i % size.width) >> chromaShift));
     this.gridX = Int32Array.from({ length: size.width }, (_, x) => Math.min(grid.width - 1, Math.floor(((x + 0.5) * grid.width) / size.width)));
     this.shiftSearch = new ShiftSearch(grid, 2);
     this.shiftReference = {
@@ -196,6 +201,7 @@ export class BackgroundPlate {
     this.gatherAround();
     this.apply(alpha, candidates);
     this.empty = false;
+    this.fused++;
   }
 
   // Each pixel's evidence against its plate where the plate is known and the pixel may change (the
@@ -210,13 +216,17 @@ export class BackgroundPlate {
     const vPlane = pixels + chromaWidth * ((height + shift) >> shift);
     const [darkest, lightest] = settings.shadowRatios;
     const slope = (settings.matchWeight + settings.differWeight) / (settings.differFrom - settings.matchBelow);
-    const rate = settings.learnRate;
+    // Each row learns every other frame (half the work on every background pixel), by as much as two
+    // frames of learnRate would and counting as two frames seen.
+    const rate = 1 - (1 - settings.learnRate) ** 2;
+    const learningRows = this.fused & 1;
     cellSums.fill(0);
     cellCounts.fill(0);
     let count = 0;
     for (let y = 0, i = 0; y < height; y++) {
       const gridRow = gridY[y] * this.grid.width;
       const chromaRow = (y >> shift) * chromaWidth;
+      const learning = (y & 1) === learningRows;
       for (let x = 0; x < width; x++, i++) {
         const g = gridRow + gridX[x];
         const c = chromaRow + (x >> shift);
@@ -239,14 +249,14 @@ export class BackgroundPlate {
           cellSums[g] += weight;
           cellCounts[g]++;
         }
-        if (learnable[g] === 1 && alpha[i] === 0) {
+        if (learning && learnable[g] === 1 && alpha[i] === 0) {
           luma[i] = seen[i] === 0 ? yValue : luma[i] + rate * (yValue - luma[i]);
           // A chroma pixel shared by a 2x2 block is learned from its first pixel only.
           if (((x | y) & shift) === 0) {
             chromaU[c] = seen[i] === 0 ? u : chromaU[c] + rate * (u - chromaU[c]);
             chromaV[c] = seen[i] === 0 ? v : chromaV[c] + rate * (v - chromaV[c]);
           }
-          if (seen[i] < 255) seen[i]++;
+          seen[i] = seen[i] < 254 ? seen[i] + 2 : 255;
         }
       }
     }
@@ -365,9 +375,12 @@ export class BackgroundPlate {
     const { near, learnable, scratch, settings } = this;
     const { width, height } = this.grid;
     const entering = this.entering(moved);
-    for (let i = 0; i < mask.length; i++) learnable[i] = entering[i];
-    grow(learnable, scratch, width, height, settings.reach);
-    for (let i = 0; i < mask.length; i++) near[i] |= learnable[i];
+    // Most frames, nothing enters.
+    if (entering.includes(1)) {
+      for (let i = 0; i < mask.length; i++) learnable[i] = entering[i];
+      grow(learnable, scratch, width, height, settings.reach);
+      for (let i = 0; i < mask.length; i++) near[i] |= learnable[i];
+    }
     // Nor is what moves learned: someone the model missed, walking.
     for (let i = 0; i < mask.length; i++) learnable[i] = mask[i] >= settings.learnBelow || entering[i] === 1 || moved[i] === 1 ? 1 : 0;
     grow(learnable, scratch, width, height, settings.learnMargin);
@@ -377,7 +390,7 @@ export class BackgroundPlate {
   // The grid cells whose picture differs clearly from a known plate (sampled at each cell's centre),
   // into `differs`.
   private markDifferences(picture: PlatePicture): void {
-    const { differs, centres, seen, luma, chromaU, chromaV, chromaWidth, settings } = this;
+    const { differs, centres, centreChroma, seen, luma, chromaU, chromaV, chromaWidth, gain, settings } = this;
     const { bytes } = picture;
     const shift = picture.chromaShift;
     const pixels = this.size.width * this.size.height;
@@ -386,8 +399,8 @@ export class BackgroundPlate {
       const i = centres[g];
       differs[g] = 0;
       if (seen[i] < settings.knownAfter) continue;
-      const c = ((i / this.size.width) >> shift) * chromaWidth + ((i % this.size.width) >> shift);
-      const difference = abs(bytes[i] - 16 - this.gain * (luma[i] - 16)) / 219 + (abs(bytes[pixels + c] - chromaU[c]) + abs(bytes[vPlane + c] - chromaV[c])) / 224;
+      const c = centreChroma[g];
+      const difference = abs(bytes[i] - 16 - gain * (luma[i] - 16)) / 219 + (abs(bytes[pixels + c] - chromaU[c]) + abs(bytes[vPlane + c] - chromaV[c])) / 224;
       if (difference >= settings.differFrom) differs[g] = 1;
     }
   }

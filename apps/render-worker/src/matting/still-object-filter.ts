@@ -4,7 +4,8 @@ import { CameraMotion, DEFAULT_CAMERA_MOTION, type CameraMotionSettings } from '
 // for a while and that the model is not sure of is a thing (a table's base, a coat on a chair), not
 // a person; it is taken out of the matte. A person moves, or the model answers them with confidence:
 // someone who stands still is kept by the model's certainty, a chair is not. Nothing is judged while
-// the camera moves (a pan moves every pixel) or before it has been seen still.
+// the camera moves (a pan moves every pixel, camera-motion.ts) or until it has been seen still again,
+// except in the video's opening frames (decision 0067).
 
 export interface StillObjectSettings {
   // Mask value from which a grid pixel belongs to a patch: the alpha ramp's start, below which
@@ -78,9 +79,13 @@ export class StillObjectFilter {
     const cameraStill = this.frame > 1 && this.noteMovement(mask, luma, cameraMoving);
     this.previousLuma.set(luma);
     this.stillFrames = cameraStill ? this.stillFrames + 1 : 0;
-    if (this.stillFrames < this.settings.stillFramesNeeded) return false;
+    // The video's first frames, before the camera can have been seen still, are judged as if it were
+    // until it is seen moving: nothing in them has moved yet, so a table in the opening frames is
+    // taken out like the same table later. The plate waits until the camera is known to be still.
+    const opening = this.frame === this.stillFrames + 1 && this.frame <= this.settings.stillFramesNeeded;
+    if (this.stillFrames < this.settings.stillFramesNeeded && !opening) return false;
     this.dropStillPatches(mask);
-    return true;
+    return !opening;
   }
 
   // Marks the pixels that moved since the last frame; whether the camera stood still, judged on the

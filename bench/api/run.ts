@@ -9,7 +9,7 @@ import { cpuSince, processCpu } from '../support/process-cpu';
 import { fixedRate } from '../support/fixed-rate';
 import { median, percentile } from '../support/stats';
 
-// bench/api (issue 13): the public API's hot paths against the whole stack as `npm start` runs it, with a
+// bench/api (decision 0036): the public API's hot paths against the whole stack as `npm start` runs it, with a
 // bare Node `http` server serving the same bytes in the same run as the baseline. Every route at
 // saturation (CONNECTIONS, default 20, autocannon) and at a fixed rate (sent open loop, evenly spaced,
 // latency from each request's due time: bench/support/fixed-rate.ts); the first quote of distinct uploads (a probe

@@ -5,7 +5,7 @@ import { serveFolder } from '../../test/support/file-server';
 import { numberArg, runBench, withBenchStack } from '../support/bench-stack';
 import { percentile } from '../support/stats';
 
-// bench/burst (issue 10): N creates at a fixed concurrency against the whole stack with 3 render
+// bench/burst: N creates at a fixed concurrency against the whole stack with 3 render
 // workers, each a 1 s clean-audio job on a URL input. Prints the creates' rate and p50/p99, the time for
 // the workers to drain the queue, and checks billing's identity: balance = start - sum(credits_charged),
 // nothing held, every COMPLETED job charged. Usage: npm run bench:burst [-- --jobs 1000 --concurrency 50]

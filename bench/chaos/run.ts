@@ -7,7 +7,7 @@ import { connect } from 'nats';
 import { childrenOf, killHard } from '../../test/support/processes';
 import { numberArg, runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
 
-// npm run chaos (issue 10, the long run; test/e2e/chaos, outages and recovery are the short ones in npm test).
+// npm run chaos (the long run; test/e2e/chaos, outages and recovery are the short ones in npm test).
 // Two render workers, NATS as a three-node JetStream cluster (streams R3, as docker-compose.yml runs it)
 // and a steady load of jobs while, one after another: kill -9 of a busy worker, of the jobs service, of
 // billing, of the gateway (each relaunched within seconds) and of NATS node 1, the one every service was

@@ -8,7 +8,7 @@ import { DEFAULT_TRACKING, foregroundColumns, RegionTracker, type Box, type Regi
 import { scoreMattes, type MatteScore } from './matte-score';
 import { upscale } from './upscale';
 
-// Several people in one video (issue 14): one crop around all of them, or one crop per person?
+// Several people in one video (decision 0043): one crop around all of them, or one crop per person?
 // Decided by measurement on a clip of people walking apart (decision 0043), next to what the tracker
 // itself chooses. Each choice is given the people's true boxes (from the reference matte), so the
 // tracker's lag and mistakes do not blur the comparison; the model's raw mask of each frame (no

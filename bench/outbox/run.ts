@@ -7,7 +7,7 @@ import { numberArg, runBench } from '../support/bench-stack';
 import { cpuSince, processCpu } from '../support/process-cpu';
 import { median } from '../support/stats';
 
-// bench/outbox (issue 13, decision 0052): how fast the outbox relay drains committed rows into
+// bench/outbox (decision 0052): how fast the outbox relay drains committed rows into
 // JetStream, and its CPU per message, against the same messages published straight from memory in
 // batches of the relay's size (no database: the least a relay can do), in the same run, rounds
 // alternating. A private PostgreSQL and nats-server; payloads the size of a job event.

@@ -10,7 +10,7 @@ type Doc = {
   components: { schemas: Record<string, object> };
 };
 
-// The event contract for internal consumers (issue 11): generated from libs/contracts, valid AsyncAPI 3,
+// The event contract for internal consumers (decision 0031): generated from libs/contracts, valid AsyncAPI 3,
 // and true to the payloads the services write.
 describe('the AsyncAPI document', () => {
   const committed = JSON.parse(readFileSync(ASYNCAPI_PATH, 'utf8')) as Doc & { info: { version: string } };

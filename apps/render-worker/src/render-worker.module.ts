@@ -82,7 +82,7 @@ export class RenderWorkerModule {
       workDir: config.WORK_DIR,
       transloadTimeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
       uploadMarginMs: UPLOAD_MARGIN_MS,
-      // "at most every second" (issue 11): enough for a progress bar, little for the stream.
+      // "at most every second" (decision 0030): enough for a progress bar, little for the stream.
       progressIntervalMs: 1000,
     };
     // Processing time and frames per second by job type, for /metrics.

@@ -10,7 +10,8 @@ export interface RequestErrorBody {
   error: { code: RequestErrorCode; message: string; details: RequestErrorDetail[] | null };
 }
 
-// A request error as api-v1.md "Request errors" defines it: HTTP status, stable code, optional details.
+// A request error as docs/spec/api-v1.md "Request errors" defines it: HTTP status, stable code,
+// optional details.
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -10,7 +10,7 @@ const VIDEO = 'https://media.example.com/clip.mp4';
 const RESULT: StoredResultV1 = { job_type: TYPE, video: { object_key: 'results/a/b/1/b-clean.mp4', content_type: 'video/mp4', file_name: 'b-clean.mp4', file_size: 5 } };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// Following a job through the gateway (issue 11): Prefer: wait and the SSE stream, against a fake
+// Following a job through the gateway (decision 0030): Prefer: wait and the SSE stream, against a fake
 // jobs service and a fake VJ_JOB_UPDATES.
 describe('following a job', () => {
   let gw: GatewayHarness;

@@ -7,7 +7,8 @@ import {
   type VideoBackgroundRemovalOptions,
 } from '@vj/contracts';
 
-// Defaults apply when a property is absent (api-v1.md); the jobs service always gets complete options.
+// Defaults apply when a property is absent (docs/spec/api-v1.md); the jobs service always gets
+// complete options.
 
 export function backgroundRemovalOptions(dto: CreateVideoBackgroundRemovalDto): VideoBackgroundRemovalOptions {
   return {

@@ -23,8 +23,8 @@ export class ReadJobsService {
     private readonly settled: SettledJobCache,
   ) {}
 
-  // job_type scopes the lookup: a job of the other type is not found (api-v1.md). A settled job may
-  // be answered from the cache, URLs presigned a moment ago included.
+  // job_type scopes the lookup: a job of the other type is not found (docs/spec/api-v1.md). A settled job
+  // may be answered from the cache, URLs presigned a moment ago included.
   async get(accountId: string, jobType: JobType, jobId: string): Promise<JobObject> {
     const cached = this.settled.get(accountId, jobType, jobId);
     if (cached) return cached;

@@ -90,8 +90,8 @@ export function transition(state: JobState, command: JobCommand): Transition {
   }
 }
 
-// api-v1.md `timeout`: processing exceeded the job type's time limit. A job no worker ever started was
-// not processing: it says so (queue_timeout, JOB_QUEUE_TIMEOUT_SECONDS), and nothing was charged.
+// docs/spec/api-v1.md `timeout`: processing exceeded the job type's time limit. A job no worker ever started
+// was not processing: it says so (queue_timeout, JOB_QUEUE_TIMEOUT_SECONDS), and nothing was charged.
 function expiryError(state: JobState): JobError {
   if (state.attempts > 0) return { code: 'timeout', message: 'processing exceeded the time limit of the job type', details: null };
   return {

@@ -15,7 +15,7 @@ export interface FrameGeometry {
 // Clockwise quarter turns as ffmpeg filters.
 const ROTATIONS: Record<number, string[]> = { 0: [], 90: ['transpose=clock'], 180: ['hflip', 'vflip'], 270: ['transpose=cclock'] };
 
-// Inputs above 3840x2160 are scaled down to fit it, either way up (issue 3, "Limits").
+// Inputs above 3840x2160 are scaled down to fit it, either way up (decision 0014).
 export const MAX_LONG_SIDE = 3840;
 export const MAX_SHORT_SIDE = 2160;
 // Below this the model has nothing to read; such a picture is refused, not cropped to nothing.

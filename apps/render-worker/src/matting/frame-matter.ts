@@ -15,7 +15,7 @@ export interface FrameMatterSettings {
   matrix: YuvMatrix;
   matte: MatteSettings;
   smoothing: SmoothingSettings;
-  // Cropping to the person (issue 14), from the decoder's side frame: the whole frame as yuv420p at
+  // Cropping to the person (decision 0041), from the decoder's side frame: the whole frame as yuv420p at
   // `sideSize`; a crop that cuts its person is widened (DEFAULT_WIDENING unless given). Null: the
   // model always sees the whole frame.
   tracking: { settings: TrackingSettings; sideSize: PictureSize; widening?: WideningSettings } | null;

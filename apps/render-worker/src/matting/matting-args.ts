@@ -22,7 +22,7 @@ export interface DecodePlan {
   // The model's input size.
   modelInput: { width: number; height: number };
   // The size of the side frame, or null for none: the whole frame again, as yuv420p, that a crop of
-  // the person is cut from (issue 14) and whose Y plane, at the frame's own size, is the edge
+  // the person is cut from (decision 0041) and whose Y plane, at the frame's own size, is the edge
   // refinement's full-size guide.
   side: { width: number; height: number } | null;
   // The side frame is written alone, on stdout: the worker makes the model's frame from it.
@@ -127,7 +127,7 @@ export function vp9Output(plan: EncodePlan, webmPath: string): string[] {
   return [
     ...ONE_FOR_ONE,
     '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p',
-    // The realtime preset is what makes VP9 with alpha fast enough (shared/notes/facts.md);
+    // The realtime preset is what makes VP9 with alpha fast enough;
     // constrained quality with a cap keeps the size sensible.
     '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1',
     '-crf', '30', '-b:v', bitrate(plan, VP9_BITS_PER_PIXEL), ...gop(plan), ...colour(plan),

@@ -12,8 +12,8 @@ export interface OnnxSettings {
   intraOpThreads: number;
 }
 
-// The explicit fallback chain (STYLE.md habit 12): each provider is tried alone, in order, and the
-// first that opens the model is used: a GPU where its provider opens, the CPU everywhere else.
+// The explicit fallback chain: each provider is tried alone, in order, and the first that opens the
+// model is used: a GPU where its provider opens, the CPU everywhere else.
 export function providerChain(preferred: readonly string[]): string[] {
   return [...new Set([...preferred.filter((name) => name !== 'cpu'), 'cpu'])];
 }

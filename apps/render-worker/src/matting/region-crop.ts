@@ -1,6 +1,6 @@
 import type { Region } from './region-tracker';
 
-// The two ends of a cropped model run (issue 14): the region cut from the decoder's crop source and
+// The two ends of a cropped model run (decision 0041): the region cut from the decoder's crop source and
 // resampled to the model's size, and the model's mask of it put back in place on the whole frame's
 // grid, where the temporal smoother and the matte builder read it as if the model had seen the
 // whole frame.

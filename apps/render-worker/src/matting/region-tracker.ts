@@ -1,4 +1,4 @@
-// Where the model should look next (issue 14): the person region found in the finished mattes,
+// Where the model should look next (decision 0041): the person region found in the finished mattes,
 // with a margin, so a person small in the frame is cropped and seen several times larger. Works on
 // the model's grid: the whole frame at the model's input size, in grid pixels. A region always has
 // the grid's shape, so a crop resampled to the model's size keeps the whole frame's proportions.

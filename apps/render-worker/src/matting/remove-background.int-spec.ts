@@ -367,7 +367,7 @@ describe('removeBackground on real footage (../shared/media/video)', () => {
     }
   });
 
-  // The same person at 30 % of a 768x432 frame's height (issue 14): the model sees them at about
+  // The same person at 30 % of a 768x432 frame's height (decision 0041): the model sees them at about
   // 43 pixels across the whole frame, several times larger on a crop around them.
   maybe('finds and tracks a person too small for the whole frame: the search in tiles, then the crop, see them', async () => {
     const input = join(dir, 'small-person.mp4');

@@ -69,12 +69,12 @@ export interface MattedVideo {
   height: number;
 }
 
-// Cuts the person (or the foreground) out of a video (api-v1.md, video-background-removal):
+// Cuts the person (or the foreground) out of a video (docs/spec/api-v1.md, video-background-removal):
 // decode | segment, smooth and refine in this process | encode, streamed frame by frame so memory
 // stays flat however long the video. Fails with a MediaError carrying the job error code when the
 // input is at fault or the limits are passed, an AbortError when the signal fires, and any other
 // error when the failure is ours: that one is retried, and reported generation_failed after the
-// last attempt (api-v1.md: "generation_failed ... after retries").
+// last attempt (docs/spec/api-v1.md: "generation_failed ... after retries").
 export async function removeBackground(request: RemoveBackgroundRequest): Promise<MattedVideo> {
   const files = outputFiles(request);
   try {

@@ -78,10 +78,10 @@ const LOUDNESS_ATTEMPTS = 3;
 const MAX_ENCODES = LOUDNESS_ATTEMPTS + 3;
 
 // Replaces the first audio stream of a video with a denoised (and loudness-normalised) 48 kHz
-// mono track and copies the picture unchanged (api-v1.md, clean-audio-video). Fails with a
+// mono track and copies the picture unchanged (docs/spec/api-v1.md, clean-audio-video). Fails with a
 // MediaError carrying the job error code when the input is at fault or a limit is passed, an
 // AbortError when the signal fires, and any other error when the failure is ours: that one is
-// retried, and reported generation_failed after the last attempt (api-v1.md: "after retries").
+// retried, and reported generation_failed after the last attempt (docs/spec/api-v1.md: "after retries").
 export async function cleanAudioVideo(request: CleanAudioVideoRequest): Promise<CleanedVideo> {
   const job = new CleanAudioJob(request);
   try {
@@ -118,7 +118,7 @@ class CleanAudioJob {
     this.checkAudioLength(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
     const { seconds: audioSeconds, measured } = await this.denoise(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
     request.onProgress?.(DENOISE_SHARE);
-    // "false keeps the input loudness" (api-v1.md): then the input's own loudness is the target,
+    // "false keeps the input loudness" (docs/spec/api-v1.md): then the input's own loudness is the target,
     // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound).
     const targetLufs = request.options.normalize_loudness
       ? request.options.target_lufs

@@ -71,7 +71,7 @@ describeWithMedia('denoising real noisy speech', () => {
       expect(after).toBeGreaterThan(siSdr(shifted(denoised, FRAME), clean) + 3);
       expect(after).toBeGreaterThan(siSdr(shifted(denoised, -FRAME), clean) + 3);
       // The dry part is delayed to meet RNNoise's lagging output: mixed a frame early instead, as
-      // a filter without the compensation would, it comb-filters and loses ~2 dB (facts.md).
+      // a filter without the compensation would, it comb-filters and loses ~2 dB.
       const uncompensated = Float64Array.from(full, (wet, i) => 0.874 * wet + 0.126 * (noisy[i + FRAME] ?? 0));
       expect(after).toBeGreaterThan(siSdr(uncompensated, clean) + 1);
     });

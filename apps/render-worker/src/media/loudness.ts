@@ -20,7 +20,7 @@ export interface LoudnessPlan {
   trimDb?: number;
 }
 
-// The spec's ceiling for the delivered file (api-v1.md, target_lufs).
+// The spec's ceiling for the delivered file (docs/spec/api-v1.md, target_lufs).
 export const TRUE_PEAK_LIMIT_DB = -1;
 // Within this of the target the result is kept; the spec allows 1 LU.
 export const LOUDNESS_TOLERANCE_LU = 0.5;

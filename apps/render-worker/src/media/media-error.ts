@@ -1,6 +1,6 @@
 import type { JobErrorCode, JobErrorDetail } from '@vj/contracts';
 
-// A job-level failure with the code the job will carry (api-v1.md, "Job error codes").
+// A job-level failure with the code the job will carry (docs/spec/api-v1.md, "Job error codes").
 export class MediaError extends Error {
   constructor(
     readonly code: JobErrorCode,

@@ -1,7 +1,7 @@
 import { MediaError } from './media-error';
 import type { MediaProbe } from './parse-probe';
 
-// video-jobs-resources.md 2.5: the container and audio codec follow the input's video codec,
+// docs/spec/video-jobs-resources.md 2.5: the container and audio codec follow the input's video codec,
 // so the picture can be copied bit for bit into a container that accepts it.
 
 export interface OutputFormat {

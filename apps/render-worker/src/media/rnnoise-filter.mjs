@@ -6,7 +6,8 @@
 // Plain JS run as a child process: the wasm package is ESM-only and Jest cannot load it in-process.
 // output = strength * denoised + (1 - strength) * dry, with the dry signal delayed by one frame
 // because RNNoise's output lags its input by exactly one frame; mixing unaligned comb-filters
-// (shared/notes/facts.md). The lag is then removed so output sample i matches input sample i.
+// (denoise-quality.int-spec.ts measures it). The lag is then removed so output sample i matches
+// input sample i.
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { endianness } from 'node:os';

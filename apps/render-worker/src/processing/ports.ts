@@ -2,7 +2,7 @@ import type { JobReportKind, JobStatus, JobType, JobWorkRequestedV1, ReportPaylo
 import type { FetchedInput } from '../input/fetched-input';
 import type { MediaProbe } from '../media/parse-probe';
 
-// The job processor's I/O, behind interfaces so it unit-tests with fakes (STYLE habit 5).
+// The job processor's I/O, behind interfaces so it unit-tests with fakes.
 
 // The jobs service's view of a job: its status and how many attempts failed for a reason of ours.
 export interface JobProgress {

@@ -3,9 +3,9 @@ import type { JobWorkRequestedV1, StoredFileV1 } from '@vj/contracts';
 import { RESULT_STORE, type ProducedFile, type ResultStore } from './ports';
 import { resultObjectKey } from './stored-result';
 
-// Stores a job's produced files. A cancelled job uploads nothing (api-v1.md, "Cancel stops the work"):
-// the signal is checked before and after each file, and on an abort (or a failed put) the files
-// already stored are removed again.
+// Stores a job's produced files. A cancelled job uploads nothing (docs/spec/api-v1.md, "Cancel stops
+// the work"): the signal is checked before and after each file, and on an abort (or a failed put) the
+// files already stored are removed again.
 @Injectable()
 export class ResultUploader {
   private readonly logger = new Logger(ResultUploader.name);

@@ -11,7 +11,7 @@ export function resultPrefix(accountId: string, jobId: string): string {
   return `results/${accountId}/${jobId}/`;
 }
 
-// The result shape of each job type (video-jobs-resources.md 2.4 and 2.5).
+// The result shape of each job type (docs/spec/video-jobs-resources.md 2.4 and 2.5).
 export function storedResult(jobType: JobType, files: StoredFileV1[]): StoredResultV1 {
   if (jobType === 'clean-audio-video') {
     if (files.length !== 1) throw new Error(`clean-audio-video produces one file, got ${files.length}`);

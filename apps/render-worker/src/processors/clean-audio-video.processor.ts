@@ -31,7 +31,7 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
     return this.settings.maxAudioSeconds;
   }
 
-  // "up to 30 minutes of media (longer: job fails with audio_too_long)" (api-v1.md).
+  // "up to 30 minutes of media (longer: job fails with audio_too_long)" (docs/spec/api-v1.md).
   refusal({ seconds }: MeasuredInput): MediaError | null {
     if (seconds <= this.settings.maxAudioSeconds) return null;
     return new MediaError('audio_too_long', `The audio is longer than ${this.settings.maxAudioSeconds} seconds`, [

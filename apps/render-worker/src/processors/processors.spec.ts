@@ -140,7 +140,7 @@ describe('what the processors refuse of a measured input, before any processing 
   const clean = new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 1000 });
   const matting = new VideoBackgroundRemovalProcessor({ maxSeconds: 60, timeLimitMs: 1000 }, new MattingModelRegistry({ person: [], general: [] }));
 
-  it('refuses media past 30 minutes with audio_too_long (api-v1: "up to 30 minutes of media")', () => {
+  it('refuses media past 30 minutes with audio_too_long (docs/spec/api-v1.md: "up to 30 minutes of media")', () => {
     expect(clean.refusal({ seconds: 1800, videoFrames: 45_000 })).toBeNull();
     expect(clean.refusal({ seconds: 1801, videoFrames: 45_025 })).toMatchObject({ code: 'audio_too_long' });
   });

@@ -41,7 +41,7 @@ export function webhookBody<Job>(type: WebhookEventType, occurredAt: string, job
   return JSON.stringify(payload);
 }
 
-// A PROCESSING job as GET answers it (video-jobs-resources.md: nothing but its id and status).
+// A PROCESSING job as GET answers it (docs/spec/video-jobs-resources.md: nothing but its id and status).
 export function runningJob(jobId: string): { job_id: string; status: 'PROCESSING' } {
   return { job_id: jobId, status: 'PROCESSING' };
 }

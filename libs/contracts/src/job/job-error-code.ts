@@ -1,4 +1,4 @@
-// video-jobs-resources.md section 7; api-v1.md says when each is used.
+// docs/spec/video-jobs-resources.md section 7; docs/spec/api-v1.md says when each is used.
 export const JOB_ERROR_CODES = [
   'input_validation',
   'content_moderation',

@@ -5,15 +5,15 @@ import type { StoredFileV1, StoredResultV1 } from './stored-result';
 export type SignFileUrl = (file: StoredFileV1) => Promise<string>;
 
 // The answer to a create (and to its idempotent replay): always PROCESSING, and the only place
-// credits_estimated appears (video-jobs-resources.md 2.1).
+// credits_estimated appears (docs/spec/video-jobs-resources.md 2.1).
 export function renderCreatedJob(record: JobRecordV1): JobObject {
   const job: JobObject = { job_id: record.job_id, status: 'PROCESSING' };
   if (record.credits_estimated !== null) job.credits_estimated = record.credits_estimated;
   return job;
 }
 
-// The job object with exactly the fields its state allows (video-jobs-resources.md sections 2 and 3):
-// what GET answers, and what a webhook carries.
+// The job object with exactly the fields its state allows (docs/spec/video-jobs-resources.md
+// sections 2 and 3): what GET answers, and what a webhook carries.
 export async function renderJob(record: JobRecordV1, signUrl: SignFileUrl): Promise<JobObject> {
   const job: JobObject = { job_id: record.job_id, status: record.status };
   if (record.status === 'COMPLETED') {

@@ -1,7 +1,7 @@
 import type { JobErrorCode } from './job-error-code';
 import type { JobStatus } from './job-status';
 
-// The public job resources, exactly as video-jobs-resources.md section 2 lists them.
+// The public job resources, exactly as docs/spec/video-jobs-resources.md section 2 lists them.
 
 export interface FileObject {
   url: string;

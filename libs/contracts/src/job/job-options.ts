@@ -1,4 +1,4 @@
-// Job options after defaults are applied (api-v1.md, "Job types and their inputs").
+// Job options after defaults are applied (docs/spec/api-v1.md, "Job types and their inputs").
 
 export const OUTPUT_CODECS = ['vp9', 'h264'] as const;
 export type OutputCodec = (typeof OUTPUT_CODECS)[number];

@@ -1,6 +1,6 @@
 import { JOB_TYPES } from '../job/job-type';
 
-// JSON Schemas of every other body the API sends (api-v1.md).
+// JSON Schemas of every other body the API sends (docs/spec/api-v1.md).
 
 export const REQUEST_ERROR_CODES = [
   'invalid_request',

@@ -3,7 +3,7 @@ import { ESTIMATE_BASES, LEDGER_ENTRY_KINDS, USAGE_GROUPS } from '../messaging/b
 import { pageSchema } from './api-responses.schema';
 import { INT32_MAX } from './job-object.schema';
 
-// JSON Schemas of the billing bodies the API sends (api-v1.md, "Billing endpoints").
+// JSON Schemas of the billing bodies the API sends (docs/spec/api-v1.md, "Billing endpoints").
 
 const credits = { type: 'integer', minimum: 0, maximum: INT32_MAX } as const;
 const day = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } as const;

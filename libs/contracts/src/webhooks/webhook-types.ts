@@ -1,6 +1,6 @@
 import type { WebhooksRpcMethod } from '../messaging/names';
 
-// Webhooks (issue 11, decision 0032): the REST shapes of /v1/webhook-endpoints and the RPC catalogue
+// Webhooks (decision 0032): the REST shapes of /v1/webhook-endpoints and the RPC catalogue
 // the gateway calls on the webhook delivery service (vj.rpc.webhooks.v1.*).
 
 // What an endpoint may subscribe to; job.progress is opt-in (not in the default set).

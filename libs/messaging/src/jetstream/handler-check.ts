@@ -7,8 +7,8 @@ export interface DeadLetterSource {
   durable: ConsumerName;
 }
 
-// Pure boot check (STYLE habit 1): every declared subject and dead-letter source has exactly one handler,
-// and no handler listens for something nobody declared. Returns the problems; empty means bootable.
+// Pure boot check: every declared subject and dead-letter source has exactly one handler, and no
+// handler listens for something nobody declared. Returns the problems; empty means bootable.
 export function checkHandlers(
   consumers: ConsumerSpec[],
   watches: DeadLetterSource[],

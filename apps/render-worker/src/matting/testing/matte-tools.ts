@@ -19,7 +19,7 @@ async function grayFrames(args: string[], width: number, height: number): Promis
   return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => new Uint8Array(stdout.subarray(i * size, (i + 1) * size)));
 }
 
-// libvpx-vp9 must be named before -i: ffmpeg's own VP9 decoder drops the alpha (shared/notes/facts.md).
+// libvpx-vp9 must be named before -i: ffmpeg's own VP9 decoder drops the alpha.
 export function decodeWebmAlpha(path: string, width: number, height: number): Promise<Uint8Array[]> {
   return grayFrames(['-c:v', 'libvpx-vp9', '-i', path, '-vf', 'alphaextract'], width, height);
 }

@@ -74,7 +74,7 @@ export async function streamsOf(path: string): Promise<ProbedStream[]> {
 }
 
 // One MD5 per packet of the first real video stream: equal lists mean the picture was copied bit
-// for bit. Payloads only: WebM/Opus remuxing shifts timestamps by ~14 ms (shared/notes/facts.md).
+// for bit. Payloads only: WebM/Opus remuxing shifts timestamps by ~14 ms.
 export async function videoPacketHashes(path: string): Promise<string[]> {
   const out = await ffprobe(['-select_streams', 'V:0', '-show_entries', 'packet=data_hash', '-show_data_hash', 'md5', '-of', 'csv=p=0', path]);
   return out.split('\n').filter(Boolean);

@@ -37,6 +37,13 @@ export default [
       'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname', '__filename', 'global'],
     },
   },
+  // Domain code knows nothing of how it is stored: the stores map rows to its types (decision 0068).
+  {
+    files: ['apps/jobs/src/domain/**/*.ts', 'apps/billing/src/job-billing/{billing-state-machine,billing-event-drafts,job-billing}.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['typeorm', '**/database/*'], message: 'domain code does not know how it is stored (decision 0068)' }] }],
+    },
+  },
   // Plain CommonJS launchers (run before any TypeScript hook is registered).
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 ];

@@ -1,16 +1,12 @@
 import type { JobOptionsByType, JobType } from '@vj/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { JobBilling, JobBillingState } from '../job-billing/job-billing';
 import { BILLING_SCHEMA } from './billing-schema';
-
-// open: seen, nothing decided yet; held / rejected: the created event's decision; charged / released:
-// the final event's; closed: final before any hold (a late created event then holds nothing).
-export const JOB_BILLING_STATES = ['open', 'held', 'rejected', 'charged', 'released', 'closed'] as const;
-export type JobBillingState = (typeof JOB_BILLING_STATES)[number];
 
 // One row per job, locked while any of the job's events is handled, so the job's events are serialised
 // whatever order and however often they arrive. It keeps what is needed to republish a decision's event.
 @Entity({ schema: BILLING_SCHEMA, name: 'job_billing' })
-export class JobBillingEntity {
+export class JobBillingEntity implements JobBilling {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_job_billing' })
   job_id!: string;
 

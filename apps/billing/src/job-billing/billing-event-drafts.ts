@@ -1,5 +1,5 @@
 import { subjects, type BillingEventKind, type BillingEventPayloads } from '@vj/contracts';
-import type { JobBillingEntity } from '../database/job-billing.entity';
+import type { JobBilling } from './job-billing';
 import { stableEventId } from './stable-event-id';
 
 export interface BillingEventDraft<K extends BillingEventKind = BillingEventKind> {
@@ -10,7 +10,7 @@ export interface BillingEventDraft<K extends BillingEventKind = BillingEventKind
 
 // The event a job's billing row stands for, rebuilt from the row alone: a handler that committed but
 // could not publish publishes the very same event on redelivery.
-export function billingEvent<K extends BillingEventKind>(kind: K, row: JobBillingEntity): BillingEventDraft<K> {
+export function billingEvent<K extends BillingEventKind>(kind: K, row: JobBilling): BillingEventDraft<K> {
   const at = (kind === 'hold_placed' || kind === 'hold_rejected' ? row.decided_at : row.settled_at) ?? new Date(0);
   const base = {
     version: 1 as const,

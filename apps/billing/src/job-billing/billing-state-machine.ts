@@ -1,5 +1,5 @@
 import type { BillingEventKind, CreditEstimateV1, JobOptionsByType, JobType, LedgerEntryKind, Price } from '@vj/contracts';
-import type { JobBillingEntity } from '../database/job-billing.entity';
+import type { JobBilling } from './job-billing';
 
 // A job's billing, as a pure function of its row, the account's available credits and what happened
 // (decisions 0015, 0017, 0023). The store locks the row and the account, asks decide(), then writes
@@ -10,7 +10,7 @@ import type { JobBillingEntity } from '../database/job-billing.entity';
 //   held --charge--> charged            held --release--> released
 //   open | rejected --charge--> charged (a job billing never held for: priced with the current list)
 
-export type JobBillingRow = Pick<JobBillingEntity, 'job_id' | 'state' | 'credits_held' | 'credits_estimated'>;
+export type JobBillingRow = Pick<JobBilling, 'job_id' | 'state' | 'credits_held' | 'credits_estimated'>;
 
 export type BillingCommand =
   // The job's created event, with its quote (or the maximum, for a job created before billing).
@@ -33,7 +33,7 @@ export interface EntryToAppend {
 
 export interface BillingDecision {
   // Row columns to set (null: the row stays as it is).
-  change: Partial<JobBillingEntity> | null;
+  change: Partial<JobBilling> | null;
   entries: EntryToAppend[];
   // The billing event the row now stands for, if any.
   publish: BillingEventKind | null;

@@ -4,7 +4,7 @@ import type { PriceCatalog } from '../pricing/price-catalog';
 import type { PriceList } from '../pricing/price-list';
 import { decide, type BillingCommand, type BillingDecision } from './billing-state-machine';
 import type { JobBillingStore, JobRef } from './job-billing.store';
-import type { JobBillingEntity } from '../database/job-billing.entity';
+import type { JobBilling } from './job-billing';
 
 // What billing does with each job event and with a worker's extension of a hold: the command is
 // built here (prices are looked up here), decided by the state machine, written by the store, which
@@ -54,11 +54,11 @@ export class JobBillingService {
   }
 
   // A held job is priced with its quote's list; a job billing never held for, with the current one.
-  private listOf(row: JobBillingEntity): Promise<PriceList> | PriceList {
+  private listOf(row: JobBilling): Promise<PriceList> | PriceList {
     return row.price_version !== null && row.state === 'held' ? this.prices.version(row.price_version) : this.prices.current();
   }
 
-  private async handle(job: JobRef, commandFor: (row: JobBillingEntity) => Promise<BillingCommand>) {
+  private async handle(job: JobRef, commandFor: (row: JobBilling) => Promise<BillingCommand>) {
     const now = this.now();
     return this.store.withLockedJob(job, now, async (locked) => {
       // What the job may spend: its hold and the account's available credits, before this decision.

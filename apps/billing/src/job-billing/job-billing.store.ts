@@ -8,6 +8,7 @@ import { outboxInsertSql, outboxRows } from '@vj/outbox';
 import { BILLING_SCHEMA } from '../database/billing-schema';
 import { billingEvent } from './billing-event-drafts';
 import type { BillingDecision } from './billing-state-machine';
+import type { JobBilling } from './job-billing';
 
 export interface JobRef {
   job_id: string;
@@ -16,7 +17,7 @@ export interface JobRef {
 }
 
 export interface LockedJob {
-  row: JobBillingEntity;
+  row: JobBilling;
   // The account's available credits (balance - held) under its lock.
   available: number;
   // Appends the decision's ledger entries (moving the account's totals), saves the row's changes and

@@ -1,9 +1,7 @@
-import type { CreditEstimateV1, JobError, JobInputV1, JobOptionsByType, JobStatus, JobType, StoredResultV1 } from '@vj/contracts';
+import type { JobError, JobInputV1, JobOptionsByType, JobStatus, JobType, StoredResultV1 } from '@vj/contracts';
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { Job, StoredEstimate } from '../domain/job';
 import { JOBS_SCHEMA } from './jobs-schema';
-
-// The quote's other fields; its credits live in credits_estimated, which the job object shows.
-export type StoredEstimate = Omit<CreditEstimateV1, 'credits_estimated'>;
 
 // Timestamps are kept to the millisecond so a JS Date round-trips exactly (list cursors compare them).
 @Entity({ schema: JOBS_SCHEMA, name: 'job' })
@@ -15,7 +13,7 @@ export type StoredEstimate = Omit<CreditEstimateV1, 'credits_estimated'>;
 // The retention sweeper's two queues (decision 0024): results to expire, inputs to delete.
 @Index('IDX_job_results_to_expire', ['finished_at'], { where: `"status" = 'COMPLETED' AND "files_purged_at" IS NULL` })
 @Index('IDX_job_inputs_to_purge', ['finished_at'], { where: `"status" <> 'PROCESSING' AND "input_purged_at" IS NULL` })
-export class JobEntity {
+export class JobEntity implements Job {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'PK_job' })
   job_id!: string;
 

@@ -1,7 +1,7 @@
 import type { CreditEstimateV1 } from '@vj/contracts';
-import type { JobEntity } from '../database/job.entity';
+import type { Job } from './job';
 
-type EstimateColumns = Pick<JobEntity, 'credits_estimated' | 'estimate'>;
+type EstimateColumns = Pick<Job, 'credits_estimated' | 'estimate'>;
 
 // The quote is stored in two columns: its credits in credits_estimated (shown on the job object), the
 // rest in estimate. Fields are picked one by one so nothing unknown from the wire is stored.

@@ -1,12 +1,12 @@
 import { subjects, type JobEventKind, type JobEventPayloads, type JobStateUpdateV1, type JobWorkRequestedV1 } from '@vj/contracts';
 import { randomUUID } from 'node:crypto';
-import type { JobEntity } from '../database/job.entity';
+import type { Job } from './job';
 import { jobEstimate } from './job-estimate';
 import type { OutboxDraft } from '@vj/outbox';
 
 // The work message, written once billing funded the job (decision 0015). msgId = job_id so a
 // re-published row is dropped by the stream's dedup window.
-export function workMessage(job: JobEntity): OutboxDraft {
+export function workMessage(job: Job): OutboxDraft {
   const payload: JobWorkRequestedV1 = {
     version: 1,
     job_id: job.job_id,
@@ -21,7 +21,7 @@ export function workMessage(job: JobEntity): OutboxDraft {
 
 // A job has at most one event of each kind, so `<job_id>.<kind>` is a stable dedup id.
 // A created event carries the create's webhook_url (not kept with the job: the event is its record).
-export function jobEventMessage(kind: JobEventKind, job: JobEntity, created: { webhook_url?: string } = {}): OutboxDraft {
+export function jobEventMessage(kind: JobEventKind, job: Job, created: { webhook_url?: string } = {}): OutboxDraft {
   const base = { version: 1 as const, job_id: job.job_id, account_id: job.account_id, job_type: job.job_type, event_id: randomUUID(), occurred_at: job.updated_at.toISOString() };
   const payloads: { [K in JobEventKind]: () => JobEventPayloads[K] } = {
     created: () => {
@@ -38,7 +38,7 @@ export function jobEventMessage(kind: JobEventKind, job: JobEntity, created: { w
 }
 
 // Every event but created also lands on the job's own update subject, for whoever follows the job.
-export function jobUpdateMessage(event: Exclude<JobEventKind, 'created'>, job: JobEntity): OutboxDraft {
+export function jobUpdateMessage(event: Exclude<JobEventKind, 'created'>, job: Job): OutboxDraft {
   const payload: JobStateUpdateV1 = {
     version: 1,
     job_id: job.job_id,

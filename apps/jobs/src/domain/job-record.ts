@@ -1,7 +1,7 @@
 import type { JobRecordV1 } from '@vj/contracts';
-import type { JobEntity } from '../database/job.entity';
+import type { Job } from './job';
 
-export function toJobRecord(job: JobEntity): JobRecordV1 {
+export function toJobRecord(job: Job): JobRecordV1 {
   return {
     job_id: job.job_id,
     account_id: job.account_id,

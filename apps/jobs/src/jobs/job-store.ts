@@ -1,6 +1,6 @@
 import type { JobStatus, JobType } from '@vj/contracts';
 import type { IdempotencyKeyEntity } from '../database/idempotency-key.entity';
-import type { JobEntity } from '../database/job.entity';
+import type { Job } from '../domain/job';
 import type { ListPosition } from '@vj/database';
 import type { OutboxDraft } from '@vj/outbox';
 
@@ -14,7 +14,7 @@ export interface ListFilter {
 
 // What a locked-job decision wants written: the job's new state and its messages, in one transaction.
 export interface JobWrite {
-  job: JobEntity;
+  job: Job;
   outbox: OutboxDraft[];
 }
 
@@ -35,10 +35,10 @@ export interface JobStore {
   // the account, so concurrent creates never pass the cap together (ProcessingCapReachedError).
   insertJob(write: JobWrite, idempotency: { key: string; requestHash: string; expiredBefore: Date } | null, maxProcessing?: number): Promise<void>;
   findIdempotencyKey(accountId: string, key: string, notBefore: Date): Promise<IdempotencyKeyEntity | null>;
-  findJob(jobId: string): Promise<JobEntity | null>;
-  listJobs(filter: ListFilter): Promise<JobEntity[]>;
+  findJob(jobId: string): Promise<Job | null>;
+  listJobs(filter: ListFilter): Promise<Job[]>;
   // Locks the job row, lets `decide` look at it, and writes what it returns, all in one transaction.
-  updateJob<T>(jobId: string, decide: (job: JobEntity | null) => { value: T; write?: JobWrite }): Promise<T>;
+  updateJob<T>(jobId: string, decide: (job: Job | null) => { value: T; write?: JobWrite }): Promise<T>;
   findJobsPastDeadline(before: Date, limit: number): Promise<string[]>;
   findProcessingJobsOf(accountId: string, limit: number): Promise<string[]>;
   deleteIdempotencyKeysBefore(before: Date): Promise<number>;

@@ -16,7 +16,7 @@ import {
 } from '@vj/contracts';
 import { RpcError } from '@vj/messaging';
 import { randomUUID } from 'node:crypto';
-import { JobEntity } from '../database/job.entity';
+import type { Job } from '../domain/job';
 import { queueDeadline } from '../domain/job-deadline';
 import { estimateColumns } from '../domain/job-estimate';
 import { jobEventMessage, jobUpdateMessage, workMessage } from '../domain/job-messages';
@@ -63,7 +63,7 @@ export class JobsService {
     }
     // No lookup of the key first: the insert claims it, and a key already held is answered below.
     const now = this.now();
-    const job = Object.assign(new JobEntity(), {
+    const job: Job = {
       job_id: randomUUID(),
       account_id: request.account_id,
       job_type: request.job_type,
@@ -86,7 +86,7 @@ export class JobsService {
       deleted_at: null,
       files_purged_at: null,
       input_purged_at: null,
-    } satisfies JobEntity);
+    };
     const idempotency = request.idempotency
       ? { key: request.idempotency.key, requestHash: request.idempotency.request_hash, expiredBefore: this.keyCutoff() }
       : null;
@@ -162,13 +162,13 @@ export class JobsService {
 
   // DELETE /v1/{type}/{job_id} (decision 0024): a final job is marked deleted, for good; the caller then
   // deletes its files. A job still PROCESSING must be cancelled first. Deleting again changes nothing.
-  async markDeleted(request: DeleteJobRequestV1): Promise<JobEntity> {
+  async markDeleted(request: DeleteJobRequestV1): Promise<Job> {
     if (!isUuid(request.job_id)) throw notFound();
     return this.store.updateJob(request.job_id, (job) => {
       if (!job || !visible(job, request)) throw notFound();
       if (job.deleted_at) return { value: job };
       if (!isFinalJobStatus(job.status)) throw new RpcError('conflict', 'the job is still PROCESSING: cancel it first, then delete it');
-      const deleted = Object.assign(new JobEntity(), job, { deleted_at: this.now() });
+      const deleted: Job = { ...job, deleted_at: this.now() };
       return { value: deleted, write: { job: deleted, outbox: [] } };
     });
   }
@@ -220,9 +220,10 @@ export class JobsService {
     return failed;
   }
 
-  private apply(job: JobEntity, change: JobChange): JobEntity {
+  private apply(job: Job, change: JobChange): Job {
     const now = this.now();
-    return Object.assign(new JobEntity(), job, {
+    return {
+      ...job,
       status: change.status,
       attempts: change.attempts,
       failed_attempts: change.failed_attempts ?? job.failed_attempts,
@@ -236,13 +237,13 @@ export class JobsService {
       finished_at: change.finished ? now : job.finished_at,
       // A URL input leaves nothing of ours to delete once the job ends; an upload waits for the sweeper.
       input_purged_at: change.finished && job.input.kind === 'url' ? now : job.input_purged_at,
-    });
+    };
   }
 }
 
 // What an applied transition publishes with the job: its work once funded, then its event and the
 // job's update if any.
-function messagesOf(next: Extract<Transition, { outcome: 'applied' }>, job: JobEntity): OutboxDraft[] {
+function messagesOf(next: Extract<Transition, { outcome: 'applied' }>, job: Job): OutboxDraft[] {
   const event = next.event;
   return [
     ...(next.change.funded ? [workMessage(job)] : []),
@@ -252,7 +253,7 @@ function messagesOf(next: Extract<Transition, { outcome: 'applied' }>, job: JobE
 }
 
 // Another account's job, or a job of the other type when the caller names one, does not exist for the caller.
-function visible(job: JobEntity, request: { account_id: string; job_type?: string }): boolean {
+function visible(job: Job, request: { account_id: string; job_type?: string }): boolean {
   return job.account_id === request.account_id && (!request.job_type || request.job_type === job.job_type);
 }
 
@@ -261,7 +262,7 @@ function notFound(): RpcError {
 }
 
 // A deleted job, or a completed one whose files expired, is not found any more; the message says why.
-function throwIfGone(job: JobEntity): void {
+function throwIfGone(job: Job): void {
   if (job.deleted_at) throw new RpcError('not_found', `job not found: it was deleted at ${job.deleted_at.toISOString()}`);
   if (job.files_purged_at) {
     throw new RpcError('not_found', `job not found: its result files expired at ${job.files_purged_at.toISOString()} (results are kept for a limited time after the job completes)`);

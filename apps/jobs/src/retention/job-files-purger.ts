@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { resultObjectKeys } from '@vj/contracts';
-import type { JobEntity } from '../database/job.entity';
+import type { Job } from '../domain/job';
 import type { RetentionStore } from './retention-store';
 
 // The bucket, as retention needs it: delete (a missing object is not an error) and list a prefix.
@@ -22,13 +22,13 @@ export class JobFilesPurger {
   ) {}
 
   // The result's own files, and whatever any other attempt of the job left under its folder.
-  async purgeResults(job: JobEntity): Promise<void> {
+  async purgeResults(job: Job): Promise<void> {
     for (const key of resultObjectKeys(job.result)) await this.objects.remove(key);
     for await (const object of this.objects.list(`results/${job.account_id}/${job.job_id}/`)) await this.objects.remove(object.key);
     await this.store.markFilesPurged(job.job_id, this.now());
   }
 
-  async purgeInput(job: JobEntity): Promise<void> {
+  async purgeInput(job: Job): Promise<void> {
     // A URL input left nothing of ours; marked all the same, or the sweeper would find it for ever.
     if (job.input.kind !== 'upload') return this.store.markInputDone(job.job_id, this.now());
     if (await this.store.uploadInUse(job.account_id, job.input.object_key)) {
@@ -40,7 +40,7 @@ export class JobFilesPurger {
   }
 
   // Both, for a deleted job; the input only when the job has none of its own files left to keep.
-  async purgeAll(job: JobEntity): Promise<void> {
+  async purgeAll(job: Job): Promise<void> {
     await this.purgeResults(job);
     await this.purgeInput(job);
   }

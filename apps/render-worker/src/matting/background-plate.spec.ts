@@ -96,6 +96,23 @@ describe('BackgroundPlate', () => {
     expect(alpha[at(0, 3)]).toBeGreaterThanOrEqual(128);
   });
 
+  it("keeps someone leaving at the picture's edge whom the model no longer sees, where its person was a frame ago", () => {
+    // A person over six grid cells at the left edge: more than a first entering patch may be.
+    const cells = [4, 5, 8, 9, 12, 13];
+    const person = { bytes: picture({ box: [0, 2, 4, 8], y: 220 }), chromaShift: 0 as const };
+    const moved = new Uint8Array(16);
+    for (const cell of cells) moved[cell] = 1;
+    const leaving = learnedPlate();
+    leaving.fuse(new Uint8Array(64).fill(255), gridMask(cells), person, true, GRID_LUMA, moved);
+    const alpha = new Uint8Array(64);
+    leaving.fuse(alpha, EMPTY, person, true, GRID_LUMA, moved);
+    expect(alpha[at(1, 5)]).toBeGreaterThanOrEqual(128);
+    // Where nobody was, the same patch appearing at once is the scene changing (the camera nudged).
+    const appearing = new Uint8Array(64);
+    learnedPlate().fuse(appearing, EMPTY, person, true, GRID_LUMA, moved);
+    expect(appearing[at(1, 5)]).toBe(0);
+  });
+
   it('does not take a patch at the edge that differs but stands still for someone coming in', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64);

@@ -38,8 +38,10 @@ export interface PlateSettings {
   enteringMoved: number;
   enteringSeconds: number;
   // Someone comes in bit by bit: a patch first seen entering larger than this share of the grid is the
-  // scene changing at once (the camera nudged or zoomed), unless it continues last frame's entering.
+  // scene changing at once (the camera nudged or zoomed), unless it continues last frame's entering,
+  // or lies mostly (`leavingShare` of its cells) where last frame's person was: someone leaving.
   enteringFirstShare: number;
+  leavingShare: number;
   // A pixel darker than its plate by a ratio in this range, with the same colour, is a shadow: no
   // evidence either way (the model decides).
   shadowRatios: [number, number];
@@ -61,6 +63,7 @@ export const DEFAULT_PLATE: PlateSettings = {
   enteringMoved: 0.3,
   enteringSeconds: 0.3,
   enteringFirstShare: 0.015,
+  leavingShare: 0.5,
   shadowRatios: [0.45, 0.92],
   shadowChroma: 0.03,
 };
@@ -121,8 +124,9 @@ export class BackgroundPlate {
   private readonly centres: Int32Array;
   // Each grid cell's centre pixel's chroma sample.
   private readonly centreChroma: Int32Array;
-  // Last frame's entering cells.
+  // Last frame's entering cells, and its `near` (the person and what entered, grown).
   private readonly previousEntering: Uint8Array;
+  private readonly previousNear: Uint8Array;
   // For each alpha column and row, its grid column and row.
   private readonly gridX: Int32Array;
   private readonly gridY: Int32Array;
@@ -167,6 +171,7 @@ export class BackgroundPlate {
     this.stack = new Int32Array(gridPixels);
     this.members = new Int32Array(gridPixels);
     this.previousEntering = new Uint8Array(gridPixels);
+    this.previousNear = new Uint8Array(gridPixels);
     this.centres = Int32Array.from({ length: gridPixels }, (_, g) => {
       const x = Math.min(size.width - 1, Math.floor((((g % grid.width) + 0.5) * size.width) / grid.width));
       const y = Math.min(size.height - 1, Math.floor(((Math.floor(g / grid.width) + 0.5) * size.height) / grid.height));
@@ -194,6 +199,8 @@ export class BackgroundPlate {
   fuse(alpha: Uint8Array, mask: Float32Array, picture: PlatePicture, cameraStill: boolean, gridLuma: Float32Array, moved: Uint8Array): void {
     if (!cameraStill || this.shifted(gridLuma, mask)) return this.forget();
     this.gain = this.exposureGain(picture, mask);
+    // Last frame's person, and what entered with them (markGrid), for someone leaving (entering).
+    this.previousNear.set(this.near);
     this.markNear(mask);
     this.markDifferences(picture);
     this.markGrid(mask, moved);
@@ -360,6 +367,7 @@ export class BackgroundPlate {
     if (this.empty) return;
     this.seen.fill(0);
     this.previousEntering.fill(0);
+    this.near.fill(0);
     this.empty = true;
   }
 
@@ -410,7 +418,7 @@ export class BackgroundPlate {
   // Someone half out of the picture is too cut for the model to see; their difference to the plate
   // shows them whole, and nothing static is taken for them.
   private entering(moved: Uint8Array): Uint8Array {
-    const { differs, labels, stack, members, settings } = this;
+    const { differs, labels, stack, members, previousNear, settings } = this;
     const previous = this.previousEntering;
     const { width, height } = this.grid;
     const label = (g: number): number => {
@@ -439,8 +447,14 @@ export class BackgroundPlate {
         if (y < height - 1 && differs[g + width] === 1 && labels[g + width] === 0) stack[top++] = label(g + width);
       }
       let continues = false;
-      for (let k = 0; k < count && !continues; k++) continues = previous[members[k]] === 1;
-      const enters = touches && count >= settings.enteringPixels && moving >= settings.enteringMoved * count && (continues || count <= settings.enteringFirstShare * differs.length);
+      let wasPerson = 0;
+      for (let k = 0; k < count; k++) {
+        if (previous[members[k]] === 1) continues = true;
+        wasPerson += previousNear[members[k]];
+      }
+      // Someone leaving: the patch is mostly where last frame's person was.
+      const leaves = wasPerson >= settings.leavingShare * count;
+      const enters = touches && count >= settings.enteringPixels && moving >= settings.enteringMoved * count && (continues || leaves || count <= settings.enteringFirstShare * differs.length);
       // 2: a patch that enters; 1 (labelled) otherwise.
       if (enters) for (let k = 0; k < count; k++) labels[members[k]] = 2;
     }

@@ -15,6 +15,8 @@ export interface MatteScore {
   meanIou: number;
   worstIou: number;
   worstFrame: number;
+  // Each frame's IoU, null where the reference shows nobody or a sliver.
+  frameIous: (number | null)[];
   // Mean absolute alpha error, 0 to 1.
   mae: number;
   // Mean absolute alpha change from the previous frame where the reference is background (0) in both:
@@ -44,7 +46,9 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
   let keptPixels = 0;
   let mostKept = 0;
   let mostKeptFrame: number | null = null;
+  const frameIous: (number | null)[] = [];
   for (let f = 0; f < matte.length; f++) {
+    frameIous.push(null);
     const a = matte[f]!;
     const r = reference[f]!;
     if (a.length !== r.length) throw new Error(`frame ${f}: ${a.length} matte pixels for ${r.length} reference pixels`);
@@ -62,6 +66,7 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
     pixels += a.length;
     if (inReference >= MIN_PERSON_SHARE * a.length) {
       const iou = both / (inMatte + inReference - both);
+      frameIous[f] = iou;
       iouSum += iou;
       iouFrames++;
       if (iou < worstIou) [worstIou, worstFrame] = [iou, f];
@@ -86,6 +91,7 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
     meanIou: iouFrames === 0 ? 1 : iouSum / iouFrames,
     worstIou: iouFrames === 0 ? 1 : worstIou,
     worstFrame,
+    frameIous,
     mae: errorSum / pixels / 255,
     flicker: flickerPixels === 0 ? 0 : flickerSum / flickerPixels / 255,
     emptyFrames,

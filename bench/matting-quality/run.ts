@@ -27,8 +27,9 @@ import { sourcePerson, type SourcePerson } from './source-person';
 // empty frame where each keeps the most, and the reference where it shows the most of the people.
 // Sets: dev (the set of decision 0066), quick (three of its clips), all (dev and the issue-14 clips, with the
 // webcam clips' drift between tracked and whole-frame mattes and the region choice on two people).
-// Usage: npm run bench:matting-quality [-- --set dev|quick|all --clips pan-60,shake-65 --label before --refine on|off --rooms 8]
-//   (composites go to reports/matting-quality/<label>; --clips: only these of the set; --rooms: the issue-14 rooms in --set all)
+// Usage: npm run bench:matting-quality [-- --set dev|quick|all --clips pan-60,shake-65 --frames 0.9 --label before --refine on|off --rooms 8]
+//   (composites go to reports/matting-quality/<label>; --clips: only these of the set; --frames: print the pipeline's
+//   frames under that IoU; --rooms: the issue-14 rooms in --set all)
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -49,6 +50,8 @@ interface Settings {
   dir: string;
   // Where this label's composites go.
   out: string;
+  // Print the pipeline's frames under this IoU (--frames), or null.
+  framesUnder: number | null;
 }
 
 interface ClipOutcome extends ClipResult {
@@ -68,6 +71,7 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
     const alpha = await pipelineMatte(video, settings.segmenters, join(settings.dir, 'work'), { refine: settings.refine, tracking });
     const score = scoreMattes(alpha, truth);
     scores[key] = score;
+    if (key === 'pipeline' && settings.framesUnder !== null) console.log(framesUnder(video.name, score, settings.framesUnder));
     clip.furniture.forEach(({ boxes }, i) => (furniture[i]![key] = keptInBox(alpha, truth, video.width, boxes)));
     const saves: [string, number][] = [];
     if (score.emptyFrames < score.frames) saves.push(['worst', score.worstFrame]);
@@ -91,6 +95,12 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
   await greenPng(video, fullest, truth[fullest]!, png);
   pngs.push(png);
   return { name: video.name, pixels: video.width * video.height, pipeline: scores.pipeline, perFrame: scores.perFrame, furniture, pngs };
+}
+
+// The frames (number:IoU) under `under`, to see where a clip loses: its first frames, its last, a run.
+function framesUnder(name: string, score: MatteScore, under: number): string {
+  const frames = score.frameIous.flatMap((iou, frame) => (iou !== null && iou < under ? [`${frame}:${iou.toFixed(2)}`] : []));
+  return `  ${name}: ${frames.length} frames under ${under}${frames.length > 0 ? `: ${frames.join(' ')}` : ''}`;
 }
 
 function fullestFrame(truth: readonly Uint8Array[]): number {
@@ -135,7 +145,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-matting-quality-'));
   const models = await loadMattingModels({ cacheDir: join(tmpdir(), 'vj-models'), executionProviders: ['cpu'], intraOpThreads: 1 });
   const segmenters = models.segmentersFor(true);
-  const settings: Settings = { refine, segmenters, dir, out };
+  const under = option('frames', '');
+  const settings: Settings = { refine, segmenters, dir, out, framesUnder: under === '' ? null : Number(under) };
   try {
     const sources = new Map<SourceName, SourcePerson>();
     for (const name of SOURCES) sources.set(name, await sourcePerson(name, MEDIA, segmenters, dir));

@@ -113,6 +113,24 @@ describe('BackgroundPlate', () => {
     expect(appearing[at(1, 5)]).toBe(0);
   });
 
+  it('follows someone who came in at the edge once they are wholly inside, while the model still does not see them', () => {
+    const plate = learnedPlate();
+    const movedAt = (cells: number[]): Uint8Array => {
+      const moved = new Uint8Array(16);
+      for (const cell of cells) moved[cell] = 1;
+      return moved;
+    };
+    // At the left edge (grid cells (0,1) and (0,2)), then further in, off the edge, and larger.
+    plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture({ box: [0, 2, 2, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, movedAt([4, 8]));
+    const inside = new Uint8Array(64);
+    plate.fuse(inside, EMPTY, { bytes: picture({ box: [2, 2, 6, 8], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, movedAt([5, 6, 9, 10, 13, 14]));
+    expect(inside[at(4, 5)]).toBeGreaterThanOrEqual(128);
+    // The same patch with nobody come in before it: nothing is added away from the edge.
+    const alone = new Uint8Array(64);
+    learnedPlate().fuse(alone, EMPTY, { bytes: picture({ box: [2, 2, 6, 8], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, movedAt([5, 6, 9, 10, 13, 14]));
+    expect(alone[at(4, 5)]).toBe(0);
+  });
+
   it('does not take a patch at the edge that differs but stands still for someone coming in', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64);

@@ -454,7 +454,9 @@ export class BackgroundPlate {
       }
       // Someone leaving: the patch is mostly where last frame's person was.
       const leaves = wasPerson >= settings.leavingShare * count;
-      const enters = touches && count >= settings.enteringPixels && moving >= settings.enteringMoved * count && (continues || leaves || count <= settings.enteringFirstShare * differs.length);
+      // Once in, someone is followed while they move, edge or not, until the model sees them.
+      const follows = continues || leaves;
+      const enters = count >= settings.enteringPixels && moving >= settings.enteringMoved * count && (follows || (touches && count <= settings.enteringFirstShare * differs.length));
       // 2: a patch that enters; 1 (labelled) otherwise.
       if (enters) for (let k = 0; k < count; k++) labels[members[k]] = 2;
     }

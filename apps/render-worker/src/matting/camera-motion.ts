@@ -36,7 +36,6 @@ export class CameraMotion {
   private readonly reference: ShiftReference;
   private readonly settleFrames: number;
   private readonly anchorFrames: number;
-  private readonly previousLuma: Float32Array;
   // The frame each grid pixel last changed in.
   private readonly lastChanged: Float64Array;
   // The frame being judged's mask, for the reference's test of the background.
@@ -57,7 +56,6 @@ export class CameraMotion {
     this.search = new ShiftSearch(grid, 1);
     this.settleFrames = Math.max(2, Math.round(settings.settleSeconds * fps));
     this.anchorFrames = Math.max(2, Math.round(settings.anchorSeconds * fps));
-    this.previousLuma = new Float32Array(pixels);
     this.lastChanged = new Float64Array(pixels).fill(-Infinity);
     const { anchor, anchorBackground } = this;
     this.reference = {
@@ -66,12 +64,12 @@ export class CameraMotion {
     };
   }
 
-  // Whether the camera moved within the last settleSeconds, judged on this frame's luma (0..1) and the
-  // model's mask on the grid. Frames in order.
-  moving(luma: Float32Array, mask: Float32Array): boolean {
+  // Whether the camera moved within the last settleSeconds, judged on this frame's luma (0..1), the last
+  // frame's (read before the first frame's second) and the model's mask on the grid. Frames in order.
+  moving(luma: Float32Array, previousLuma: Float32Array, mask: Float32Array): boolean {
     this.frame++;
     this.mask = mask;
-    this.noteChanges(luma);
+    this.noteChanges(luma, previousLuma);
     const verdict = this.anchorFrame === -Infinity ? 'unknown' : this.search.judge(luma, this.reference);
     if (verdict === 'moved') this.lastMoved = this.frame;
     if (verdict === 'moved' || this.anchorFrame === -Infinity || (verdict === 'in place' && this.frame - this.anchorFrame >= this.anchorFrames)) {
@@ -80,8 +78,8 @@ export class CameraMotion {
     return this.frame - this.lastMoved < this.settleFrames;
   }
 
-  private noteChanges(luma: Float32Array): void {
-    const { previousLuma, lastChanged, frame } = this;
+  private noteChanges(luma: Float32Array, previousLuma: Float32Array): void {
+    const { lastChanged, frame } = this;
     const { changeFrom } = this.settings;
     // The first frame has nothing to change from.
     if (frame > 1) {
@@ -90,7 +88,6 @@ export class CameraMotion {
         if (change >= changeFrom || change <= -changeFrom) lastChanged[g] = frame;
       }
     }
-    previousLuma.set(luma);
   }
 
   private anchorAt(luma: Float32Array, mask: Float32Array): void {

@@ -75,7 +75,7 @@ export class StillObjectFilter {
   // Frames in order. Returns whether the camera is known to be still (background-plate.ts).
   filter(mask: Float32Array, luma: Float32Array): boolean {
     this.frame++;
-    const cameraMoving = this.camera.moving(luma, mask);
+    const cameraMoving = this.camera.moving(luma, this.previousLuma, mask);
     const cameraStill = this.frame > 1 && this.noteMovement(mask, luma, cameraMoving);
     this.previousLuma.set(luma);
     this.stillFrames = cameraStill ? this.stillFrames + 1 : 0;

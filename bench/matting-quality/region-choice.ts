@@ -57,7 +57,7 @@ export async function compareRegionChoices(clip: RegionChoiceClip, truth: readon
     for (const region of chosen as Region[]) {
       sampler.sample(sideFrames[frame]!, region, crop);
       input.write(crop, spec, tensor, null, 'half');
-      const pasted = pasteRegion(await segmenter.segment(tensor), region, grid, new Float32Array(merged.length));
+      const pasted = pasteRegion(await segmenter.segment(tensor), grid, region, grid, new Float32Array(merged.length));
       for (let i = 0; i < merged.length; i++) if (pasted[i]! > merged[i]!) merged[i] = pasted[i]!;
     }
     return { mask: merged, runs: chosen.length };

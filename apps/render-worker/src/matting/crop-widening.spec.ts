@@ -12,23 +12,31 @@ describe('touchedSides', () => {
   const inside = { x: 4, y: 2, width: 8, height: 4 };
 
   it('finds none where the person lies within the crop', () => {
-    expect(touchedSides(maskWith([5, 3], [8, 4]), GRID, inside, 0.5)).toBeNull();
+    expect(touchedSides(maskWith([5, 3], [8, 4]), GRID, inside, GRID, 0.5)).toBeNull();
   });
 
   it('names each border the mask reaches', () => {
-    expect(touchedSides(maskWith([7, 0]), GRID, inside, 0.5)).toEqual({ left: false, right: false, top: true, bottom: false });
-    expect(touchedSides(maskWith([0, 3], [15, 7]), GRID, inside, 0.5)).toEqual({ left: true, right: true, top: false, bottom: true });
+    expect(touchedSides(maskWith([7, 0]), GRID, inside, GRID, 0.5)).toEqual({ left: false, right: false, top: true, bottom: false });
+    expect(touchedSides(maskWith([0, 3], [15, 7]), GRID, inside, GRID, 0.5)).toEqual({ left: true, right: true, top: false, bottom: true });
   });
 
   it("ignores a border that is the picture's own edge: nothing lies beyond it", () => {
     const atBottomLeft = { x: 0, y: 4, width: 8, height: 4 };
-    expect(touchedSides(maskWith([0, 3], [5, 7]), GRID, atBottomLeft, 0.5)).toBeNull();
-    expect(touchedSides(maskWith([3, 0]), GRID, atBottomLeft, 0.5)).toEqual({ left: false, right: false, top: true, bottom: false });
+    expect(touchedSides(maskWith([0, 3], [5, 7]), GRID, atBottomLeft, GRID, 0.5)).toBeNull();
+    expect(touchedSides(maskWith([3, 0]), GRID, atBottomLeft, GRID, 0.5)).toEqual({ left: false, right: false, top: true, bottom: false });
+  });
+
+  it("reads a crop mask of the crop model's own size, and the region's sides against the grid", () => {
+    const crop = { width: 4, height: 4 };
+    const reachingRight = new Float32Array(16);
+    reachingRight[1 * 4 + 3] = 1;
+    expect(touchedSides(reachingRight, crop, inside, GRID, 0.5)).toEqual({ left: false, right: true, top: false, bottom: false });
+    expect(touchedSides(reachingRight, crop, { x: 8, y: 2, width: 8, height: 4 }, GRID, 0.5)).toBeNull();
   });
 
   it('ignores answers below the touch level', () => {
     const faint = new Float32Array(GRID.width * GRID.height).fill(0.4);
-    expect(touchedSides(faint, GRID, inside, 0.5)).toBeNull();
+    expect(touchedSides(faint, GRID, inside, GRID, 0.5)).toBeNull();
   });
 });
 

@@ -28,19 +28,19 @@ export interface Sides {
 // beyond it to widen towards.
 const AT_EDGE = 0.5;
 
-// The sides of `region` (in grid pixels) that the crop's mask (grid-sized: the model's mask of the
-// crop) reaches, counting only sides inside the picture. Null where it reaches none.
-export function touchedSides(mask: Float32Array, grid: PictureSize, region: Region, touchFrom: number): Sides | null {
-  const { width, height } = grid;
+// The sides of `region` (in grid pixels) that the crop's mask (the crop model's mask of the crop, of
+// `crop`'s size) reaches, counting only sides inside the picture. Null where it reaches none.
+export function touchedSides(mask: Float32Array, crop: PictureSize, region: Region, grid: PictureSize, touchFrom: number): Sides | null {
+  const { width, height } = crop;
   const reaches = (from: number, step: number, count: number): boolean => {
     for (let k = 0, i = from; k < count; k++, i += step) if (mask[i] >= touchFrom) return true;
     return false;
   };
   const sides: Sides = {
     left: region.x > AT_EDGE && reaches(0, width, height),
-    right: region.x + region.width < width - AT_EDGE && reaches(width - 1, width, height),
+    right: region.x + region.width < grid.width - AT_EDGE && reaches(width - 1, width, height),
     top: region.y > AT_EDGE && reaches(0, 1, width),
-    bottom: region.y + region.height < height - AT_EDGE && reaches((height - 1) * width, 1, width),
+    bottom: region.y + region.height < grid.height - AT_EDGE && reaches((height - 1) * width, 1, width),
   };
   return sides.left || sides.right || sides.top || sides.bottom ? sides : null;
 }

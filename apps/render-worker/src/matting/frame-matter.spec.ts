@@ -150,13 +150,15 @@ describe('FrameMatter', () => {
     // A model limited by resolution: it sees a bright pixel as the person (1) only where its whole
     // 3x3 neighbourhood is bright, and answers `faint` for thinner bright parts.
     class SharpSegmenter implements Segmenter {
-      readonly spec = TRACK_SPEC;
       readonly runs: number[] = [];
 
-      constructor(private readonly faint = 0.3) {}
+      constructor(
+        private readonly faint = 0.3,
+        readonly spec: MattingModelSpec = TRACK_SPEC,
+      ) {}
 
       segment(input: Float32Array): Promise<Float32Array> {
-        const { width, height } = TRACK_SPEC;
+        const { width, height } = this.spec;
         const bright = (x: number, y: number) => x >= 0 && y >= 0 && x < width && y < height && input[(y * width + x) * 3] > 0.5;
         const mask = new Float32Array(width * height);
         let count = 0;
@@ -215,6 +217,19 @@ describe('FrameMatter', () => {
       expect(alpha[gridAt(10, 8)]).toBe(255);
       expect(alpha[gridAt(2, 2)]).toBe(0);
       expect(alpha[gridAt(30, 14)]).toBe(0);
+    });
+
+    it("runs tiles and crops with the crop segmenter, at its own size, and whole frames with the frame's", async () => {
+      const frameSegmenter = new SharpSegmenter(0);
+      const cropSegmenter = new SharpSegmenter(0, { ...TRACK_SPEC, width: 32, height: 32 });
+      const matter = new FrameMatter(frameSegmenter, { ...TRACKED, tracking: { ...(TRACKED.tracking as NonNullable<FrameMatterSettings['tracking']>), cropSegmenter } });
+      const { small, side } = frames(PERSON);
+      const alpha = await matter.finish(matter.start(small, side));
+      // The whole frame, then four tiles and the crop around what they found.
+      expect(frameSegmenter.runs).toHaveLength(1);
+      expect(cropSegmenter.runs).toHaveLength(5);
+      expect(alpha[gridAt(10, 8)]).toBeGreaterThan(128);
+      expect(alpha[gridAt(2, 2)]).toBe(0);
     });
 
     it('searches the frame in four tiles where the whole frame shows nobody, and looks closer where they find someone', async () => {

@@ -17,8 +17,9 @@ export interface FrameMatterSettings {
   smoothing: SmoothingSettings;
   // Cropping to the person (decision 0041), from the decoder's side frame: the whole frame as yuv420p at
   // `sideSize`; a crop that cuts its person is widened (DEFAULT_WIDENING unless given). Null: the
-  // model always sees the whole frame.
-  tracking: { settings: TrackingSettings; sideSize: PictureSize; widening?: WideningSettings } | null;
+  // model always sees the whole frame. Crops and tiles are run with `cropSegmenter` (decision 0070;
+  // the frame's own segmenter unless given).
+  tracking: { settings: TrackingSettings; sideSize: PictureSize; widening?: WideningSettings; cropSegmenter?: Segmenter } | null;
   // Still, unsure patches taken out of the matte on a still camera (still-object-filter.ts), at the
   // video's frame rate. Null: the model's mask stands.
   stillObjects: { settings: StillObjectSettings; fps: number } | null;
@@ -43,7 +44,7 @@ interface Slot {
   small?: Uint8Array;
   tensor: Float32Array;
   luma: Float32Array;
-  // A crop as the model's input (grid-sized, chroma at half resolution); each region's tensor (the
+  // A crop as the crop model's input (its size, chroma at half resolution); each region's tensor (the
   // second and later made when first needed: most videos have one person); and the whole-grid mask
   // the crops' masks are pasted onto.
   crop: Uint8Array;
@@ -60,8 +61,16 @@ export class FrameMatter {
   private readonly input: ModelInput;
   private readonly smoother: TemporalSmoother;
   private readonly builder: MatteBuilder;
-  // With tracking: where the model looks next, what cuts crops from the side frame, and how.
-  private readonly tracking: { tracker: RegionTracker; sampler: RegionSampler; settings: TrackingSettings; widening: WideningSettings } | null;
+  // With tracking: where the model looks next, what cuts crops from the side frame, and how; the
+  // model variant that sees the crops and its input.
+  private readonly tracking: {
+    tracker: RegionTracker;
+    sampler: RegionSampler;
+    settings: TrackingSettings;
+    widening: WideningSettings;
+    segmenter: Segmenter;
+    input: ModelInput;
+  } | null;
   private readonly stillObjects: StillObjectFilter | null;
   private readonly plate: BackgroundPlate | null;
   // The frame (by start order) whose movement last brought a whole-frame check, or a closer look at
@@ -83,6 +92,8 @@ export class FrameMatter {
     private readonly settings: FrameMatterSettings,
   ) {
     const { spec } = segmenter;
+    const cropSegmenter = settings.tracking?.cropSegmenter ?? segmenter;
+    const cropSpec = cropSegmenter.spec;
     const pixels = spec.width * spec.height;
     this.input = new ModelInput(spec.width, spec.height, settings.matrix);
     this.smoother = new TemporalSmoother(spec.width, spec.height, settings.smoothing);
@@ -90,22 +101,24 @@ export class FrameMatter {
     this.tracking = settings.tracking
       ? {
           tracker: new RegionTracker(spec.width, spec.height, settings.tracking.settings),
-          sampler: new RegionSampler(settings.tracking.sideSize, spec),
+          sampler: new RegionSampler(settings.tracking.sideSize, spec, cropSpec),
           settings: settings.tracking.settings,
           widening: settings.tracking.widening ?? DEFAULT_WIDENING,
+          segmenter: cropSegmenter,
+          input: new ModelInput(cropSpec.width, cropSpec.height, settings.matrix),
         }
       : null;
     this.stillObjects = settings.stillObjects ? new StillObjectFilter(spec.width, spec.height, settings.stillObjects.fps, settings.stillObjects.settings) : null;
     // At the alpha's size: the frame's with refinement (the side frame, yuv420p), else the model's.
     this.plate =
       settings.stillObjects && settings.plate ? new BackgroundPlate({ width: this.builder.width, height: this.builder.height }, spec, settings.matte.refine ? 1 : 0, settings.plate) : null;
-    const cropped = settings.tracking ? pixels : 0;
+    const cropped = settings.tracking ? cropSpec.width * cropSpec.height : 0;
     this.slots = Array.from({ length: settings.depth }, () => ({
       tensor: new Float32Array(pixels * 3),
       luma: new Float32Array(pixels),
-      crop: new Uint8Array(settings.tracking ? cropBytes(spec) : 0),
+      crop: new Uint8Array(settings.tracking ? cropBytes(cropSpec) : 0),
       cropTensors: [new Float32Array(cropped * 3)],
-      pasted: new Float32Array(cropped),
+      pasted: new Float32Array(settings.tracking ? pixels : 0),
     }));
   }
 
@@ -230,13 +243,15 @@ export class FrameMatter {
   // The largest of the whole frame's mask and each tile's, pasted in place.
   private async searchTiles(side: Uint8Array, slot: Slot, tiles: Region[], whole: Float32Array): Promise<Float32Array> {
     const { spec } = this.segmenter;
+    const { segmenter } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    const cropSpec = segmenter.spec;
     // Each tile its own tensor: the segmenter may read its input after segment() returns.
-    const masks = tiles.map((tile) => this.segmenter.segment(this.cropTensor(side, slot, tile, new Float32Array(spec.width * spec.height * 3))));
+    const masks = tiles.map((tile) => segmenter.segment(this.cropTensor(side, slot, tile, new Float32Array(cropSpec.width * cropSpec.height * 3))));
     const merged = Float32Array.from(whole);
     const pasted = new Float32Array(merged.length);
     for (const [index, mask] of (await Promise.all(masks)).entries()) {
       pasted.fill(0);
-      pasteRegion(mask, tiles[index], spec, pasted);
+      pasteRegion(mask, cropSpec, tiles[index], spec, pasted);
       for (let i = 0; i < merged.length; i++) if (pasted[i] > merged[i]) merged[i] = pasted[i];
     }
     return merged;
@@ -246,9 +261,11 @@ export class FrameMatter {
   // onto the whole frame's mask on a check frame, else onto nothing.
   private async segmentRegions(small: Uint8Array, side: Uint8Array, slot: Slot, regions: Region[], check: boolean, known?: Float32Array): Promise<Float32Array> {
     const { spec } = this.segmenter;
+    const { segmenter } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    const cropSpec = segmenter.spec;
     const cropMasks = regions.map((region, index) => {
-      slot.cropTensors[index] ??= new Float32Array(spec.width * spec.height * 3);
-      const mask = this.segmenter.segment(this.cropTensor(side, slot, region, slot.cropTensors[index]));
+      slot.cropTensors[index] ??= new Float32Array(cropSpec.width * cropSpec.height * 3);
+      const mask = segmenter.segment(this.cropTensor(side, slot, region, slot.cropTensors[index]));
       // Awaited below, in order; until then a failure must not count as unhandled.
       mask.catch(() => undefined);
       return mask;
@@ -262,7 +279,7 @@ export class FrameMatter {
     const pasted: Region[] = [];
     for (const crop of settled) {
       if (!crop) continue;
-      pasteRegion(crop.mask, crop.region, spec, background, pasted);
+      pasteRegion(crop.mask, cropSpec, crop.region, spec, background, pasted);
       pasted.push(crop.region);
     }
     return background;
@@ -273,23 +290,23 @@ export class FrameMatter {
   // Null: still cut after the last widening, or too wide to gain from a crop.
   private async widenUntilInside(side: Uint8Array, slot: Slot, region: Region, first: Promise<Float32Array>, index: number): Promise<{ region: Region; mask: Float32Array } | null> {
     const { spec } = this.segmenter;
-    const { settings, widening } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    const { settings, widening, segmenter } = this.tracking as NonNullable<FrameMatter['tracking']>;
     let crop = { region, mask: await first };
     for (let widenings = 0; ; widenings++) {
-      const sides = touchedSides(crop.mask, spec, crop.region, widening.touchFrom);
+      const sides = touchedSides(crop.mask, segmenter.spec, crop.region, spec, widening.touchFrom);
       if (!sides) return crop;
       const wider = widenings < widening.maxWidenings ? widenedRegion(crop.region, sides, spec, widening.growth, settings.minZoom) : null;
       if (!wider) return null;
       // The first run has answered: its tensor is free again.
-      crop = { region: wider, mask: await this.segmenter.segment(this.cropTensor(side, slot, wider, slot.cropTensors[index])) };
+      crop = { region: wider, mask: await segmenter.segment(this.cropTensor(side, slot, wider, slot.cropTensors[index])) };
     }
   }
 
   // Fills `tensor` with the model's input for `region` of the side frame.
   private cropTensor(side: Uint8Array, slot: Slot, region: Region, tensor: Float32Array): Float32Array {
-    const { spec } = this.segmenter;
-    (this.tracking as NonNullable<FrameMatter['tracking']>).sampler.sample(side, region, slot.crop);
-    this.input.write(slot.crop, spec, tensor, null, 'half');
+    const { sampler, segmenter, input } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    sampler.sample(side, region, slot.crop);
+    input.write(slot.crop, segmenter.spec, tensor, null, 'half');
     return tensor;
   }
 }

@@ -1,4 +1,4 @@
-import { variantFor } from './matting-model';
+import { cropVariant, variantFor } from './matting-model';
 
 const square = { spec: { width: 256, height: 256 } };
 const landscape = { spec: { width: 256, height: 144 } };
@@ -22,5 +22,13 @@ describe('variantFor', () => {
 
   it('gives every frame the only variant there is', () => {
     expect(variantFor([landscape], 480, 640)).toBe(landscape);
+  });
+});
+
+describe('cropVariant', () => {
+  it('gives crops the variant with the most input pixels, whichever is listed first', () => {
+    expect(cropVariant([square, landscape])).toBe(square);
+    expect(cropVariant([landscape, square])).toBe(square);
+    expect(cropVariant([landscape])).toBe(landscape);
   });
 });

@@ -33,3 +33,11 @@ export function variantFor<T extends { spec: Pick<MattingModelSpec, 'width' | 'h
 }
 
 const TIE = 0.01;
+
+// The variant crops of a frame are seen by (decision 0070): the one with the most input pixels. A crop
+// is cut around a person, whatever the frame's shape; the person model's landscape variant sees a
+// whole person standing in a room in 144 rows and misses them where its square variant, with 256,
+// does not.
+export function cropVariant<T extends { spec: Pick<MattingModelSpec, 'width' | 'height'> }>(variants: readonly T[]): T {
+  return variants.reduce((best, variant) => (variant.spec.width * variant.spec.height > best.spec.width * best.spec.height ? variant : best));
+}

@@ -54,6 +54,12 @@ describe('mattingPlan', () => {
     expect(turned.geometry).toEqual({ width: 720, height: 1280, filters: ['transpose=clock'] });
   });
 
+  it('gives crops the largest variant, whatever the frame\'s shape (decision 0070)', () => {
+    expect(planFor(video()).cropSegmenter).toBe(SQUARE);
+    expect(planFor(video({ width: 1080, height: 1080 })).cropSegmenter).toBe(SQUARE);
+    expect(planFor(video(), { segmenters: [LANDSCAPE] }).cropSegmenter).toBe(LANDSCAPE);
+  });
+
   it("without refinement or tracking reads model-size frames only and hands the encoder alpha at the model's size", () => {
     const plan = planFor(video());
     expect(plan.alpha).toEqual({ width: 256, height: 144 });

@@ -1,6 +1,6 @@
 import type { MediaProbe, VideoStreamProbe } from '../media';
 import { even, frameGeometry, type FrameGeometry } from './frame-geometry';
-import { variantFor, type Segmenter } from './matting-model';
+import { cropVariant, variantFor, type Segmenter } from './matting-model';
 import { halvesTo } from './halved-frame';
 import { decodeFramesArgs, encodeMatteArgs, sameSize, type MatteFiles } from './matting-args';
 import { yuvMatrixFor, type YuvMatrix } from './model-input';
@@ -8,8 +8,9 @@ import type { PictureSize } from './region-crop';
 
 // How one input is decoded, matted and encoded, from its probe and the job's options alone.
 export interface MattingPlan {
-  // The variant of the model closest to the frame's shape.
+  // The variant of the model closest to the frame's shape, and the one that sees crops.
   segmenter: Segmenter;
+  cropSegmenter: Segmenter;
   geometry: FrameGeometry;
   fps: number;
   matrix: YuvMatrix;
@@ -58,6 +59,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
   const smallFromSide = side !== null && !sideIsPicture && halvesTo(side, modelInput);
   return {
     segmenter,
+    cropSegmenter: cropVariant(request.segmenters),
     geometry,
     fps,
     matrix: yuvMatrixFor(video.colorSpace, geometry.height),

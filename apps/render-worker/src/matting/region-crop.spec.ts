@@ -68,7 +68,7 @@ describe('pasteRegion', () => {
   it("puts the crop's mask in place and leaves the rest as it was", () => {
     const crop = new Float32Array(GRID.width * GRID.height).fill(1);
     const into = new Float32Array(GRID.width * GRID.height).fill(0.25);
-    pasteRegion(crop, { x: 4, y: 2, width: 8, height: 4 }, GRID, into);
+    pasteRegion(crop, GRID, { x: 4, y: 2, width: 8, height: 4 }, GRID, into);
     for (let y = 0; y < GRID.height; y++) {
       for (let x = 0; x < GRID.width; x++) {
         const inside = x >= 4 && x < 12 && y >= 2 && y < 6;
@@ -79,8 +79,8 @@ describe('pasteRegion', () => {
 
   it('keeps the larger value where the region overlaps regions pasted before it, and replaces elsewhere', () => {
     const first = { x: 0, y: 0, width: 8, height: 4 };
-    const into = pasteRegion(new Float32Array(GRID.width * GRID.height).fill(0.75), first, GRID, new Float32Array(GRID.width * GRID.height).fill(0.5));
-    pasteRegion(new Float32Array(GRID.width * GRID.height).fill(0.25), { x: 4, y: 2, width: 8, height: 4 }, GRID, into, [first]);
+    const into = pasteRegion(new Float32Array(GRID.width * GRID.height).fill(0.75), GRID, first, GRID, new Float32Array(GRID.width * GRID.height).fill(0.5));
+    pasteRegion(new Float32Array(GRID.width * GRID.height).fill(0.25), GRID, { x: 4, y: 2, width: 8, height: 4 }, GRID, into, [first]);
     expect(into[3 * GRID.width + 5]).toBe(0.75);
     expect(into[3 * GRID.width + 9]).toBe(0.25);
     expect(into[1 * GRID.width + 5]).toBe(0.75);
@@ -94,7 +94,18 @@ describe('pasteRegion', () => {
     const out = new Uint8Array(cropBytes(GRID));
     new RegionSampler(GRID, GRID).sample(source, region, out);
     const cropMask = Float32Array.from(luma(out));
-    const back = pasteRegion(cropMask, region, GRID, new Float32Array(GRID.width * GRID.height));
+    const back = pasteRegion(cropMask, GRID, region, GRID, new Float32Array(GRID.width * GRID.height));
+    for (let y = 2; y < 6; y++) for (let x = 5; x < 11; x++) expect(Math.abs(back[y * GRID.width + x] - source[y * GRID.width + x])).toBeLessThanOrEqual(1);
+  });
+
+  it("samples and pastes a crop of another size than the grid (the crop model's): the round trip still gives the plane back", () => {
+    const source = yuv420(GRID.width, GRID.height, (x) => 16 + 10 * x, 128, 128);
+    const region = { x: 4, y: 2, width: 8, height: 4 };
+    const crop = { width: 6, height: 6 };
+    const out = new Uint8Array(cropBytes(crop));
+    new RegionSampler(GRID, GRID, crop).sample(source, region, out);
+    const cropMask = Float32Array.from(out.subarray(0, crop.width * crop.height));
+    const back = pasteRegion(cropMask, crop, region, GRID, new Float32Array(GRID.width * GRID.height));
     for (let y = 2; y < 6; y++) for (let x = 5; x < 11; x++) expect(Math.abs(back[y * GRID.width + x] - source[y * GRID.width + x])).toBeLessThanOrEqual(1);
   });
 });

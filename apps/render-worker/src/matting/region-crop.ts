@@ -10,16 +10,17 @@ export interface PictureSize {
   height: number;
 }
 
-// Bytes of a grid-sized crop: the grid's luma, then each chroma plane at half its resolution.
-export function cropBytes(grid: PictureSize): number {
-  return grid.width * grid.height + 2 * Math.ceil(grid.width / 2) * Math.ceil(grid.height / 2);
+// Bytes of a crop of `crop`'s size: its luma, then each chroma plane at half its resolution.
+export function cropBytes(crop: PictureSize): number {
+  return crop.width * crop.height + 2 * Math.ceil(crop.width / 2) * Math.ceil(crop.height / 2);
 }
 
 // Cuts regions of the grid out of the decoder's crop source, one frame after another: writes into
-// `out` (a grid-sized yuv420p picture, see cropBytes) the `region` of the grid, read from `source`
-// (planar yuv420p of `sourceSize`, the whole frame at any size). Each output pixel averages up to
-// 3x3 bilinear taps over its footprint (fillTaps), so a source much larger than the crop is not aliased. Chroma
-// stays at half the grid's resolution, as in the 4:2:0 source: it halves the work on every cropped
+// `out` (a yuv420p picture of `crop`'s size, the crop model's, by default the grid's: see
+// cropBytes) the `region` of the grid, read from `source` (planar yuv420p of `sourceSize`, the whole
+// frame at any size). Each output pixel averages up to 3x3 bilinear taps over its footprint
+// (fillTaps), so a source much larger than the crop is not aliased. Chroma stays at half the crop's
+// resolution, as in the 4:2:0 source: it halves the work on every cropped
 // frame, the model reads colour at no finer grain than that, and ModelInput reads it as it is. Its
 // scratch buffers are made once: this runs on every cropped frame.
 export class RegionSampler {
@@ -31,30 +32,31 @@ export class RegionSampler {
   constructor(
     private readonly sourceSize: PictureSize,
     private readonly grid: PictureSize,
+    private readonly crop: PictureSize = grid,
   ) {
-    this.half = { width: Math.ceil(grid.width / 2), height: Math.ceil(grid.height / 2) };
+    this.half = { width: Math.ceil(crop.width / 2), height: Math.ceil(crop.height / 2) };
     this.chroma = { width: sourceSize.width >> 1, height: sourceSize.height >> 1 };
-    this.axes = { lumaX: axisTaps(grid.width), lumaY: axisTaps(grid.height), chromaX: axisTaps(this.half.width), chromaY: axisTaps(this.half.height) };
+    this.axes = { lumaX: axisTaps(crop.width), lumaY: axisTaps(crop.height), chromaX: axisTaps(this.half.width), chromaY: axisTaps(this.half.height) };
     this.rowValues = new Float64Array(sourceSize.width);
   }
 
   sample(source: Uint8Array, region: Region, out: Uint8Array): void {
-    const { sourceSize, grid, half, chroma, axes } = this;
+    const { sourceSize, grid, crop, half, chroma, axes } = this;
     const scaleX = sourceSize.width / grid.width;
     const scaleY = sourceSize.height / grid.height;
-    const stepX = (region.width * scaleX) / grid.width;
-    const stepY = (region.height * scaleY) / grid.height;
+    const stepX = (region.width * scaleX) / crop.width;
+    const stepY = (region.height * scaleY) / crop.height;
     const lumaPixels = sourceSize.width * sourceSize.height;
-    const gridPixels = grid.width * grid.height;
+    const cropPixels = crop.width * crop.height;
     fillTaps(axes.lumaX, region.x * scaleX, stepX, sourceSize.width);
     fillTaps(axes.lumaY, region.y * scaleY, stepY, sourceSize.height);
-    this.resample(source, 0, sourceSize.width, axes.lumaX, axes.lumaY, out, 0, grid.width);
+    this.resample(source, 0, sourceSize.width, axes.lumaX, axes.lumaY, out, 0, crop.width);
     // A half-grid pixel covers two grid pixels, which cover scale/2 chroma pixels each.
     fillTaps(axes.chromaX, (region.x * scaleX) / 2, stepX, chroma.width);
     fillTaps(axes.chromaY, (region.y * scaleY) / 2, stepY, chroma.height);
     const halfPixels = half.width * half.height;
     for (const plane of [0, 1]) {
-      this.resample(source, lumaPixels + plane * chroma.width * chroma.height, chroma.width, axes.chromaX, axes.chromaY, out, gridPixels + plane * halfPixels, half.width);
+      this.resample(source, lumaPixels + plane * chroma.width * chroma.height, chroma.width, axes.chromaX, axes.chromaY, out, cropPixels + plane * halfPixels, half.width);
     }
   }
 
@@ -96,15 +98,15 @@ export class RegionSampler {
   }
 }
 
-// Puts `cropMask` (the model's mask of `region`, grid-sized) back in place: grid pixels whose
+// Puts `cropMask` (the model's mask of `region`, of the crop model's size) back in place: grid pixels whose
 // centre lies in the region take the crop's bilinear value, the rest keep what `into` holds (the
 // whole frame's own mask on a check frame, else 0). Where the region overlaps `pasted` (regions
 // pasted before it: people close together), the larger of the two crops' values is kept, as each
 // crop may cut the other's person at its edge.
-export function pasteRegion(cropMask: Float32Array, region: Region, grid: PictureSize, into: Float32Array, pasted: readonly Region[] = []): Float32Array {
+export function pasteRegion(cropMask: Float32Array, crop: PictureSize, region: Region, grid: PictureSize, into: Float32Array, pasted: readonly Region[] = []): Float32Array {
   const { width, height } = grid;
-  const toCropX = width / region.width;
-  const toCropY = height / region.height;
+  const toCropX = crop.width / region.width;
+  const toCropY = crop.height / region.height;
   const x0 = Math.max(0, Math.ceil(region.x - 0.5));
   const x1 = Math.min(width, Math.ceil(region.x + region.width - 0.5));
   const y0 = Math.max(0, Math.ceil(region.y - 0.5));
@@ -114,11 +116,11 @@ export function pasteRegion(cropMask: Float32Array, region: Region, grid: Pictur
   const index = new Int32Array(columns);
   const next = new Int32Array(columns);
   const weight = new Float64Array(columns);
-  for (let i = 0; i < columns; i++) ({ index: index[i], next: next[i], weight: weight[i] } = tap((x0 + i + 0.5 - region.x) * toCropX - 0.5, width));
+  for (let i = 0; i < columns; i++) ({ index: index[i], next: next[i], weight: weight[i] } = tap((x0 + i + 0.5 - region.x) * toCropX - 0.5, crop.width));
   for (let y = y0; y < y1; y++) {
-    const row = tap((y + 0.5 - region.y) * toCropY - 0.5, height);
-    const top = row.index * width;
-    const bottom = row.next * width;
+    const row = tap((y + 0.5 - region.y) * toCropY - 0.5, crop.height);
+    const top = row.index * crop.width;
+    const bottom = row.next * crop.width;
     // This row's columns (counted from x0) that regions pasted before also cover; none for
     // the first region pasted, the common case, without allocating on every row.
     const shared =

@@ -143,7 +143,7 @@ class BackgroundRemoval {
       matrix: plan.matrix,
       matte: { ...DEFAULT_MATTE, refine: request.options.refine_foreground_edges },
       smoothing: DEFAULT_SMOOTHING,
-      tracking: this.tracking && plan.side ? { settings: this.tracking, sideSize: plan.side } : null,
+      tracking: this.tracking && plan.side ? { settings: this.tracking, sideSize: plan.side, cropSegmenter: plan.cropSegmenter } : null,
       stillObjects: this.tracking ? { settings: DEFAULT_STILL_OBJECTS, fps: plan.fps } : null,
       plate: this.tracking ? DEFAULT_PLATE : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,

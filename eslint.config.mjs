@@ -44,6 +44,16 @@ export default [
       'no-restricted-imports': ['error', { patterns: [{ group: ['typeorm', '**/database/*'], message: 'domain code does not know how it is stored (decision 0068)' }] }],
     },
   },
+  // The gateway's feature folders import each other only through their public index.ts (decision 0071).
+  {
+    files: ['apps/gateway/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+(jobs|billing|identity|uploads|webhooks)/', message: "import another gateway feature through its index.ts ('../jobs'), not its files" }] },
+      ],
+    },
+  },
   // Plain CommonJS launchers (run before any TypeScript hook is registered).
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 ];

@@ -1,6 +1,6 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { RateLimitBuckets } from '../rate-limits/rate-limit-buckets';
-import type { UploadsRepository } from '../uploads/uploads.repository';
+import type { UploadsRepository } from '../uploads';
 
 const INTERVAL_MS = 10 * 60_000;
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../http/api-error';
 import type { HttpRequest, HttpResponse } from '../http/http-types';
-import type { AuthenticateApiKeyUseCase } from '../identity/authenticate-api-key.use-case';
+import type { AuthenticateApiKeyUseCase } from '../identity';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
 
 // RFC 9110 11.1: the scheme is case-insensitive ("bearer", "BEARER"); one or more spaces before the token.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { LedgerEntryV1 } from '@vj/contracts';
-import type { CreatedAccount } from '../identity/create-account.use-case';
+import type { CreatedAccount } from '../identity';
 import { BillingServiceError } from './billing-port';
 import { bearer, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 

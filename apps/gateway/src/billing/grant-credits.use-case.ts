@@ -1,6 +1,6 @@
 import type { GrantCreditsReplyV1 } from '@vj/contracts';
-import type { AccountsRepository } from '../identity/accounts.repository';
-import { checkedId, UnknownAccountError } from '../identity/identity-errors';
+import type { AccountsRepository } from '../identity';
+import { checkedId, UnknownAccountError } from '../identity';
 import type { BillingPort } from './billing-port';
 
 export interface GrantCreditsInput {

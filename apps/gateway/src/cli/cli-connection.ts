@@ -1,8 +1,8 @@
 import type { ServiceName } from '@vj/contracts';
 import { BillingRpcClient, JobsRpcClient, natsHost, natsServerOptions, pingHealth } from '@vj/messaging';
 import { connect } from 'nats';
-import type { BillingPort } from '../billing/billing-port';
-import type { JobsPort } from '../jobs/jobs-port';
+import type { BillingPort } from '../billing';
+import type { JobsPort } from '../jobs';
 import { RpcBillingAdapter } from '../messaging/rpc-billing.adapter';
 import { RpcJobsAdapter } from '../messaging/rpc-jobs.adapter';
 import { DeadLetters } from './dead-letters';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { INT32_MAX } from '@vj/contracts';
-import type { AccountLimitOverrides } from '../identity/principal';
+import type { AccountLimitOverrides } from '../identity';
 
 export type CliCommand =
   | { kind: 'account-create'; name: string; credits?: number }

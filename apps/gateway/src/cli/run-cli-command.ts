@@ -1,13 +1,13 @@
-import { BillingServiceError } from '../billing/billing-port';
-import { GrantCreditsUseCase } from '../billing/grant-credits.use-case';
-import { JobsServiceError } from '../jobs/jobs-port';
-import { AccountKeysUseCase } from '../identity/account-keys.use-case';
-import type { AccountsRepository } from '../identity/accounts.repository';
-import { AuthenticateApiKeyUseCase } from '../identity/authenticate-api-key.use-case';
-import { CreateAccountUseCase, type CreatedAccount } from '../identity/create-account.use-case';
-import { EnsureDevAccountUseCase } from '../identity/ensure-dev-account.use-case';
-import { checkedId, UnknownAccountError } from '../identity/identity-errors';
-import { SuspendAccountUseCase } from '../identity/suspend-account.use-case';
+import { BillingServiceError } from '../billing';
+import { GrantCreditsUseCase } from '../billing';
+import { JobsServiceError } from '../jobs';
+import { AccountKeysUseCase } from '../identity';
+import type { AccountsRepository } from '../identity';
+import { AuthenticateApiKeyUseCase } from '../identity';
+import { CreateAccountUseCase, type CreatedAccount } from '../identity';
+import { EnsureDevAccountUseCase } from '../identity';
+import { checkedId, UnknownAccountError } from '../identity';
+import { SuspendAccountUseCase } from '../identity';
 import { ServiceUnreachableError, type CliConnection } from './cli-connection';
 import type { CliCommand } from './parse-cli-args';
 

@@ -1,6 +1,6 @@
 import { SERVICES, schemaViolations, type ServiceName } from '@vj/contracts';
 import type { ObjectStorage } from '@vj/storage';
-import type { AccountsRepository } from '../identity/accounts.repository';
+import type { AccountsRepository } from '../identity';
 import { HEALTH_CACHE_MS, HealthService } from './health.service';
 
 function service(options: { nats?: boolean; s3?: boolean; db?: boolean; down?: ServiceName[] } = {}) {

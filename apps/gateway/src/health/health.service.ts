@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SERVICES } from '@vj/contracts';
 import { cachedFor } from '@vj/observability';
 import { ObjectStorage } from '@vj/storage';
-import { AccountsRepository } from '../identity/accounts.repository';
+import { AccountsRepository } from '../identity';
 import { SERVICE_HEALTH_PORT, type ServiceHealthPort } from './service-health.port';
 
 export type CheckState = 'up' | 'down';

@@ -1,7 +1,7 @@
 import { BadRequestException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { schemaViolations } from '@vj/contracts';
-import { BillingServiceError } from '../billing/billing-port';
-import { JobsServiceError } from '../jobs/jobs-port';
+import { BillingServiceError } from '../billing';
+import { JobsServiceError } from '../jobs';
 import { ApiError } from './api-error';
 import { toApiError } from './error-mapping';
 

@@ -1,8 +1,8 @@
 import { HttpException } from '@nestjs/common';
 import type { RequestErrorCode } from '@vj/contracts';
 import { isDatabaseOutage } from '@vj/database';
-import { BillingServiceError, type BillingServiceErrorCode } from '../billing/billing-port';
-import { JobsServiceError, type JobsServiceErrorCode } from '../jobs/jobs-port';
+import { BillingServiceError, type BillingServiceErrorCode } from '../billing';
+import { JobsServiceError, type JobsServiceErrorCode } from '../jobs';
 import { ApiError } from './api-error';
 
 const CODE_BY_STATUS: Record<number, RequestErrorCode> = {

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { createLogger, currentLogContext, NestPinoLogger, startOpsServer, type LogContext, type OpsServer } from '@vj/observability';
 import { PassThrough } from 'node:stream';
 import request from 'supertest';
-import type { CreatedAccount } from '../identity/create-account.use-case';
+import type { CreatedAccount } from '../identity';
 import { bearer, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 
 const VIDEO = 'https://media.example.com/clip.mp4';

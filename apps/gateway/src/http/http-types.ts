@@ -1,5 +1,5 @@
 import type { LogContext } from '@vj/observability';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity';
 
 // The few Express request/response members the gateway uses (express ships no typings here).
 export interface HttpRequest {

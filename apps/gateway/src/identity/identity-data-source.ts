@@ -6,7 +6,7 @@ import { IDENTITY_SCHEMA } from './identity-schema';
 import { CreateIdentity1732250000000 } from './migrations/1732250000000-create-identity';
 import { KeysLimitsUploads1732500000000 } from './migrations/1732500000000-keys-limits-uploads';
 import { IdentityChangesUploadDurations1732600000000 } from './migrations/1732600000000-identity-changes-upload-durations';
-import { RateLimitBucketEntity } from '../rate-limits/rate-limit-bucket.entity';
+import { RateLimitBucketEntity } from './rate-limit-bucket.entity';
 import { UploadEntity } from './upload.entity';
 
 // The gateway's schema: accounts and their keys and limits, the rate-limit buckets, the uploads.

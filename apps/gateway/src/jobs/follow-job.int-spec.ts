@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { JobStateUpdateV1, JobUpdateV1, StoredResultV1 } from '@vj/contracts';
 import { openSse, type SseMessage } from '../../test/sse-client';
-import type { CreatedAccount } from '../identity/create-account.use-case';
+import type { CreatedAccount } from '../identity';
 import { bearer, expectJob, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 
 const TYPE = 'clean-audio-video' as const;

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS, uploadObjectKey, uploadVideoUrl, type JobType } from '@vj/contracts';
-import type { CreatedAccount } from '../identity/create-account.use-case';
+import type { CreatedAccount } from '../identity';
 import { bearer, expectJob, expectJobList, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 
 const VIDEO = 'https://media.example.com/clip.mp4';

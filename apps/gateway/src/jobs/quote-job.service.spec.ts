@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type { JobInputV1, PriceListV1, ProbeInputRequestV1 } from '@vj/contracts';
-import { BillingServiceError, type BillingPort } from '../billing/billing-port';
-import { CurrentPrices } from '../billing/current-prices';
+import { BillingServiceError, type BillingPort } from '../billing';
+import { CurrentPrices } from '../billing';
 import type { MediaProbePort } from './media-probe-port';
 import { ProbedDurations } from './probed-durations';
 import { QuoteJobService } from './quote-job.service';
-import type { UploadsRepository } from '../uploads/uploads.repository';
+import type { UploadsRepository } from '../uploads';
 import type { VideoInputResolver } from './video-input.resolver';
 
 const INPUT: JobInputV1 = { kind: 'url', url: 'https://media.example.com/clip.mp4' };

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { quoteJob, type CreditEstimateV1, type JobInputV1, type JobOptionsByType, type JobType } from '@vj/contracts';
-import { CurrentPrices } from '../billing/current-prices';
+import { CurrentPrices } from '../billing';
 import { MEDIA_PROBE_PORT, type MediaProbePort } from './media-probe-port';
 import { ProbedDurations } from './probed-durations';
-import { UploadsRepository } from '../uploads/uploads.repository';
+import { UploadsRepository } from '../uploads';
 import { VideoInputResolver } from './video-input.resolver';
 
 export interface JobRequest<T extends JobType> {

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
 import { CreateVideoBackgroundRemovalDto, type JobObject } from '@vj/contracts';
 import type { ServerResponse } from 'node:http';
 import { Caller } from '../auth/caller.decorator';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity';
 import { ApiBody, ApiRequestErrors, Operation } from '../http/openapi-responses';
 import { CancelJobService } from './cancel-job.service';
 import { CreateJobService } from './create-job.service';

@@ -5,7 +5,7 @@ import { ObjectStorage } from '@vj/storage';
 import { GATEWAY_CONFIG } from '../config/gateway-config.token';
 import type { GatewayConfig } from '../gateway.env';
 import { ApiError } from '../http/api-error';
-import { UploadsRepository } from '../uploads/uploads.repository';
+import { UploadsRepository } from '../uploads';
 
 export interface ResolvedInput {
   input: JobInputV1;

@@ -1,17 +1,17 @@
 import { BillingRpcClient, connectNats, JobsRpcClient, MediaRpcClient, WebhooksRpcClient } from '@vj/messaging';
-import type { BillingPort } from '../billing/billing-port';
+import type { BillingPort } from '../billing';
 import type { GatewayConfig } from '../gateway.env';
 import type { ServiceHealthPort } from '../health/service-health.port';
-import type { JobUpdatesPort } from '../jobs/job-updates-port';
-import type { JobsPort } from '../jobs/jobs-port';
-import type { MediaProbePort } from '../jobs/media-probe-port';
+import type { JobUpdatesPort } from '../jobs';
+import type { JobsPort } from '../jobs';
+import type { MediaProbePort } from '../jobs';
 import { NatsJobUpdatesAdapter } from './nats-job-updates.adapter';
 import { NatsServiceHealth } from './nats-service-health';
 import { RpcBillingAdapter } from './rpc-billing.adapter';
 import { RpcJobsAdapter } from './rpc-jobs.adapter';
 import { RpcMediaProbeAdapter } from './rpc-media-probe.adapter';
 import { RpcWebhooksAdapter } from './rpc-webhooks.adapter';
-import type { WebhooksPort } from '../webhooks/webhooks-port';
+import type { WebhooksPort } from '../webhooks';
 
 // Everything the gateway reaches over NATS; tests pass fakes for the ports instead.
 export interface GatewayMessaging {

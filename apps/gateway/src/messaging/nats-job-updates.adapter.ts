@@ -1,7 +1,7 @@
 import { STREAMS, subjects, type JobUpdateV1 } from '@vj/contracts';
 import { decodeJson, isNotFound } from '@vj/messaging';
 import type { JetStreamManager, MsgRequest, NatsConnection, StoredMsg } from 'nats';
-import type { JobUpdatesPort, StoredJobUpdate } from '../jobs/job-updates-port';
+import type { JobUpdatesPort, StoredJobUpdate } from '../jobs';
 
 // Reads a job's subject message by message (STREAM.MSG.GET with next_by_subj): no consumer to
 // create or clean up per follower, and the gateway may only read this one stream.

@@ -1,6 +1,6 @@
 import { RpcError, type BillingRpcClient } from '@vj/messaging';
 import type { BillingRpc, BillingRpcMethod } from '@vj/contracts';
-import { BillingServiceError, type BillingPort } from '../billing/billing-port';
+import { BillingServiceError, type BillingPort } from '../billing';
 
 // Binds the BillingPort to billing's NATS RPC; RpcError codes become BillingServiceError codes.
 export class RpcBillingAdapter implements BillingPort {

@@ -1,6 +1,6 @@
 import { RpcError, type JobsRpcClient } from '@vj/messaging';
 import type { JobsRpc, JobsRpcMethod } from '@vj/contracts';
-import { JobsServiceError, type JobsPort } from '../jobs/jobs-port';
+import { JobsServiceError, type JobsPort } from '../jobs';
 
 // Binds the JobsPort to the jobs service's NATS RPC; RpcError codes become JobsServiceError codes.
 export class RpcJobsAdapter implements JobsPort {

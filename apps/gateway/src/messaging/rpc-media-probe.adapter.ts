@@ -1,6 +1,6 @@
 import type { MediaRpcClient } from '@vj/messaging';
 import type { ProbeInputReplyV1, ProbeInputRequestV1 } from '@vj/contracts';
-import type { MediaProbePort } from '../jobs/media-probe-port';
+import type { MediaProbePort } from '../jobs';
 
 // Binds the MediaProbePort to the render workers' NATS RPC with its own, tight time limit: a quote must
 // not wait on a slow transload (QuoteJobService falls back to the maximum duration).

@@ -1,7 +1,7 @@
 import type { WebhooksRpc } from '@vj/contracts';
 import { RpcError, type WebhooksRpcClient } from '@vj/messaging';
 import { ApiError } from '../http/api-error';
-import type { WebhooksPort } from '../webhooks/webhooks-port';
+import type { WebhooksPort } from '../webhooks';
 
 // Binds the WebhooksPort to the webhook delivery service's NATS RPC; its refusals become request errors.
 export class RpcWebhooksAdapter implements WebhooksPort {

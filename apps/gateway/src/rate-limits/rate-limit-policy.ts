@@ -1,4 +1,4 @@
-import type { AccountLimitOverrides } from '../identity/principal';
+import type { AccountLimitOverrides } from '../identity';
 import type { BucketPolicy } from './token-bucket';
 
 // Reads (GET) and everything that makes work or objects (creates, estimates, uploads, cancels) have

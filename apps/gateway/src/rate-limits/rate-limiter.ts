@@ -4,7 +4,7 @@ import { GATEWAY_CONFIG } from '../config/gateway-config.token';
 import type { GatewayConfig } from '../gateway.env';
 import { ApiError } from '../http/api-error';
 import type { HttpResponse } from '../http/http-types';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../identity';
 import { bucketKeys, keyPolicy, requestClassOf, unauthenticatedPolicy } from './rate-limit-policy';
 import { RateLimitBuckets } from './rate-limit-buckets';
 import { rateLimitHeaders, retryAfterSeconds, type BucketPolicy } from './token-bucket';

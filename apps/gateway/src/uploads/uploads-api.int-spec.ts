@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { uploadVideoUrl } from '@vj/contracts';
-import type { CreatedAccount } from '../identity/create-account.use-case';
+import type { CreatedAccount } from '../identity';
 import { bearer, expectJob, expectSchema, startGateway, TEST_UPLOAD_MAX_BYTES, type GatewayHarness } from '../../test/gateway-harness';
 
 describe('POST /v1/uploads', () => {

@@ -1,7 +1,7 @@
 import { LessThan, type DataSource } from 'typeorm';
 import { preparedQuery } from '@vj/database';
-import { IDENTITY_SCHEMA } from '../identity/identity-schema';
-import { UploadEntity } from '../identity/upload.entity';
+import { IDENTITY_SCHEMA } from '../identity';
+import { UploadEntity } from '../identity';
 
 export type UploadDeclaration = Pick<UploadEntity, 'upload_id' | 'account_id' | 'file_name' | 'content_type' | 'file_size' | 'created_at'>;
 

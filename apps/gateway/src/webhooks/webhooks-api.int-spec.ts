@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { RpcError } from '@vj/messaging';
 import type { WebhookDelivery, WebhookEndpointWithSecret } from '@vj/contracts';
-import type { CreatedAccount } from '../identity/create-account.use-case';
+import type { CreatedAccount } from '../identity';
 import { bearer, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 import { RpcWebhooksAdapter } from '../messaging/rpc-webhooks.adapter';
 import type { WebhooksRpcClient } from '@vj/messaging';

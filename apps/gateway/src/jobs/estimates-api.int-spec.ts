@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { uploadObjectKey, uploadVideoUrl } from '@vj/contracts';
 import { createGatewayApp } from '../app/create-gateway-app';
-import type { CreatedAccount } from '../identity/create-account.use-case';
-import { UploadsRepository } from '../uploads/uploads.repository';
+import type { CreatedAccount } from '../identity';
+import { UploadsRepository } from '../uploads';
 import { fakeMessaging } from '../../test/fake-messaging';
 import { bearer, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 

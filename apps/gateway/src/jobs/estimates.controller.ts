@@ -4,9 +4,9 @@ import { CreateCleanAudioVideoDto, CreateVideoBackgroundRemovalDto } from '@vj/c
 import { AccountId } from '../auth/account-id.decorator';
 import type { HttpRequest } from '../http/http-types';
 import { ApiBody, ApiRequestErrors, Operation } from '../http/openapi-responses';
-import { parseJobBody } from '../jobs/parse-job-body';
-import { QuoteJobService } from '../jobs/quote-job.service';
-import { renderEstimate, type EstimateBody } from './billing-bodies';
+import { parseJobBody } from './parse-job-body';
+import { QuoteJobService } from './quote-job.service';
+import { renderEstimate, type EstimateBody } from '../billing';
 import { EstimateQuery } from './estimate.query';
 
 // The quote a create would get, from the same service, without creating anything (Idempotency-Key has

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { IDENTITY_SCHEMA } from '../identity/identity-schema';
+import { IDENTITY_SCHEMA } from './identity-schema';
 
 // One token bucket, shared by every gateway instance. The table is UNLOGGED (see the migration): a
 // crash of PostgreSQL refills every bucket, which costs nothing worth a WAL write per request.

@@ -44,6 +44,10 @@ describe('widenedRegion', () => {
   const region = { x: 4, y: 2, width: 8, height: 4 };
   const none = { left: false, right: false, top: false, bottom: false };
 
+  it('keeps a wide region wide: it is seen by the same model variant', () => {
+    expect(widenedRegion({ ...region, wide: true }, { ...none, top: true }, { width: 32, height: 16 }, 1.5, 1.25)).toEqual({ x: 2, y: 0, width: 12, height: 6, wide: true });
+  });
+
   it('grows towards the touched side only, keeping the grid shape', () => {
     expect(widenedRegion(region, { ...none, top: true }, { width: 32, height: 16 }, 1.5, 1.25)).toEqual({ x: 2, y: 0, width: 12, height: 6 });
     expect(widenedRegion({ x: 10, y: 4, width: 8, height: 4 }, { ...none, left: true, bottom: true }, { width: 32, height: 16 }, 1.5, 1.25)).toEqual({ x: 6, y: 4, width: 12, height: 6 });

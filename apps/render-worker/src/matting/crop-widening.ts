@@ -54,7 +54,8 @@ export function widenedRegion(region: Region, sides: Sides, grid: PictureSize, g
   const height = (width * grid.height) / grid.width;
   const x = towards(region.x, region.width, width, sides.left, sides.right);
   const y = towards(region.y, region.height, height, sides.top, sides.bottom);
-  return { x: clamp(x, 0, grid.width - width), y: clamp(y, 0, grid.height - height), width, height };
+  const widened = { x: clamp(x, 0, grid.width - width), y: clamp(y, 0, grid.height - height), width, height };
+  return region.wide ? { ...widened, wide: true } : widened;
 }
 
 // The start of a span grown from [start, start + size) to `grown`: towards the low side only, the

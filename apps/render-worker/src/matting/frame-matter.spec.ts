@@ -232,6 +232,18 @@ describe('FrameMatter', () => {
       expect(alpha[gridAt(2, 2)]).toBe(0);
     });
 
+    it("looks closer at someone wider than tall with the frame's own segmenter", async () => {
+      const frameSegmenter = new SharpSegmenter(0.3);
+      const cropSegmenter = new SharpSegmenter(0.3, { ...TRACK_SPEC, width: 32, height: 32 });
+      const matter = new FrameMatter(frameSegmenter, { ...TRACKED, tracking: { ...(TRACKED.tracking as NonNullable<FrameMatterSettings['tracking']>), cropSegmenter } });
+      // Lying down: 16 side pixels wide, 4 high.
+      const { small, side } = frames([16, 20, 32, 24]);
+      await matter.finish(matter.start(small, side));
+      // The whole frame and then the closer look, both the frame's; the fresh frame's four tiles the crop segmenter's.
+      expect(frameSegmenter.runs).toHaveLength(2);
+      expect(cropSegmenter.runs).toHaveLength(4);
+    });
+
     it('searches the frame in four tiles where the whole frame shows nobody, and looks closer where they find someone', async () => {
       const segmenter = new SharpSegmenter(0);
       const matter = new FrameMatter(segmenter, TRACKED);

@@ -17,8 +17,8 @@ export interface FrameMatterSettings {
   smoothing: SmoothingSettings;
   // Cropping to the person (decision 0041), from the decoder's side frame: the whole frame as yuv420p at
   // `sideSize`; a crop that cuts its person is widened (DEFAULT_WIDENING unless given). Null: the
-  // model always sees the whole frame. Crops and tiles are run with `cropSegmenter` (decision 0070;
-  // the frame's own segmenter unless given).
+  // model always sees the whole frame. Tiles and crops are run with `cropSegmenter` (decision 0070;
+  // the frame's own segmenter unless given), a crop around what is wider than tall with the frame's.
   tracking: { settings: TrackingSettings; sideSize: PictureSize; widening?: WideningSettings; cropSegmenter?: Segmenter } | null;
   // Still, unsure patches taken out of the matte on a still camera (still-object-filter.ts), at the
   // video's frame rate. Null: the model's mask stands.
@@ -44,12 +44,21 @@ interface Slot {
   small?: Uint8Array;
   tensor: Float32Array;
   luma: Float32Array;
-  // A crop as the crop model's input (its size, chroma at half resolution); each region's tensor (the
-  // second and later made when first needed: most videos have one person); and the whole-grid mask
-  // the crops' masks are pasted onto.
+  // A crop as a crop model's input (its size, chroma at half resolution); for each crop view, each
+  // region's tensor (made when first needed: most videos have one person, seen one way); and the
+  // whole-grid mask the crops' masks are pasted onto.
   crop: Uint8Array;
-  cropTensors: Float32Array[];
+  cropTensors: [Float32Array[], Float32Array[]];
   pasted: Float32Array;
+}
+
+// A model variant that sees crops, with what cuts a crop from the side frame at its size and turns it
+// into its input; `tensors`: which of a slot's tensor sets it fills.
+interface CropView {
+  segmenter: Segmenter;
+  sampler: RegionSampler;
+  input: ModelInput;
+  tensors: 0 | 1;
 }
 
 // One video's frames, in order: each frame, as the decoder gives it at the model's size (and its
@@ -61,15 +70,15 @@ export class FrameMatter {
   private readonly input: ModelInput;
   private readonly smoother: TemporalSmoother;
   private readonly builder: MatteBuilder;
-  // With tracking: where the model looks next, what cuts crops from the side frame, and how; the
-  // model variant that sees the crops and its input.
+  // With tracking: where the model looks next and how; the crop views: `upright` for tiles and a
+  // region around someone taller than wide, `wide` for a region around what is wider than tall
+  // (decision 0070).
   private readonly tracking: {
     tracker: RegionTracker;
-    sampler: RegionSampler;
     settings: TrackingSettings;
     widening: WideningSettings;
-    segmenter: Segmenter;
-    input: ModelInput;
+    upright: CropView;
+    wide: CropView;
   } | null;
   private readonly stillObjects: StillObjectFilter | null;
   private readonly plate: BackgroundPlate | null;
@@ -93,31 +102,35 @@ export class FrameMatter {
   ) {
     const { spec } = segmenter;
     const cropSegmenter = settings.tracking?.cropSegmenter ?? segmenter;
-    const cropSpec = cropSegmenter.spec;
     const pixels = spec.width * spec.height;
     this.input = new ModelInput(spec.width, spec.height, settings.matrix);
     this.smoother = new TemporalSmoother(spec.width, spec.height, settings.smoothing);
     this.builder = new MatteBuilder(spec.width, spec.height, settings.width, settings.height, settings.matte);
+    const view = (viewSegmenter: Segmenter, tensors: 0 | 1, sideSize: PictureSize): CropView => ({
+      segmenter: viewSegmenter,
+      sampler: new RegionSampler(sideSize, spec, viewSegmenter.spec),
+      input: new ModelInput(viewSegmenter.spec.width, viewSegmenter.spec.height, settings.matrix),
+      tensors,
+    });
     this.tracking = settings.tracking
       ? {
           tracker: new RegionTracker(spec.width, spec.height, settings.tracking.settings),
-          sampler: new RegionSampler(settings.tracking.sideSize, spec, cropSpec),
           settings: settings.tracking.settings,
           widening: settings.tracking.widening ?? DEFAULT_WIDENING,
-          segmenter: cropSegmenter,
-          input: new ModelInput(cropSpec.width, cropSpec.height, settings.matrix),
+          upright: view(cropSegmenter, 0, settings.tracking.sideSize),
+          wide: view(segmenter, 1, settings.tracking.sideSize),
         }
       : null;
     this.stillObjects = settings.stillObjects ? new StillObjectFilter(spec.width, spec.height, settings.stillObjects.fps, settings.stillObjects.settings) : null;
     // At the alpha's size: the frame's with refinement (the side frame, yuv420p), else the model's.
     this.plate =
       settings.stillObjects && settings.plate ? new BackgroundPlate({ width: this.builder.width, height: this.builder.height }, spec, settings.matte.refine ? 1 : 0, settings.plate) : null;
-    const cropped = settings.tracking ? cropSpec.width * cropSpec.height : 0;
+    const cropSize = settings.tracking ? Math.max(cropBytes(spec), cropBytes(cropSegmenter.spec)) : 0;
     this.slots = Array.from({ length: settings.depth }, () => ({
       tensor: new Float32Array(pixels * 3),
       luma: new Float32Array(pixels),
-      crop: new Uint8Array(settings.tracking ? cropBytes(cropSpec) : 0),
-      cropTensors: [new Float32Array(cropped * 3)],
+      crop: new Uint8Array(cropSize),
+      cropTensors: [[], []],
       pasted: new Float32Array(settings.tracking ? pixels : 0),
     }));
   }
@@ -243,15 +256,16 @@ export class FrameMatter {
   // The largest of the whole frame's mask and each tile's, pasted in place.
   private async searchTiles(side: Uint8Array, slot: Slot, tiles: Region[], whole: Float32Array): Promise<Float32Array> {
     const { spec } = this.segmenter;
-    const { segmenter } = this.tracking as NonNullable<FrameMatter['tracking']>;
-    const cropSpec = segmenter.spec;
     // Each tile its own tensor: the segmenter may read its input after segment() returns.
-    const masks = tiles.map((tile) => segmenter.segment(this.cropTensor(side, slot, tile, new Float32Array(cropSpec.width * cropSpec.height * 3))));
+    const masks = tiles.map((tile) => {
+      const view = this.viewOf(tile);
+      return view.segmenter.segment(this.cropTensor(side, slot, tile, view, new Float32Array(view.segmenter.spec.width * view.segmenter.spec.height * 3)));
+    });
     const merged = Float32Array.from(whole);
     const pasted = new Float32Array(merged.length);
     for (const [index, mask] of (await Promise.all(masks)).entries()) {
       pasted.fill(0);
-      pasteRegion(mask, cropSpec, tiles[index], spec, pasted);
+      pasteRegion(mask, this.viewOf(tiles[index]).segmenter.spec, tiles[index], spec, pasted);
       for (let i = 0; i < merged.length; i++) if (pasted[i] > merged[i]) merged[i] = pasted[i];
     }
     return merged;
@@ -261,11 +275,9 @@ export class FrameMatter {
   // onto the whole frame's mask on a check frame, else onto nothing.
   private async segmentRegions(small: Uint8Array, side: Uint8Array, slot: Slot, regions: Region[], check: boolean, known?: Float32Array): Promise<Float32Array> {
     const { spec } = this.segmenter;
-    const { segmenter } = this.tracking as NonNullable<FrameMatter['tracking']>;
-    const cropSpec = segmenter.spec;
     const cropMasks = regions.map((region, index) => {
-      slot.cropTensors[index] ??= new Float32Array(cropSpec.width * cropSpec.height * 3);
-      const mask = segmenter.segment(this.cropTensor(side, slot, region, slot.cropTensors[index]));
+      const view = this.viewOf(region);
+      const mask = view.segmenter.segment(this.cropTensor(side, slot, region, view, this.regionTensor(slot, view, index)));
       // Awaited below, in order; until then a failure must not count as unhandled.
       mask.catch(() => undefined);
       return mask;
@@ -279,7 +291,7 @@ export class FrameMatter {
     const pasted: Region[] = [];
     for (const crop of settled) {
       if (!crop) continue;
-      pasteRegion(crop.mask, cropSpec, crop.region, spec, background, pasted);
+      pasteRegion(crop.mask, this.viewOf(crop.region).segmenter.spec, crop.region, spec, background, pasted);
       pasted.push(crop.region);
     }
     return background;
@@ -290,23 +302,35 @@ export class FrameMatter {
   // Null: still cut after the last widening, or too wide to gain from a crop.
   private async widenUntilInside(side: Uint8Array, slot: Slot, region: Region, first: Promise<Float32Array>, index: number): Promise<{ region: Region; mask: Float32Array } | null> {
     const { spec } = this.segmenter;
-    const { settings, widening, segmenter } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    const { settings, widening } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    const view = this.viewOf(region);
     let crop = { region, mask: await first };
     for (let widenings = 0; ; widenings++) {
-      const sides = touchedSides(crop.mask, segmenter.spec, crop.region, spec, widening.touchFrom);
+      const sides = touchedSides(crop.mask, view.segmenter.spec, crop.region, spec, widening.touchFrom);
       if (!sides) return crop;
       const wider = widenings < widening.maxWidenings ? widenedRegion(crop.region, sides, spec, widening.growth, settings.minZoom) : null;
       if (!wider) return null;
       // The first run has answered: its tensor is free again.
-      crop = { region: wider, mask: await segmenter.segment(this.cropTensor(side, slot, wider, slot.cropTensors[index])) };
+      crop = { region: wider, mask: await view.segmenter.segment(this.cropTensor(side, slot, wider, view, this.regionTensor(slot, view, index))) };
     }
   }
 
-  // Fills `tensor` with the model's input for `region` of the side frame.
-  private cropTensor(side: Uint8Array, slot: Slot, region: Region, tensor: Float32Array): Float32Array {
-    const { sampler, segmenter, input } = this.tracking as NonNullable<FrameMatter['tracking']>;
-    sampler.sample(side, region, slot.crop);
-    input.write(slot.crop, segmenter.spec, tensor, null, 'half');
+  // The view that sees `region`: the frame's own variant for what is wider than tall.
+  private viewOf(region: Region): CropView {
+    const { upright, wide } = this.tracking as NonNullable<FrameMatter['tracking']>;
+    return region.wide ? wide : upright;
+  }
+
+  // The slot's tensor for the `index`th region seen through `view`, made on first use.
+  private regionTensor(slot: Slot, view: CropView, index: number): Float32Array {
+    const { width, height } = view.segmenter.spec;
+    return (slot.cropTensors[view.tensors][index] ??= new Float32Array(width * height * 3));
+  }
+
+  // Fills `tensor` with `view`'s model input for `region` of the side frame.
+  private cropTensor(side: Uint8Array, slot: Slot, region: Region, view: CropView, tensor: Float32Array): Float32Array {
+    view.sampler.sample(side, region, slot.crop);
+    view.input.write(slot.crop, view.segmenter.spec, tensor, null, 'half');
     return tensor;
   }
 }

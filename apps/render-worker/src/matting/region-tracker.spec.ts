@@ -128,6 +128,14 @@ describe('RegionTracker', () => {
     expect(subject.closerLook(maskWith([0, 0, 64, 36]))).toEqual([]);
   });
 
+  it('marks a region around what is wider than tall (the top of a head at an edge), not one around a standing person', () => {
+    const [standing] = tracker().closerLook(maskWith([20, 14, 24, 26]));
+    const [headTop] = tracker().closerLook(maskWith([20, 32, 28, 36]));
+    expect(standing.wide).toBeUndefined();
+    expect(headTop.wide).toBe(true);
+    expect(contains(headTop, [20, 32, 28, 36])).toBe(true);
+  });
+
   it('counts what the tile search found only where a quarter of a patch is confident', () => {
     // A wide patch answered weakly (a wall, seen closer), a few confident pixels in it, and a person.
     const found = paint(paint(maskWith([4, 20, 8, 32]), 0.5, [30, 2, 60, 20]), 0.9, [40, 8, 42, 10]);

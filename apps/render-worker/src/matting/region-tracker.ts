@@ -8,6 +8,10 @@ export interface Region {
   y: number;
   width: number;
   height: number;
+  // Set where what the region is cut for is wider than tall (in grid pixels): the top of a head at
+  // the picture's edge, people side by side. Such a crop is seen by the frame's own model variant
+  // (decision 0070).
+  wide?: true;
 }
 
 export interface TrackingSettings {
@@ -287,7 +291,7 @@ export class RegionTracker {
     // Moved only as far as the need asks, so a person standing still gets a region that stands still.
     const x = place(previous ? previous.x + (previous.width - width) / 2 : (need.x0 + need.x1 - width) / 2, width, need.x0, need.x1, gridWidth);
     const y = place(previous ? previous.y + (previous.height - height) / 2 : (need.y0 + need.y1 - height) / 2, height, need.y0, need.y1, gridHeight);
-    return { x, y, width, height };
+    return box.x1 - box.x0 > box.y1 - box.y0 ? { x, y, width, height, wide: true } : { x, y, width, height };
   }
 }
 

@@ -67,6 +67,21 @@ describe('BackgroundPlate', () => {
     expect(alpha[at(2, 2)]).toBeGreaterThanOrEqual(128);
   });
 
+  it('keeps a sure pixel that matches the plate where only part of its region does (a light face before a light wall)', () => {
+    const scene = (settings: Partial<typeof DEFAULT_PLATE>) => {
+      const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, ...settings });
+      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+      const alpha = new Uint8Array(64);
+      for (let y = 2; y < 6; y++) alpha.fill(255, at(0, y), at(4, y));
+      // Part of the person (the left half, and the top row) is as light as the wall.
+      plate.fuse(alpha, gridMask([4, 5, 8, 9]), { bytes: picture({ box: [2, 3, 4, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+      return alpha[at(0, 3)];
+    };
+    // Never sure (sureFrom over 1): matching alone takes the pixel out.
+    expect(scene({ sureFrom: 2 })).toBeLessThan(128);
+    expect(scene({})).toBeGreaterThanOrEqual(128);
+  });
+
   it('takes out a sure patch whose whole region matches the plate: the scene, not a person', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64);

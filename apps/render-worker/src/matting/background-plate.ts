@@ -31,6 +31,12 @@ export interface PlateSettings {
   differWeight: number;
   // The weight of a region's mean evidence (gatherAround), added to the pixel's own.
   regionWeight: number;
+  // Where the model is sure (alpha at least `sureFrom`), matching the plate takes the alpha no lower
+  // than just over one half unless the region matches as a whole (its mean evidence at or below
+  // `sceneRegionBelow`): a light face before a light wall matches it pixel by pixel, by chance, and
+  // came out with holes; a coat on a chair beside the person matches all over (decision 0072).
+  sureFrom: number;
+  sceneRegionBelow: number;
   // What enters at the picture's edge (entering): a patch of at least this many grid cells, at least
   // `enteringMoved` of which moved within `enteringSeconds`: a patch that stopped (the scene shifted
   // once, a door that stays open) is not someone coming in.
@@ -59,6 +65,8 @@ export const DEFAULT_PLATE: PlateSettings = {
   matchWeight: 3,
   differWeight: 5,
   regionWeight: 1.5,
+  sureFrom: 0.9,
+  sceneRegionBelow: -1.5,
   enteringPixels: 8,
   enteringMoved: 0.3,
   enteringSeconds: 0.3,
@@ -81,6 +89,8 @@ const LOGITS = Float64Array.from({ length: 256 }, (_, a) => {
   const p = Math.min(1 - SURE, Math.max(SURE, a / 255));
   return Math.log(p / (1 - p));
 });
+// Where a sure pixel's matching stops (sureFrom): alpha 134, foreground at 8 bits.
+const SURE_FLOOR = 0.1;
 // The alpha of a summed logit, looked up in steps of 1/32 over the range the sums can take: an
 // exponential on every pixel near the person costs more than the rest of the fusion.
 const STEPS = 32;
@@ -311,17 +321,20 @@ export class BackgroundPlate {
   }
 
   // The weighed pixels' alpha: the model's logit plus the pixel's and its region's evidence. Away from
-  // the person a difference adds nothing: a moved chair, a flicker of light.
+  // the person a difference adds nothing: a moved chair, a flicker of light. A sure pixel keeps its
+  // person unless its whole region matches the plate (sureFrom).
   private apply(alpha: Uint8Array, count: number): void {
     const { evidence, candidates, regional, near, gridX, gridY, settings } = this;
     const { width } = this.size;
     const gridWidth = this.grid.width;
+    const sure = Math.ceil(settings.sureFrom * 255);
     for (let k = 0; k < count; k++) {
       const i = candidates[k];
       const g = gridY[(i / width) | 0] * gridWidth + gridX[i % width];
       let total = evidence[i] + settings.regionWeight * regional[g];
       if (total > 0 && near[g] === 0) total = 0;
       let logit = LOGITS[alpha[i]] + total;
+      if (logit < SURE_FLOOR && alpha[i] >= sure && regional[g] > settings.sceneRegionBelow) logit = SURE_FLOOR;
       if (logit < -LOGIT_RANGE) logit = -LOGIT_RANGE;
       else if (logit > LOGIT_RANGE) logit = LOGIT_RANGE;
       alpha[i] = ALPHAS[((logit + LOGIT_RANGE) * STEPS + 0.5) | 0];

@@ -5,8 +5,7 @@ import { BearerAuthGuard } from '../auth/bearer-auth.guard';
 import { BillingApiModule } from '../billing';
 import { GATEWAY_CONFIG } from '../config/gateway-config.token';
 import type { GatewayConfig } from '../gateway.env';
-import { HealthController } from '../health/health.controller';
-import { HealthService } from '../health/health.service';
+import { HealthModule } from '../health/health.module';
 import { RequestValidationPipe } from '../http/request-validation.pipe';
 import { IdentityModule } from '../identity';
 import { JobsApiModule } from '../jobs';
@@ -18,15 +17,15 @@ import { GatewayCoreModule, type GatewayDeps } from './gateway-core.module';
 import { HousekeepingLifecycle } from './housekeeping.lifecycle';
 
 // The gateway: its feature modules (each imports another only through its public index.ts), and
-// what serves them all: authentication and rate limits on every route, request validation, health,
-// and the housekeeping of expired buckets and uploads.
+// what serves them all: authentication and rate limits on every route, request validation, and the
+// housekeeping of expired buckets and uploads.
 @Module({})
 export class GatewayModule {
   static register(deps: GatewayDeps): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [GatewayCoreModule.register(deps), IdentityModule, UploadsModule, BillingApiModule, JobsApiModule, WebhooksApiModule],
-      controllers: [HealthController],
+      // In this order the OpenAPI document lists the job routes first, as it always has.
+      imports: [GatewayCoreModule.register(deps), JobsApiModule, BillingApiModule, UploadsModule, WebhooksApiModule, HealthModule, IdentityModule],
       providers: [
         { provide: RateLimitBuckets, useFactory: (dataSource: DataSource) => new RateLimitBuckets(dataSource), inject: [DataSource] },
         RateLimiter,
@@ -37,7 +36,6 @@ export class GatewayModule {
         },
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_PIPE, useValue: new RequestValidationPipe() },
-        HealthService,
       ],
     };
   }

@@ -1,6 +1,5 @@
 import type { GrantCreditsReplyV1 } from '@vj/contracts';
-import type { AccountsRepository } from '../identity';
-import { checkedId, UnknownAccountError } from '../identity';
+import { checkedId, UnknownAccountError, type AccountsRepository } from '../identity';
 import type { BillingPort } from './billing-port';
 
 export interface GrantCreditsInput {

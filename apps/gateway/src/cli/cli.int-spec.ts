@@ -7,10 +7,7 @@ import { CONSUMERS, subjects, type ConsumerName, type GrantCreditsRequestV1 } fr
 import { createDatabase, startNatsServer, type LocalNatsServer } from '@vj/local-stack';
 import { ensureStreams, RpcError, serveBillingRpc, serveHealth, serveJobsRpc, type RpcService } from '@vj/messaging';
 import { connect, type NatsConnection } from 'nats';
-import { AccountsRepository } from '../identity';
-import { hashApiKey } from '../identity';
-import { AuthenticateApiKeyUseCase } from '../identity';
-import { createIdentityDataSource } from '../identity';
+import { AccountsRepository, AuthenticateApiKeyUseCase, createIdentityDataSource, hashApiKey } from '../identity';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '../../../..');

@@ -1,12 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, databaseEnv, defineEnv, natsEnv } from '@vj/config';
 import { BillingServiceError } from '../billing';
-import { UnknownAccountError, UnknownKeyError } from '../identity';
-import { AccountsRepository } from '../identity';
-import { InvalidKeyNameError } from '../identity';
-import { InvalidAccountNameError } from '../identity';
-import { createIdentityDataSource } from '../identity';
-import { runIdentityMigrations } from '../identity';
+import { AccountsRepository, createIdentityDataSource, InvalidAccountNameError, InvalidKeyNameError, runIdentityMigrations, UnknownAccountError, UnknownKeyError } from '../identity';
 import { connectCli, ServiceUnreachableError, type CliConnection } from './cli-connection';
 import { UnknownDeadLetterError, UnreplayableDeadLetterError } from './dead-letters';
 import { parseCliArgs, USAGE, UsageError, type CliCommand } from './parse-cli-args';

@@ -1,13 +1,6 @@
-import { BillingServiceError } from '../billing';
-import { GrantCreditsUseCase } from '../billing';
+import { BillingServiceError, GrantCreditsUseCase } from '../billing';
 import { JobsServiceError } from '../jobs';
-import { AccountKeysUseCase } from '../identity';
-import type { AccountsRepository } from '../identity';
-import { AuthenticateApiKeyUseCase } from '../identity';
-import { CreateAccountUseCase, type CreatedAccount } from '../identity';
-import { EnsureDevAccountUseCase } from '../identity';
-import { checkedId, UnknownAccountError } from '../identity';
-import { SuspendAccountUseCase } from '../identity';
+import { AccountKeysUseCase, AuthenticateApiKeyUseCase, checkedId, CreateAccountUseCase, EnsureDevAccountUseCase, SuspendAccountUseCase, UnknownAccountError, type AccountsRepository, type CreatedAccount } from '../identity';
 import { ServiceUnreachableError, type CliConnection } from './cli-connection';
 import type { CliCommand } from './parse-cli-args';
 

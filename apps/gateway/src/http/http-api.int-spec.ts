@@ -3,8 +3,7 @@ import { OPENAPI_FILE } from '@vj/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { HEALTH_CACHE_MS } from '../health/health.service';
-import type { CreatedAccount } from '../identity';
-import { generateApiKey } from '../identity';
+import { generateApiKey, type CreatedAccount } from '../identity';
 import { bearer, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 
 const VIDEO = 'https://media.example.com/clip.mp4';

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { JobInputV1, PriceListV1, ProbeInputRequestV1 } from '@vj/contracts';
-import { BillingServiceError, type BillingPort } from '../billing';
-import { CurrentPrices } from '../billing';
+import { BillingServiceError, CurrentPrices, type BillingPort } from '../billing';
 import type { MediaProbePort } from './media-probe-port';
 import { ProbedDurations } from './probed-durations';
 import { QuoteJobService } from './quote-job.service';

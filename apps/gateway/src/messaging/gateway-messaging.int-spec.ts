@@ -3,13 +3,10 @@ import type { CreditEstimateV1, JobInputV1 } from '@vj/contracts';
 import { startNatsServer, type LocalNatsServer } from '@vj/local-stack';
 import { RpcError, serveBillingRpc, serveMediaRpc, type BillingRpcHandlers, type RpcService } from '@vj/messaging';
 import { connect, type NatsConnection } from 'nats';
-import { BillingServiceError } from '../billing';
-import { CurrentPrices } from '../billing';
+import { BillingServiceError, CurrentPrices } from '../billing';
 import { gatewayEnv } from '../gateway.env';
-import { ProbedDurations } from '../jobs';
-import { QuoteJobService } from '../jobs';
+import { ProbedDurations, QuoteJobService, type VideoInputResolver } from '../jobs';
 import type { UploadsRepository } from '../uploads';
-import type { VideoInputResolver } from '../jobs';
 import { connectGatewayMessaging, type GatewayMessaging } from './gateway-messaging';
 
 const INPUT: JobInputV1 = { kind: 'url', url: 'https://media.example.com/clip.mp4' };

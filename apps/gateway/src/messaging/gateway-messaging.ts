@@ -2,9 +2,7 @@ import { BillingRpcClient, connectNats, JobsRpcClient, MediaRpcClient, WebhooksR
 import type { BillingPort } from '../billing';
 import type { GatewayConfig } from '../gateway.env';
 import type { ServiceHealthPort } from '../health/service-health.port';
-import type { JobUpdatesPort } from '../jobs';
-import type { JobsPort } from '../jobs';
-import type { MediaProbePort } from '../jobs';
+import type { JobsPort, JobUpdatesPort, MediaProbePort } from '../jobs';
 import { NatsJobUpdatesAdapter } from './nats-job-updates.adapter';
 import { NatsServiceHealth } from './nats-service-health';
 import { RpcBillingAdapter } from './rpc-billing.adapter';

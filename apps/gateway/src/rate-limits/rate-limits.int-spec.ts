@@ -3,9 +3,8 @@ import { createGatewayApp } from '../app/create-gateway-app';
 import { fakeMessaging } from '../../test/fake-messaging';
 import { bearer, expectSchema, startGateway, type GatewayHarness } from '../../test/gateway-harness';
 import { Client } from 'pg';
-import { AccountsRepository } from '../identity';
+import { AccountsRepository, type CreatedAccount } from '../identity';
 import { RateLimitBuckets } from './rate-limit-buckets';
-import type { CreatedAccount } from '../identity';
 
 const VIDEO = 'https://example.com/video.mp4';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,6 @@
 import { LessThan, type DataSource } from 'typeorm';
 import { preparedQuery } from '@vj/database';
-import { IDENTITY_SCHEMA } from '../identity';
-import { UploadEntity } from '../identity';
+import { IDENTITY_SCHEMA, UploadEntity } from '../identity';
 
 export type UploadDeclaration = Pick<UploadEntity, 'upload_id' | 'account_id' | 'file_name' | 'content_type' | 'file_size' | 'created_at'>;
 

@@ -219,10 +219,16 @@ describe('FrameMatter', () => {
       expect(alpha[gridAt(30, 14)]).toBe(0);
     });
 
+    // A matter whose crops go to a square segmenter of their own (decision 0070).
+    function withSquareCrops(faint: number): { frameSegmenter: SharpSegmenter; cropSegmenter: SharpSegmenter; matter: FrameMatter } {
+      const frameSegmenter = new SharpSegmenter(faint);
+      const cropSegmenter = new SharpSegmenter(faint, { ...TRACK_SPEC, width: 32, height: 32 });
+      const tracking = { ...(TRACKED.tracking as NonNullable<FrameMatterSettings['tracking']>), cropSegmenter };
+      return { frameSegmenter, cropSegmenter, matter: new FrameMatter(frameSegmenter, { ...TRACKED, tracking }) };
+    }
+
     it("runs tiles and crops with the crop segmenter, at its own size, and whole frames with the frame's", async () => {
-      const frameSegmenter = new SharpSegmenter(0);
-      const cropSegmenter = new SharpSegmenter(0, { ...TRACK_SPEC, width: 32, height: 32 });
-      const matter = new FrameMatter(frameSegmenter, { ...TRACKED, tracking: { ...(TRACKED.tracking as NonNullable<FrameMatterSettings['tracking']>), cropSegmenter } });
+      const { frameSegmenter, cropSegmenter, matter } = withSquareCrops(0);
       const { small, side } = frames(PERSON);
       const alpha = await matter.finish(matter.start(small, side));
       // The whole frame, then four tiles and the crop around what they found.
@@ -233,9 +239,7 @@ describe('FrameMatter', () => {
     });
 
     it("looks closer at someone wider than tall with the frame's own segmenter", async () => {
-      const frameSegmenter = new SharpSegmenter(0.3);
-      const cropSegmenter = new SharpSegmenter(0.3, { ...TRACK_SPEC, width: 32, height: 32 });
-      const matter = new FrameMatter(frameSegmenter, { ...TRACKED, tracking: { ...(TRACKED.tracking as NonNullable<FrameMatterSettings['tracking']>), cropSegmenter } });
+      const { frameSegmenter, cropSegmenter, matter } = withSquareCrops(0.3);
       // Lying down: 16 side pixels wide, 4 high.
       const { small, side } = frames([16, 20, 32, 24]);
       await matter.finish(matter.start(small, side));

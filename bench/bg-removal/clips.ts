@@ -17,8 +17,10 @@ export async function makeClip(path: string, size: string, seconds: number, peop
   const source = join(SHARED_VIDEO, 'again.mkv');
   const picture = existsSync(source) ? ['-stream_loop', '-1', '-i', source] : ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30`];
   const small = Math.round((height! * 0.3) / 2) * 2;
-  // A fixed seed: the gradients source otherwise draws a new room every run.
-  const room = `gradients=s=${size}:c0=0x6d5d4b:c1=0xc9c2b3:r=30:d=${seconds}:seed=1[room]`;
+  // A still room: a fixed seed (the gradients source otherwise draws a new one every run), no rotation
+  // (its least speed turns it a thousandth of a degree a second), and a fixed grain for the texture a
+  // wall shows a camera, which the camera-motion and plate checks read.
+  const room = `gradients=s=${size}:c0=0x6d5d4b:c1=0xc9c2b3:r=30:d=${seconds}:seed=1:speed=0.00001,noise=alls=10[room]`;
   const graphs: Record<People, string> = {
     webcam: `[0:v]scale=${width}:${height},fps=30[v]`,
     small: `${room};[0:v]scale=-2:${small},fps=30[person];[room][person]overlay=x='(W-w)*t/${seconds}':y=H-h-12:shortest=1[v]`,

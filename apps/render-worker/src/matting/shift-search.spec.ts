@@ -38,4 +38,19 @@ describe('ShiftSearch', () => {
     expect(sparse.judge(scene(0), reference(scene(0)))).toBe('in place');
     expect(sparse.judge(scene(1), reference(scene(0)))).toBe('moved');
   });
+
+  it('gives the same verdicts judged on a sample of a large textured picture', () => {
+    const large = { width: 256, height: 256 };
+    const wall = (dx: number): Float32Array =>
+      Float32Array.from({ length: large.width * large.height }, (_, g) => {
+        const x = (g % large.width) + dx;
+        const y = Math.floor(g / large.width);
+        return 0.5 + 0.2 * Math.sin(0.9 * x + Math.sin(0.7 * y)) + 0.15 * Math.sin(0.8 * y + 0.3 * x);
+      });
+    const dense = new ShiftSearch(large, 1);
+    expect(dense.judge(wall(0), reference(wall(0)))).toBe('in place');
+    expect(dense.judge(wall(1), reference(wall(0)))).toBe('moved');
+    expect(dense.judge(wall(0), reference(wall(0), (g) => g % large.width < 40))).toBe('in place');
+    expect(dense.judge(wall(-1), reference(wall(0), (g) => g % large.width < 40))).toBe('moved');
+  });
 });

@@ -29,7 +29,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,examples,bench,scripts,test}/**/*.spec.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,examples}/**/*.int-spec.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,examples,scripts}/**/*.int-spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { NATS_USERS, natsPasswordVariable, natsPermissions, type NatsPermissions, type NatsUser } from '@vj/contracts';
+import { NATS_USERS, natsPasswordVariable, natsPermissions, type NatsPermissions, type NatsUser } from './nats/service-permissions';
 
-// deploy/nats/nats.conf is rendered from the permission catalogue (libs/contracts service-permissions.ts):
+// deploy/nats/nats.conf is rendered from the permission catalogue (scripts/nats/service-permissions.ts):
 // `node scripts/run-ts.cjs scripts/render-nats-config.ts` writes it, a unit test fails when it is stale.
 export const NATS_CONFIG_PATH = join(__dirname, '..', 'deploy', 'nats', 'nats.conf');
 export const RENDER_COMMAND = 'node scripts/run-ts.cjs scripts/render-nats-config.ts';
@@ -34,7 +34,7 @@ function userBlock(user: NatsUser, permissions: NatsPermissions): string[] {
 
 export function renderNatsConfig(permissions: Record<NatsUser, NatsPermissions> = natsPermissions()): string {
   return [
-    `# Generated from libs/contracts/src/messaging/service-permissions.ts: do not edit, run`,
+    `# Generated from scripts/nats/service-permissions.ts: do not edit, run`,
     `#   ${RENDER_COMMAND}`,
     '#',
     '# One user per service and one for the operator CLI; a connection without a user is refused.',

@@ -3,22 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import {
-  BILLING_RPC_METHODS,
-  CONSUMERS,
-  MEDIA_RPC_METHODS,
-  WEBHOOKS_RPC_METHODS,
-  NATS_USERS,
-  natsPasswordVariable,
-  natsPermissions,
-  RPC_METHODS,
-  SERVICE_MESSAGING,
-  subjects,
-  type BillingRpcMethod,
-  type JobsRpcMethod,
-  type MediaRpcMethod,
-  type NatsUser,
-} from '@vj/contracts';
+import { BILLING_RPC_METHODS, CONSUMERS, MEDIA_RPC_METHODS, WEBHOOKS_RPC_METHODS, RPC_METHODS, subjects, type BillingRpcMethod, type JobsRpcMethod, type MediaRpcMethod } from '@vj/contracts';
+import { NATS_USERS, natsPasswordVariable, natsPermissions, SERVICE_MESSAGING, type NatsUser } from '../scripts/nats/service-permissions';
 import { JobEventsConsumer } from '@vj/job-events';
 import type { NatsConnection } from 'nats';
 import { JOB_EVENTS_CONSUMER } from '../apps/billing/src/job-events/job-events-consumer';

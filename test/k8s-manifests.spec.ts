@@ -9,7 +9,8 @@ import { NetworkPolicy, type INetworkPolicy } from 'kubernetes-models/networking
 import { PodDisruptionBudget, type IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service, type IConfigMap, type IContainer, type IPodSpec, type IService, type IVolume } from 'kubernetes-models/v1';
 import { parse, parseAllDocuments } from 'yaml';
-import { CONSUMERS, NATS_USERS, natsPasswordVariable, STREAMS, type NatsUser } from '@vj/contracts';
+import { CONSUMERS, STREAMS } from '@vj/contracts';
+import { NATS_USERS, natsPasswordVariable, type NatsUser } from '../scripts/nats/service-permissions';
 import type { RenderWorkerConfig } from '../apps/render-worker/src/render-worker.env';
 import { workConsumer } from '../apps/render-worker/src/work-consumer';
 import { composeReferences, envFileVariables, fillEnvFile, interpolate, looksSecret } from '../scripts/deploy-env';

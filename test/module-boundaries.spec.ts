@@ -34,6 +34,22 @@ describe('Nx module boundaries', () => {
     expect(report).toContain('@nx/enforce-module-boundaries');
   });
 
+  it('refuse the wire contracts depending on the HTTP layer or on a framework', () => {
+    expect(lintAs('libs/contracts/src/boundary-probe.ts', "import { schemaViolations } from '@vj/http-contracts';\nexport const probe = schemaViolations;\n")).toContain('@nx/enforce-module-boundaries');
+    expect(lintAs('libs/contracts/src/boundary-probe.ts', "import { ApiProperty } from '@nestjs/swagger';\nexport const probe = ApiProperty;\n")).toContain('no-restricted-imports');
+  });
+
+  it('refuse a service that does not speak HTTP to users loading the HTTP layer', () => {
+    for (const app of ['jobs', 'billing', 'render-worker']) {
+      expect(lintAs(`apps/${app}/src/boundary-probe.ts`, "import { schemaViolations } from '@vj/http-contracts';\nexport const probe = schemaViolations;\n")).toContain('no-restricted-imports');
+    }
+    expect(lintAs('apps/jobs/src/domain/boundary-probe.ts', "import { schemaViolations } from '@vj/http-contracts';\nexport const probe = schemaViolations;\n")).toContain('no-restricted-imports');
+  });
+
+  it('allow the gateway the HTTP layer', () => {
+    expect(lintAs('apps/gateway/src/boundary-probe.ts', "import { schemaViolations } from '@vj/http-contracts';\nexport const probe = schemaViolations;\n")).toBe('');
+  });
+
   it('allow an app to use a library', () => {
     expect(lintAs('apps/jobs/src/boundary-probe.ts', "import { subjects } from '@vj/contracts';\nexport const probe = subjects;\n")).toBe('');
   });

@@ -7,7 +7,7 @@ import { GatewayModule } from '../../apps/gateway/src/app/gateway.module';
 import { gatewayEnv } from '../../apps/gateway/src/gateway.env';
 import type { GatewayMessaging } from '../../apps/gateway/src/messaging/gateway-messaging';
 
-export { OPENAPI_FILE } from '@vj/contracts';
+export { OPENAPI_FILE } from '@vj/http-contracts';
 
 // The gateway's OpenAPI document without its infrastructure: the module in preview mode (routes and
 // their metadata, no provider runs), so the file can be written anywhere, CI included.

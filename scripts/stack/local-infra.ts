@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { NATS_USERS, natsPasswordVariable, type NatsUser } from '@vj/contracts';
+import { NATS_USERS, natsPasswordVariable, type NatsUser } from '../nats/service-permissions';
 import { databaseUrl, startNatsCluster, startNatsServer, startPostgresCluster, startS3Server, type LocalNatsCluster, type LocalPostgres, type NatsServerAuth } from '@vj/local-stack';
 import { generateValue } from '../deploy-env';
 import { natsPasswordEnv, renderNatsConfig } from '../nats-config';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { NatsUser } from '@vj/contracts';
+import type { NatsUser } from '../nats/service-permissions';
 import { freePort, waitFor } from '@vj/local-stack';
 import { startLocalInfra, type LocalInfra } from './local-infra';
 import { REPO_ROOT, runOnce, startService, type ServiceProcess } from './service-process';

@@ -1,6 +1,7 @@
 import { statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { schemaViolations, type CleanAudioVideoJob } from '@vj/contracts';
+import type { CleanAudioVideoJob } from '@vj/contracts';
+import { schemaViolations } from '@vj/http-contracts';
 import { freePort, waitFor } from '@vj/local-stack';
 import { ApiClient } from '../support/api-client';
 import { useE2eStack } from '../support/e2e-stack';

@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { schemaViolations } from '@vj/contracts';
+import { schemaViolations } from '@vj/http-contracts';
 import { VideoJobs, type CleanAudioVideoJob } from '@vj/sdk';
 import { REPO_ROOT } from '../../scripts/stack/service-process';
 import { useE2eStack } from '../support/e2e-stack';

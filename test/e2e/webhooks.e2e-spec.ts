@@ -1,14 +1,6 @@
 import { join } from 'node:path';
-import {
-  schemaViolations,
-  type CleanAudioVideoJob,
-  type WebhookDefaultSecret,
-  type WebhookDelivery,
-  type WebhookDeliveryPage,
-  type WebhookEndpointPage,
-  type WebhookEndpointWithSecret,
-  type WebhookPayload,
-} from '@vj/contracts';
+import type { CleanAudioVideoJob, WebhookDefaultSecret, WebhookDelivery, WebhookDeliveryPage, WebhookEndpointPage, WebhookEndpointWithSecret, WebhookPayload } from '@vj/contracts';
+import { schemaViolations } from '@vj/http-contracts';
 import { waitFor } from '@vj/local-stack';
 import { Webhook } from 'standardwebhooks';
 import { useE2eStack } from '../support/e2e-stack';

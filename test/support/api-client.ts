@@ -1,4 +1,4 @@
-import { schemaViolations, type SchemaId } from '@vj/contracts';
+import { schemaViolations, type SchemaId } from '@vj/http-contracts';
 
 export interface ApiResponse<T = unknown> {
   status: number;

@@ -2,7 +2,8 @@ import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { CleanAudioVideoJob, SchemaId, VideoBackgroundRemovalJob } from '@vj/contracts';
+import type { CleanAudioVideoJob, VideoBackgroundRemovalJob } from '@vj/contracts';
+import type { SchemaId } from '@vj/http-contracts';
 import { REPO_ROOT } from '../../scripts/stack/service-process';
 import { startStack, type RunningStack } from '../../scripts/stack/stack';
 import { ApiClient } from './api-client';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SchemaId } from '@vj/contracts';
+import type { SchemaId } from '@vj/http-contracts';
 import type { ApiClient } from './api-client';
 
 // Polls a job until it leaves PROCESSING.

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { jobSchemaIdByType, schemaViolations, type JobType, type SchemaId } from '@vj/contracts';
+import type { JobType } from '@vj/contracts';
+import { jobSchemaIdByType, schemaViolations, type SchemaId } from '@vj/http-contracts';
 import { createDatabase, startS3Server, type LocalS3Server } from '@vj/local-stack';
 import { ObjectStorage } from '@vj/storage';
 import { createGatewayApp, type GatewayOverrides } from '../src/app/create-gateway-app';

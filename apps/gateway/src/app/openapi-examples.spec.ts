@@ -1,4 +1,4 @@
-import { CreateCleanAudioVideoDto, CreateUploadDto, CreateVideoBackgroundRemovalDto, CreateWebhookEndpointDto, RotateWebhookSecretDto, schemaViolations, type SchemaId } from '@vj/contracts';
+import { CreateCleanAudioVideoDto, CreateUploadDto, CreateVideoBackgroundRemovalDto, CreateWebhookEndpointDto, RotateWebhookSecretDto, schemaViolations, type SchemaId } from '@vj/http-contracts';
 import { RequestValidationPipe } from '../http/request-validation.pipe';
 import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './openapi-examples';
 

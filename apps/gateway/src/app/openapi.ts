@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { ALL_SCHEMAS, loadAsyncApiDocument, WEBHOOK_EVENT_TYPES } from '@vj/contracts';
+import { loadAsyncApiDocument, WEBHOOK_EVENT_TYPES } from '@vj/contracts';
+import { ALL_SCHEMAS } from '@vj/http-contracts';
 import { schemaRef } from '../http/openapi-responses';
 import { documentExamples } from './openapi-examples';
 
@@ -21,7 +22,7 @@ export function contractSchemaComponents(): Record<string, unknown> {
 }
 
 // The API's OpenAPI 3.1 document (3.1 because the contracts' schemas use JSON Schema features 3.0 lacks:
-// type arrays, if/then). scripts/render-openapi.ts writes it to libs/contracts/src/http/openapi.json,
+// type arrays, if/then). scripts/render-openapi.ts writes it to libs/http-contracts/src/http/openapi.json,
 // which the SDK's types are generated from.
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const options = new DocumentBuilder()

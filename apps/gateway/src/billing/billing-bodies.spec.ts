@@ -1,4 +1,5 @@
-import { schemaViolations, type UsageReportV1 } from '@vj/contracts';
+import type { UsageReportV1 } from '@vj/contracts';
+import { schemaViolations } from '@vj/http-contracts';
 import { renderBalance, renderEstimate, renderLedgerPage, renderUsageReport } from './billing-bodies';
 import { usageCsv } from './usage-csv';
 

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { PageQuery, type BalanceV1 } from '@vj/contracts';
+import type { BalanceV1 } from '@vj/contracts';
+import { PageQuery } from '@vj/http-contracts';
 import { AccountId } from '../auth/account-id.decorator';
 import type { HttpResponse } from '../http/http-types';
 import { ApiBody, ApiRequestErrors, schemaRef, Operation } from '../http/openapi-responses';

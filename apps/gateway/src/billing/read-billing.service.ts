@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LIST_LIMIT_DEFAULT, type BalanceV1, type PageQuery, type UsageReportV1 } from '@vj/contracts';
+import type { BalanceV1, UsageReportV1 } from '@vj/contracts';
+import { LIST_LIMIT_DEFAULT, type PageQuery } from '@vj/http-contracts';
 import { BILLING_PORT, type BillingPort } from './billing-port';
 import { renderBalance, renderLedgerPage, type LedgerPageBody } from './billing-bodies';
 import type { UsageQuery } from './usage.query';

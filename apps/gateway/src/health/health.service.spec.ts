@@ -1,4 +1,5 @@
-import { SERVICES, schemaViolations, type ServiceName } from '@vj/contracts';
+import { SERVICES, type ServiceName } from '@vj/contracts';
+import { schemaViolations } from '@vj/http-contracts';
 import type { ObjectStorage } from '@vj/storage';
 import type { AccountsRepository } from '../identity';
 import { HEALTH_CACHE_MS, HealthService } from './health.service';

@@ -1,4 +1,4 @@
-import type { RequestErrorCode } from '@vj/contracts';
+import type { RequestErrorCode } from '@vj/http-contracts';
 
 export interface RequestErrorDetail {
   type: string;

@@ -1,5 +1,5 @@
 import { BadRequestException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
-import { schemaViolations } from '@vj/contracts';
+import { schemaViolations } from '@vj/http-contracts';
 import { BillingServiceError } from '../billing';
 import { JobsServiceError } from '../jobs';
 import { ApiError } from './api-error';

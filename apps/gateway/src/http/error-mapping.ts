@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import type { RequestErrorCode } from '@vj/contracts';
+import type { RequestErrorCode } from '@vj/http-contracts';
 import { isDatabaseOutage } from '@vj/database';
 import { BillingServiceError, type BillingServiceErrorCode } from '../billing';
 import { JobsServiceError, type JobsServiceErrorCode } from '../jobs';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { OPENAPI_FILE } from '@vj/contracts';
+import { OPENAPI_FILE } from '@vj/http-contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { HEALTH_CACHE_MS } from '../health/health.service';
@@ -171,7 +171,7 @@ describe('HTTP surface: auth, errors, health and OpenAPI', () => {
   });
 
   describe('OpenAPI', () => {
-    it('serves exactly the committed document (libs/contracts/src/http/openapi.json, the SDK is generated from it)', async () => {
+    it('serves exactly the committed document (libs/http-contracts/src/http/openapi.json, the SDK is generated from it)', async () => {
       const res = await request(gw.server).get('/docs-json');
       expect(res.status).toBe(200);
       expect(res.body).toEqual(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')));

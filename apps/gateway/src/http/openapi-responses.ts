@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiResponse } from '@nestjs/swagger';
-import type { SchemaId } from '@vj/contracts';
+import type { SchemaId } from '@vj/http-contracts';
 
 // Responses reference the contracts' JSON Schemas, registered as OpenAPI components (app/openapi.ts).
 export function schemaRef(id: SchemaId): { $ref: string } {

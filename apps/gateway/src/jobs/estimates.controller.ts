@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiBody as ApiRequestBody, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CreateCleanAudioVideoDto, CreateVideoBackgroundRemovalDto } from '@vj/contracts';
+import { CreateCleanAudioVideoDto, CreateVideoBackgroundRemovalDto } from '@vj/http-contracts';
 import { AccountId } from '../auth/account-id.decorator';
 import type { HttpRequest } from '../http/http-types';
 import { ApiBody, ApiRequestErrors, Operation } from '../http/openapi-responses';

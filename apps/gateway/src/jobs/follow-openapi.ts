@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiProduces, ApiResponse } from '@nestjs/swagger';
-import type { SchemaId } from '@vj/contracts';
+import type { SchemaId } from '@vj/http-contracts';
 import { schemaRef } from '../http/openapi-responses';
 import { MAX_WAIT_SECONDS } from './prefer-wait';
 

@@ -1,11 +1,5 @@
-import {
-  BACKGROUND_REMOVAL_DEFAULTS,
-  CLEAN_AUDIO_DEFAULTS,
-  type CleanAudioVideoOptions,
-  type CreateCleanAudioVideoDto,
-  type CreateVideoBackgroundRemovalDto,
-  type VideoBackgroundRemovalOptions,
-} from '@vj/contracts';
+import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS, type CleanAudioVideoOptions, type VideoBackgroundRemovalOptions } from '@vj/contracts';
+import type { CreateCleanAudioVideoDto, CreateVideoBackgroundRemovalDto } from '@vj/http-contracts';
 
 // Defaults apply when a property is absent (docs/spec/api-v1.md); the jobs service always gets
 // complete options.

@@ -1,6 +1,7 @@
 import { Delete, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import type { JobObject, JobType, SchemaId } from '@vj/contracts';
+import type { JobObject, JobType } from '@vj/contracts';
+import type { SchemaId } from '@vj/http-contracts';
 import type { ServerResponse } from 'node:http';
 import { AccountId } from '../auth/account-id.decorator';
 import { ApiBody, ApiRequestErrors, Operation } from '../http/openapi-responses';

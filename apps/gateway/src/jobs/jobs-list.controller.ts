@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { ListJobsQuery } from '@vj/contracts';
+import { ListJobsQuery } from '@vj/http-contracts';
 import { AccountId } from '../auth/account-id.decorator';
 import { ApiBody, ApiRequestErrors, Operation } from '../http/openapi-responses';
 import { ReadJobsService, type JobListPage } from './read-jobs.service';

@@ -1,4 +1,5 @@
-import { CreateCleanAudioVideoDto, CreateVideoBackgroundRemovalDto, type JobOptionsByType, type JobType } from '@vj/contracts';
+import type { JobOptionsByType, JobType } from '@vj/contracts';
+import { CreateCleanAudioVideoDto, CreateVideoBackgroundRemovalDto } from '@vj/http-contracts';
 import { RequestValidationPipe } from '../http/request-validation.pipe';
 import { backgroundRemovalOptions, cleanAudioOptions } from './job-options';
 

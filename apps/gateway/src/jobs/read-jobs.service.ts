@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LIST_LIMIT_DEFAULT, type JobObject, type JobType, type ListJobsQuery } from '@vj/contracts';
+import type { JobObject, JobType } from '@vj/contracts';
+import { LIST_LIMIT_DEFAULT, type ListJobsQuery } from '@vj/http-contracts';
 import { JobPresenter } from './job-presenter.service';
 import { JOBS_PORT, type JobsPort } from './jobs-port';
 import { SettledJobCache } from './settled-job-cache';

@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
-import { CreateVideoBackgroundRemovalDto, type JobObject } from '@vj/contracts';
+import type { JobObject } from '@vj/contracts';
+import { CreateVideoBackgroundRemovalDto } from '@vj/http-contracts';
 import type { ServerResponse } from 'node:http';
 import { Caller } from '../auth/caller.decorator';
 import type { Principal } from '../identity';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { uploadObjectKey, uploadVideoUrl, type CreateUploadDto } from '@vj/contracts';
+import { uploadObjectKey, uploadVideoUrl } from '@vj/contracts';
+import type { CreateUploadDto } from '@vj/http-contracts';
 import { ObjectStorage } from '@vj/storage';
 import { GATEWAY_CONFIG } from '../config/gateway-config.token';
 import type { GatewayConfig } from '../gateway.env';

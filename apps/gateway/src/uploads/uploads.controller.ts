@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { CreateUploadDto } from '@vj/contracts';
+import { CreateUploadDto } from '@vj/http-contracts';
 import { AccountId } from '../auth/account-id.decorator';
 import { ApiBody, ApiRequestErrors, Operation } from '../http/openapi-responses';
 import { CreateUploadService, type UploadTicket } from './create-upload.service';

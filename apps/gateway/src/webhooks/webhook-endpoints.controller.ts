@@ -1,17 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import {
-  CreateWebhookEndpointDto,
-  DEFAULT_WEBHOOK_EVENTS,
-  LIST_LIMIT_DEFAULT,
-  ListWebhookEndpointsQuery,
-  PageQuery,
-  RotateWebhookSecretDto,
-  type WebhookDelivery,
-  type WebhookDeliveryPage,
-  type WebhookEndpointPage,
-  type WebhookEndpointWithSecret,
-} from '@vj/contracts';
+import { DEFAULT_WEBHOOK_EVENTS, type WebhookDelivery, type WebhookDeliveryPage, type WebhookEndpointPage, type WebhookEndpointWithSecret } from '@vj/contracts';
+import { CreateWebhookEndpointDto, LIST_LIMIT_DEFAULT, ListWebhookEndpointsQuery, PageQuery, RotateWebhookSecretDto } from '@vj/http-contracts';
 import { AccountId } from '../auth/account-id.decorator';
 import { ApiBody, ApiRequestErrors } from '../http/openapi-responses';
 import { UuidPipe } from '../http/uuid.pipe';

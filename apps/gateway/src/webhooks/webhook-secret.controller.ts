@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RotateWebhookSecretDto, type WebhookDefaultSecret } from '@vj/contracts';
+import type { WebhookDefaultSecret } from '@vj/contracts';
+import { RotateWebhookSecretDto } from '@vj/http-contracts';
 import { AccountId } from '../auth/account-id.decorator';
 import { ApiBody, ApiRequestErrors } from '../http/openapi-responses';
 import { WEBHOOKS_PORT, type WebhooksPort } from './webhooks-port';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { schemaViolations } from '@vj/contracts';
+import { schemaViolations } from '@vj/http-contracts';
 import { createDatabase } from '@vj/local-stack';
 import { RpcError } from '@vj/messaging';
 import type { DataSource } from 'typeorm';

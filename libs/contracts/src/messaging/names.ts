@@ -143,3 +143,9 @@ export const RPC_ENDPOINTS = {
     queue: queueGroups.webhooksRpc(),
   } satisfies RpcEndpoint<WebhooksRpcMethod>,
 } as const;
+
+// A durable consumer of a stream, as NATS names it.
+export interface ConsumerRef {
+  stream: StreamName;
+  durable: ConsumerName;
+}

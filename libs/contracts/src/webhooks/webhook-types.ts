@@ -8,6 +8,11 @@ export const WEBHOOK_EVENT_TYPES = ['job.started', 'job.progress', 'job.complete
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const DEFAULT_WEBHOOK_EVENTS: readonly WebhookEventType[] = ['job.started', 'job.completed', 'job.failed', 'job.cancelled'];
 
+// How long a rotated-out secret keeps signing beside the new one, when the rotation does not say.
+export const WEBHOOK_GRACE_SECONDS_DEFAULT = 24 * 3600;
+// A week: long enough for any receiver's deploy cycle, short enough that a leaked secret dies.
+export const WEBHOOK_GRACE_SECONDS_MAX = 7 * 24 * 3600;
+
 // GET /v1/webhook-endpoints (never with a secret).
 export interface WebhookEndpoint {
   id: string;

@@ -1,5 +1,5 @@
-import { JOB_TYPES } from '../job/job-type';
 import {
+  JOB_TYPES,
   BILLING_EVENT_KINDS,
   BILLING_RPC_METHODS,
   CONSUMERS,
@@ -14,9 +14,10 @@ import {
   STREAMS,
   subjects,
   type ConsumerName,
+  type ConsumerRef,
   type ServiceName,
   type StreamName,
-} from './names';
+} from '@vj/contracts';
 
 // What each NATS user of a deployment may publish and subscribe, derived from the name catalogue so a
 // new RPC method, event kind, job type, stream or consumer reaches the server configuration
@@ -65,11 +66,6 @@ export const jetStreamApi = {
   // ack, nak, term and working() are published to the delivered message's reply subject.
   acks: (stream: StreamName, durable: ConsumerName) => `$JS.ACK.${stream}.${durable}.>`,
 } as const;
-
-export interface ConsumerRef {
-  stream: StreamName;
-  durable: ConsumerName;
-}
 
 export interface OwnedConsumer extends ConsumerRef {
   // Watches its own MAX_DELIVERIES advisory (ConsumerSpec.advisoryDeadLetters, default true).

@@ -1,5 +1,5 @@
+import { UPLOAD_URL_SCHEME } from '@vj/contracts';
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { UPLOAD_URL_SCHEME } from '../job/job-input';
 
 export const VIDEO_URL_MAX_LENGTH = 8192;
 const UPLOAD_URL_PATTERN = /^upload:\/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

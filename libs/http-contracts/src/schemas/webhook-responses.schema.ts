@@ -1,5 +1,4 @@
-import { PROGRESS_STAGES } from '../messaging/names';
-import { WEBHOOK_DELIVERY_STATES, WEBHOOK_EVENT_TYPES } from '../webhooks/webhook-types';
+import { PROGRESS_STAGES, WEBHOOK_DELIVERY_STATES, WEBHOOK_EVENT_TYPES } from '@vj/contracts';
 
 // JSON Schemas of the bodies of /v1/webhook-endpoints and /v1/webhook-secret (webhook-types.ts).
 

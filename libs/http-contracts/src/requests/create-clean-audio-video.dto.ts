@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
 import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { CLEAN_AUDIO_DEFAULTS } from '../job/job-options';
 import { VideoUrlProperty, WebhookUrlProperty } from './create-job-properties';
 
 // The name generated clients see.

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from '@vj/contracts';
 import { IsIn, IsOptional } from 'class-validator';
-import { JOB_STATUSES, type JobStatus } from '../job/job-status';
-import { JOB_TYPES, type JobType } from '../job/job-type';
 import { PageQuery } from './page.query';
 
 export class ListJobsQuery extends PageQuery {

@@ -1,4 +1,4 @@
-import { JOB_TYPES } from '../job/job-type';
+import { JOB_TYPES } from '@vj/contracts';
 
 // JSON Schemas of every other body the API sends (docs/spec/api-v1.md).
 

@@ -1,7 +1,5 @@
-import { schemaViolations } from '../schemas/schema-validator';
-import type { JobRecordV1 } from './job-record';
-import type { StoredFileV1 } from './stored-result';
-import { renderCreatedJob, renderJob } from './job-object.renderer';
+import { renderCreatedJob, renderJob, type JobRecordV1, type StoredFileV1 } from '@vj/contracts';
+import { schemaViolations } from './schema-validator';
 
 const JOB_ID = '7d0b6c1e-3f4a-4c3e-9a51-0c2f6b1e9d10';
 const sign = async (file: StoredFileV1) => `https://s3.test/${file.object_key}?sig=1`;

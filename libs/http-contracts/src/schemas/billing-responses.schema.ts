@@ -1,7 +1,5 @@
-import { JOB_TYPES } from '../job/job-type';
-import { ESTIMATE_BASES, LEDGER_ENTRY_KINDS, USAGE_GROUPS } from '../messaging/billing-payloads';
+import { ESTIMATE_BASES, INT32_MAX, JOB_TYPES, LEDGER_ENTRY_KINDS, USAGE_GROUPS } from '@vj/contracts';
 import { pageSchema } from './api-responses.schema';
-import { INT32_MAX } from './job-object.schema';
 
 // JSON Schemas of the billing bodies the API sends (docs/spec/api-v1.md, "Billing endpoints").
 

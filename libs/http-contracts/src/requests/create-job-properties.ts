@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WEBHOOK_URL_MAX_LENGTH } from '@vj/contracts';
 import { IsDefined, IsOptional } from 'class-validator';
 import { IsVideoUrl, VIDEO_URL_MAX_LENGTH } from './video-url.validator';
-import { IsWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from './webhook-url.validator';
+import { IsWebhookUrl } from './webhook-url.validator';
 
 // The fields every create body has, documented and validated alike for every job type.
 

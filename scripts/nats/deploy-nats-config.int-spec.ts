@@ -3,33 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  BILLING_RPC_METHODS,
-  CONSUMERS,
-  MEDIA_RPC_METHODS,
-  NATS_USERS,
-  natsPasswordVariable,
-  queueGroups,
-  RPC_METHODS,
-  SERVICES,
-  STREAM_SUBJECTS,
-  STREAMS,
-  subjects,
-  WEBHOOKS_RPC_METHODS,
-  type BillingRpcMethod,
-  type ConsumerName,
-  type NatsUser,
-  type StreamName,
-} from '@vj/contracts';
+import { BILLING_RPC_METHODS, CONSUMERS, MEDIA_RPC_METHODS, queueGroups, RPC_METHODS, SERVICES, STREAM_SUBJECTS, STREAMS, subjects, WEBHOOKS_RPC_METHODS, type BillingRpcMethod, type ConsumerName, type StreamName } from '@vj/contracts';
 import { AckPolicy, connect, DeliverPolicy, nanos, NatsError, RetentionPolicy, StorageType, type JsMsg, type NatsConnection } from 'nats';
-import { freePort } from './free-port';
-import { waitFor } from './wait-for';
+import { freePort, waitFor } from '@vj/local-stack';
+import { NATS_USERS, natsPasswordVariable, type NatsUser } from './service-permissions';
 
 // The committed deploy/nats/nats.conf, run by the Debian nats-server (2.9) with its passwords in the
 // environment, the way docker-compose.yml runs it: every service does what it really does over NATS
 // (the same calls libs/messaging makes), and what a user is not meant to do is refused.
 
-const CONFIG = join(__dirname, '..', '..', '..', 'deploy', 'nats', 'nats.conf');
+const CONFIG = join(__dirname, '..', '..', 'deploy', 'nats', 'nats.conf');
 // nats-server reads an environment value as a configuration token: a password starts with a letter.
 const passwords = Object.fromEntries(NATS_USERS.map((user) => [user, `p${randomBytes(16).toString('hex')}`])) as Record<NatsUser, string>;
 const data = new TextEncoder().encode('{}');

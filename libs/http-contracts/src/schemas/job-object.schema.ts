@@ -1,11 +1,8 @@
-import { JOB_ERROR_CODES } from '../job/job-error-code';
-import { JOB_STATUSES } from '../job/job-status';
-import type { JobType } from '../job/job-type';
+import { INT32_MAX, JOB_ERROR_CODES, JOB_STATUSES, type JobType } from '@vj/contracts';
 
 // JSON Schemas of the public job resources (docs/spec/video-jobs-resources.md section 2).
 // "No properties other than those listed" becomes additionalProperties: false on every object.
 
-export const INT32_MAX = 2_147_483_647;
 
 export const fileObjectSchema = {
   $id: 'FileObject',

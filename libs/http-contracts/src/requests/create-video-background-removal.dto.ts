@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { BACKGROUND_REMOVAL_DEFAULTS, OUTPUT_CODECS, type OutputCodec } from '@vj/contracts';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
-import { BACKGROUND_REMOVAL_DEFAULTS, OUTPUT_CODECS, type OutputCodec } from '../job/job-options';
 import { VideoUrlProperty, WebhookUrlProperty } from './create-job-properties';
 
 // The name generated clients see.

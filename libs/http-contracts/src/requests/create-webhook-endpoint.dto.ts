@@ -1,11 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, WEBHOOK_GRACE_SECONDS_DEFAULT, WEBHOOK_GRACE_SECONDS_MAX, WEBHOOK_URL_MAX_LENGTH, type WebhookEventType } from '@vj/contracts';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsDefined, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
-import { DEFAULT_WEBHOOK_EVENTS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-types';
-import { IsWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from './webhook-url.validator';
+import { IsWebhookUrl } from './webhook-url.validator';
 
-export const WEBHOOK_GRACE_SECONDS_DEFAULT = 24 * 3600;
-// A week: long enough for any receiver's deploy cycle, short enough that a leaked secret dies.
-export const WEBHOOK_GRACE_SECONDS_MAX = 7 * 24 * 3600;
 
 @ApiSchema({ name: 'CreateWebhookEndpointRequest' })
 export class CreateWebhookEndpointDto {

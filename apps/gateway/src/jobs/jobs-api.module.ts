@@ -5,26 +5,26 @@ import type { GatewayConfig } from '../gateway.env';
 import { IdentityModule } from '../identity';
 import { UploadsModule } from '../uploads';
 import { CancelJobService } from './cancel-job.service';
-import { CleanAudioVideoController } from './clean-audio-video.controller';
 import { CreateJobService } from './create-job.service';
 import { DeleteJobService } from './delete-job.service';
 import { EstimatesController } from './estimates.controller';
 import { FollowJobService } from './follow-job.service';
 import { JobFollowResponder } from './job-follow-responder';
 import { JobPresenter } from './job-presenter.service';
+import { jobTypeController } from './job-type.controller';
 import { JobsListController } from './jobs-list.controller';
 import { ProbedDurations } from './probed-durations';
 import { QuoteJobService } from './quote-job.service';
 import { ReadJobsService } from './read-jobs.service';
 import { SettledJobCache } from './settled-job-cache';
-import { VideoBackgroundRemovalController } from './video-background-removal.controller';
+import { GATEWAY_JOB_TYPES } from './types/gateway-job-types';
 import { VideoInputResolver } from './video-input.resolver';
 
 // The job resources: create (quoted and held first), read, list, follow, cancel and delete, and the
 // estimate of what a job would cost.
 @Module({
   imports: [IdentityModule, UploadsModule, BillingApiModule],
-  controllers: [VideoBackgroundRemovalController, CleanAudioVideoController, JobsListController, EstimatesController],
+  controllers: [...Object.values(GATEWAY_JOB_TYPES).map((jobType) => jobTypeController(jobType)), JobsListController, EstimatesController],
   providers: [
     { provide: ProbedDurations, useFactory: (config: GatewayConfig) => new ProbedDurations(config.ESTIMATE_DURATION_TTL_SECONDS * 1000), inject: [GATEWAY_CONFIG] },
     { provide: SettledJobCache, useFactory: (config: GatewayConfig) => new SettledJobCache(config.SETTLED_JOB_CACHE_SECONDS * 1000), inject: [GATEWAY_CONFIG] },

@@ -1,0 +1,13 @@
+import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
+import { CreateCleanAudioVideoDto } from '@vj/http-contracts';
+import type { GatewayJobType } from './gateway-job-type';
+
+export const CLEAN_AUDIO_VIDEO: GatewayJobType<'clean-audio-video', CreateCleanAudioVideoDto> = {
+  names: { type: 'clean-audio-video', schema: 'CleanAudioVideoJob', operation: 'CleanAudioVideo', noun: 'clean-audio' },
+  body: CreateCleanAudioVideoDto,
+  options: (body) => ({
+    strength: body.strength ?? CLEAN_AUDIO_DEFAULTS.strength,
+    normalize_loudness: body.normalize_loudness ?? CLEAN_AUDIO_DEFAULTS.normalize_loudness,
+    target_lufs: body.target_lufs ?? CLEAN_AUDIO_DEFAULTS.target_lufs,
+  }),
+};

@@ -1,13 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { JetStreamPublisher } from '@vj/messaging';
-import type { NatsConnection } from 'nats';
-import type { DataSource } from 'typeorm';
+import { JetStreamPublisher, NATS_CONNECTION } from '@vj/messaging';
 import { OutboxRelay, OutboxRelayLifecycle } from '@vj/outbox';
+import type { NatsConnection } from 'nats';
+import { DataSource } from 'typeorm';
 import { BILLING_SCHEMA } from './database/billing-schema';
 import { JobBillingService } from './job-billing/job-billing.service';
 import { JobBillingStore } from './job-billing/job-billing.store';
 import { JobEventsController } from './job-events/job-events.controller';
-import type { PriceCatalog } from './pricing/price-catalog';
+import { PriceCatalog } from './pricing/price-catalog';
 import { AccountReports } from './reports/account-reports';
 import { BillingRpcLifecycle } from './rpc/billing-rpc.lifecycle';
 
@@ -21,19 +21,34 @@ export interface BillingModuleDeps {
 // The relay is nudged by every commit that writes an event; the poll catches rows another instance left.
 const OUTBOX_POLL_MS = 500;
 
+// What the boot made before the app exists (the connections, the price catalogue) is given as values;
+// everything else is made by Nest from what it needs.
 @Module({})
 export class BillingModule {
   static create({ nc, dataSource, prices }: BillingModuleDeps): DynamicModule {
-    // The relay publishes rows many requests wrote: no ambient request context (their payloads name their job).
-    const relay = new OutboxRelay(dataSource, new JetStreamPublisher(nc), { schema: BILLING_SCHEMA, pollMs: OUTBOX_POLL_MS });
-    const jobBilling = new JobBillingService(new JobBillingStore(dataSource, () => relay.nudge()), prices);
     return {
       module: BillingModule,
       controllers: [JobEventsController],
       providers: [
-        { provide: JobBillingService, useValue: jobBilling },
-        { provide: OutboxRelayLifecycle, useValue: new OutboxRelayLifecycle(relay) },
-        { provide: BillingRpcLifecycle, useValue: new BillingRpcLifecycle(nc, dataSource, prices, new AccountReports(dataSource), jobBilling) },
+        { provide: NATS_CONNECTION, useValue: nc },
+        { provide: DataSource, useValue: dataSource },
+        { provide: PriceCatalog, useValue: prices },
+        {
+          provide: OutboxRelay,
+          // The relay publishes rows many requests wrote: no ambient request context (their payloads name their job).
+          useFactory: (connection: NatsConnection, database: DataSource) => new OutboxRelay(database, new JetStreamPublisher(connection), { schema: BILLING_SCHEMA, pollMs: OUTBOX_POLL_MS }),
+          inject: [NATS_CONNECTION, DataSource],
+        },
+        { provide: JobBillingStore, useFactory: (database: DataSource, relay: OutboxRelay) => new JobBillingStore(database, () => relay.nudge()), inject: [DataSource, OutboxRelay] },
+        { provide: JobBillingService, useFactory: (store: JobBillingStore, catalog: PriceCatalog) => new JobBillingService(store, catalog), inject: [JobBillingStore, PriceCatalog] },
+        { provide: AccountReports, useFactory: (database: DataSource) => new AccountReports(database), inject: [DataSource] },
+        { provide: OutboxRelayLifecycle, useFactory: (relay: OutboxRelay) => new OutboxRelayLifecycle(relay), inject: [OutboxRelay] },
+        {
+          provide: BillingRpcLifecycle,
+          useFactory: (connection: NatsConnection, database: DataSource, catalog: PriceCatalog, reports: AccountReports, jobBilling: JobBillingService) =>
+            new BillingRpcLifecycle(connection, database, catalog, reports, jobBilling),
+          inject: [NATS_CONNECTION, DataSource, PriceCatalog, AccountReports, JobBillingService],
+        },
       ],
     };
   }

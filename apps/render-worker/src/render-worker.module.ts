@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { BillingRpcClient, JetStreamPublisher, JobsRpcClient } from '@vj/messaging';
+import { BillingRpcClient, JetStreamPublisher, JobsRpcClient, NATS_CONNECTION } from '@vj/messaging';
 import type { ObjectStorage } from '@vj/storage';
 import type { NatsConnection } from 'nats';
 import { availableParallelism, hostname } from 'node:os';
@@ -13,7 +13,6 @@ import { JetStreamProgressSink } from './messaging/jetstream-progress-sink';
 import { JetStreamReportSink } from './messaging/jetstream-report-sink';
 import { PROGRESS_SINK } from './processing/progress-reporter';
 import { JobsRpcStatusReader } from './messaging/jobs-rpc-status-reader';
-import { NATS_CONNECTION } from './messaging/nats-connection.token';
 import { WorkController } from './messaging/work.controller';
 import { MODERATION_POLICY, type ModerationPolicy } from './moderation/moderation-policy';
 import { CancellationRegistry } from './processing/cancellation-registry';

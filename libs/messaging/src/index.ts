@@ -1,4 +1,5 @@
 export * from './connect-nats';
+export * from './nats-connection.token';
 export * from './json-codec';
 export * from './jetstream/consumer-spec';
 export * from './jetstream/dead-letter';

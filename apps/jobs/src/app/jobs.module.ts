@@ -1,27 +1,27 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { JetStreamPublisher } from '@vj/messaging';
+import { ADVISORY_LOCKS, ifAdvisoryLockFree } from '@vj/database';
+import { JetStreamPublisher, NATS_CONNECTION } from '@vj/messaging';
+import { OutboxRelay, OutboxRelayLifecycle } from '@vj/outbox';
 import { ObjectStorage, storageConfig } from '@vj/storage';
 import type { NatsConnection } from 'nats';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { BillingEventsController } from '../billing-events/billing-events.controller';
-import { HealthLifecycle } from '../health/health.lifecycle';
 import { JOBS_SCHEMA } from '../database/jobs-schema';
+import { HealthLifecycle } from '../health/health.lifecycle';
 import { JobsService } from '../jobs/jobs.service';
 import { TypeormJobStore } from '../jobs/typeorm-job-store';
 import type { JobsConfig } from '../jobs.env';
-import { OutboxRelay, OutboxRelayLifecycle } from '@vj/outbox';
+import { countingJobEvents } from '../metrics/job-event-metrics';
 import { ReportsController } from '../reports/reports.controller';
-import { JobsRpcLifecycle } from '../rpc/jobs-rpc.lifecycle';
 import { DeleteJobUseCase } from '../retention/delete-job.use-case';
 import { JobFilesPurger } from '../retention/job-files-purger';
 import { RetentionStore } from '../retention/retention-store';
 import { RetentionSweeper } from '../retention/retention-sweeper';
-import { StaleJobSweeper } from '../sweeper/stale-job-sweeper';
+import { JobsRpcLifecycle } from '../rpc/jobs-rpc.lifecycle';
 import { type SweepLock } from '../sweeper/periodic';
-import { ADVISORY_LOCKS, ifAdvisoryLockFree } from '@vj/database';
+import { StaleJobSweeper } from '../sweeper/stale-job-sweeper';
 import { ConnectionsLifecycle } from './connections.lifecycle';
-import { countingJobEvents } from '../metrics/job-event-metrics';
-
+import { JOBS_CONFIG } from './jobs-config.token';
 
 export interface JobsModuleDeps {
   config: JobsConfig;
@@ -30,51 +30,74 @@ export interface JobsModuleDeps {
   dataSource: DataSource;
 }
 
+// One instance sweeps at a time; the others skip their turn.
+function lockOf(dataSource: DataSource, key: number): SweepLock {
+  return (work) => ifAdvisoryLockFree(dataSource, key, work);
+}
+
+// What the boot made before the app exists (config and connections) is given as values; everything
+// else is made by Nest from what it needs.
 @Module({})
 export class JobsModule {
   static create({ config, nc, dataSource }: JobsModuleDeps): DynamicModule {
-    // The relay publishes rows many requests wrote: no ambient request context; counted for /metrics.
-    const publisher = countingJobEvents(new JetStreamPublisher(nc));
-    const relay = new OutboxRelay(dataSource, publisher, { schema: JOBS_SCHEMA, pollMs: config.OUTBOX_POLL_MS });
-    const jobs = new JobsService(new TypeormJobStore(dataSource), {
-      queueTimeoutSeconds: config.JOB_QUEUE_TIMEOUT_SECONDS,
-      onOutboxWritten: () => relay.nudge(),
-    });
-    const objects = new ObjectStorage(storageConfig(config));
-    const retention = new RetentionStore(dataSource);
-    const purger = new JobFilesPurger(retention, objects);
-    // One instance sweeps at a time; the others skip their turn.
-    const lockOf = (key: number): SweepLock => (work) => ifAdvisoryLockFree(dataSource, key, work);
-    const sweeper = new RetentionSweeper(
-      retention,
-      purger,
-      objects,
-      {
-        intervalMs: config.RETENTION_SWEEP_INTERVAL_SECONDS * 1_000,
-        resultRetentionMs: config.RESULT_RETENTION_DAYS * 24 * 3_600_000,
-        uploadRetentionMs: config.UPLOAD_RETENTION_HOURS * 3_600_000,
-      },
-      undefined,
-      lockOf(ADVISORY_LOCKS.retentionSweep),
-    );
     return {
       module: JobsModule,
       controllers: [ReportsController, BillingEventsController],
       providers: [
-        { provide: JobsService, useValue: jobs },
-        { provide: OutboxRelayLifecycle, useValue: new OutboxRelayLifecycle(relay) },
-        { provide: JobsRpcLifecycle, useValue: new JobsRpcLifecycle(nc, jobs, new DeleteJobUseCase(jobs, purger)) },
-        { provide: RetentionSweeper, useValue: sweeper },
-        { provide: HealthLifecycle, useValue: new HealthLifecycle(nc, dataSource) },
+        { provide: JOBS_CONFIG, useValue: config },
+        { provide: NATS_CONNECTION, useValue: nc },
+        { provide: DataSource, useValue: dataSource },
+        {
+          provide: OutboxRelay,
+          // The relay publishes rows many requests wrote: no ambient request context; counted for /metrics.
+          useFactory: (settings: JobsConfig, connection: NatsConnection, database: DataSource) =>
+            new OutboxRelay(database, countingJobEvents(new JetStreamPublisher(connection)), { schema: JOBS_SCHEMA, pollMs: settings.OUTBOX_POLL_MS }),
+          inject: [JOBS_CONFIG, NATS_CONNECTION, DataSource],
+        },
+        {
+          provide: JobsService,
+          useFactory: (settings: JobsConfig, database: DataSource, relay: OutboxRelay) =>
+            new JobsService(new TypeormJobStore(database), { queueTimeoutSeconds: settings.JOB_QUEUE_TIMEOUT_SECONDS, onOutboxWritten: () => relay.nudge() }),
+          inject: [JOBS_CONFIG, DataSource, OutboxRelay],
+        },
+        { provide: ObjectStorage, useFactory: (settings: JobsConfig) => new ObjectStorage(storageConfig(settings)), inject: [JOBS_CONFIG] },
+        { provide: RetentionStore, useFactory: (database: DataSource) => new RetentionStore(database), inject: [DataSource] },
+        { provide: JobFilesPurger, useFactory: (retention: RetentionStore, objects: ObjectStorage) => new JobFilesPurger(retention, objects), inject: [RetentionStore, ObjectStorage] },
+        { provide: OutboxRelayLifecycle, useFactory: (relay: OutboxRelay) => new OutboxRelayLifecycle(relay), inject: [OutboxRelay] },
+        {
+          provide: JobsRpcLifecycle,
+          useFactory: (connection: NatsConnection, jobs: JobsService, purger: JobFilesPurger) => new JobsRpcLifecycle(connection, jobs, new DeleteJobUseCase(jobs, purger)),
+          inject: [NATS_CONNECTION, JobsService, JobFilesPurger],
+        },
+        {
+          provide: RetentionSweeper,
+          useFactory: (settings: JobsConfig, database: DataSource, retention: RetentionStore, purger: JobFilesPurger, objects: ObjectStorage) =>
+            new RetentionSweeper(
+              retention,
+              purger,
+              objects,
+              {
+                intervalMs: settings.RETENTION_SWEEP_INTERVAL_SECONDS * 1_000,
+                resultRetentionMs: settings.RESULT_RETENTION_DAYS * 24 * 3_600_000,
+                uploadRetentionMs: settings.UPLOAD_RETENTION_HOURS * 3_600_000,
+              },
+              undefined,
+              lockOf(database, ADVISORY_LOCKS.retentionSweep),
+            ),
+          inject: [JOBS_CONFIG, DataSource, RetentionStore, JobFilesPurger, ObjectStorage],
+        },
+        { provide: HealthLifecycle, useFactory: (connection: NatsConnection, database: DataSource) => new HealthLifecycle(connection, database), inject: [NATS_CONNECTION, DataSource] },
         {
           provide: StaleJobSweeper,
-          useValue: new StaleJobSweeper(
-            jobs,
-            { intervalMs: config.SWEEP_INTERVAL_SECONDS * 1_000, graceMs: config.JOB_TIMEOUT_GRACE_SECONDS * 1_000 },
-            lockOf(ADVISORY_LOCKS.staleJobSweep),
-          ),
+          useFactory: (settings: JobsConfig, database: DataSource, jobs: JobsService) =>
+            new StaleJobSweeper(
+              jobs,
+              { intervalMs: settings.SWEEP_INTERVAL_SECONDS * 1_000, graceMs: settings.JOB_TIMEOUT_GRACE_SECONDS * 1_000 },
+              lockOf(database, ADVISORY_LOCKS.staleJobSweep),
+            ),
+          inject: [JOBS_CONFIG, DataSource, JobsService],
         },
-        { provide: ConnectionsLifecycle, useValue: new ConnectionsLifecycle(nc, dataSource) },
+        { provide: ConnectionsLifecycle, useFactory: (connection: NatsConnection, database: DataSource) => new ConnectionsLifecycle(connection, database), inject: [NATS_CONNECTION, DataSource] },
       ],
     };
   }

@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { subjects, type JobEventKind } from '@vj/contracts';
-import { decodeJson } from '@vj/messaging';
+import { decodeJson, NATS_CONNECTION } from '@vj/messaging';
 import { incomingContext, runWithLogContext } from '@vj/observability';
 import type { NatsConnection, Subscription } from 'nats';
 import { CancellationRegistry, type EndedJobStatus } from '../processing/cancellation-registry';
-import { NATS_CONNECTION } from './nats-connection.token';
 
 // The job events that make a job final, whoever caused them: a client's cancel, the sweeper's timeout,
 // the jobs service's dead-letter path, or another worker that ran the same job.

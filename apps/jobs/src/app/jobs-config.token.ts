@@ -1,0 +1,2 @@
+// The jobs service's parsed environment (jobs.env.ts), for injection.
+export const JOBS_CONFIG = Symbol('JobsConfig');

@@ -1,1 +1,0 @@
-export const NATS_CONNECTION = Symbol('NatsConnection');

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ADVISORY_LOCKS, ifAdvisoryLockFree } from '@vj/database';
+import { ADVISORY_LOCKS, ConnectionsLifecycle, ifAdvisoryLockFree } from '@vj/database';
 import { JetStreamPublisher, NATS_CONNECTION } from '@vj/messaging';
 import { OutboxRelay, OutboxRelayLifecycle } from '@vj/outbox';
 import { ObjectStorage, storageConfig } from '@vj/storage';
@@ -20,7 +20,6 @@ import { RetentionSweeper } from '../retention/retention-sweeper';
 import { JobsRpcLifecycle } from '../rpc/jobs-rpc.lifecycle';
 import { type SweepLock } from '../sweeper/periodic';
 import { StaleJobSweeper } from '../sweeper/stale-job-sweeper';
-import { ConnectionsLifecycle } from './connections.lifecycle';
 import { JOBS_CONFIG } from './jobs-config.token';
 
 export interface JobsModuleDeps {

@@ -1,11 +1,17 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
-import type { NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
 
-// Closes NATS and the database last: Nest runs shutdown hooks after the transport stopped its handlers.
+// What a service's NATS connection offers here (structural: this library does not load the client).
+export interface DrainableConnection {
+  isClosed(): boolean;
+  drain(): Promise<void>;
+}
+
+// Closes NATS and the database last: Nest runs shutdown hooks after the consumers and lifecycles
+// stopped in beforeApplicationShutdown.
 export class ConnectionsLifecycle implements OnApplicationShutdown {
   constructor(
-    private readonly nc: NatsConnection,
+    private readonly nc: DrainableConnection,
     private readonly dataSource: DataSource,
   ) {}
 

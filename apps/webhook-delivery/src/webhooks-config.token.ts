@@ -1,0 +1,2 @@
+// The service's parsed environment (webhooks.env.ts), for injection.
+export const WEBHOOKS_CONFIG = Symbol('WebhooksConfig');

@@ -5,9 +5,11 @@ import { PCM_BYTES_PER_SECOND } from './clean-audio-args';
 export const FRAME_BYTES = 960;
 // A part's denoiser starts this much before the part and its output for it is dropped: RNNoise's
 // recurrent state needs it to settle on the audio, so the part's first samples are denoised as if
-// the whole file had run through one denoiser. It also reads one frame past the part: each output
-// frame is computed with the next input frame, as in one run over the whole file.
+// the whole file had run through one denoiser. It also reads LOOKAHEAD_FRAMES past the part: each
+// output frame is computed with the next two input frames (RNNoise's lag, then the spectral gain's
+// window, rnnoise-filter.mjs), as in one run over the whole file.
 export const DENOISE_PREROLL_SECONDS = 1;
+const LOOKAHEAD_FRAMES = 2;
 // Shorter parts gain less than starting one more process costs.
 export const MIN_PART_SECONDS = 15;
 
@@ -34,6 +36,6 @@ export function denoiseParts(totalBytes: number, maxParts: number): DenoisePart[
     const start = Math.floor((frames * i) / count) * FRAME_BYTES;
     const end = i === count - 1 ? totalBytes : Math.floor((frames * (i + 1)) / count) * FRAME_BYTES;
     const inputStart = Math.max(0, start - prerollBytes);
-    return { inputStart, inputEnd: Math.min(totalBytes, end + FRAME_BYTES), dropBytes: start - inputStart, keepBytes: end - start, outputStart: start };
+    return { inputStart, inputEnd: Math.min(totalBytes, end + LOOKAHEAD_FRAMES * FRAME_BYTES), dropBytes: start - inputStart, keepBytes: end - start, outputStart: start };
   });
 }

@@ -4,14 +4,17 @@
 // With --measure, the output's loudness is measured as it is written (loudness-meter.mjs) and saved to
 // the file at the end.
 // Plain JS run as a child process: the wasm package is ESM-only and Jest cannot load it in-process.
-// output = strength * denoised + (1 - strength) * dry, with the dry signal delayed by one frame
-// because RNNoise's output lags its input by exactly one frame; mixing unaligned comb-filters
-// (denoise-quality.int-spec.ts measures it). The lag is then removed so output sample i matches
-// input sample i.
+// RNNoise's output only says how much to lower each part of the spectrum: the input is scaled by that
+// (spectral-gain.mjs), keeping its waveform where RNNoise's own output reshapes speech. Then
+// output = strength * gained + (1 - strength) * dry, the dry signal delayed to meet it: RNNoise's
+// output lags its input by one frame and the spectral step by one more; mixing unaligned
+// comb-filters (denoise-quality.int-spec.ts measures it). The lag is then removed so output sample i
+// matches input sample i.
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { endianness } from 'node:os';
 import { LoudnessMeter } from './loudness-meter.mjs';
+import { SpectralGain } from './spectral-gain.mjs';
 
 const FRAME = 480; // RNNoise frame: 10 ms at 48 kHz
 const FRAME_BYTES = FRAME * 2;
@@ -43,11 +46,12 @@ if (rnnoise._rnnoise_get_frame_size() !== FRAME) throw new Error('unexpected RNN
 const state = rnnoise._rnnoise_create(0);
 const framePtr = rnnoise._malloc(FRAME * 4);
 const dry = new Float32Array(FRAME); // previous input frame, the dry signal aligned with RNNoise's output
+const spectralGain = new SpectralGain();
 let started = false; // the first frame's output belongs to input that precedes the stream: dropped
 
 /**
- * Feeds one frame (int16 values, zero-padded at the end) and writes the mixed output for the
- * previous frame into out at outOffset (in samples). Returns false for the very first frame.
+ * Feeds one frame (int16 values, zero-padded at the end) and writes the mixed output for the frame
+ * two before it into out at outOffset (in samples). Returns false while the first two frames are in.
  * @param {Int16Array | Float32Array} input
  * @param {Int16Array} out
  * @param {number} outOffset
@@ -57,16 +61,16 @@ function processFrame(input, out, outOffset) {
   const frame = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
   frame.set(input);
   rnnoise._rnnoise_process_frame(state, framePtr, framePtr);
-  const wrote = started;
-  if (started) {
+  const done = started ? spectralGain.push(dry, frame) : null;
+  if (done) {
     for (let i = 0; i < FRAME; i++) {
-      const mixed = strength * frame[i] + (1 - strength) * dry[i];
+      const mixed = strength * done.gained[i] + (1 - strength) * done.input[i];
       out[outOffset + i] = Math.max(-32768, Math.min(32767, Math.round(mixed)));
     }
   }
   dry.set(input);
   started = true;
-  return wrote;
+  return done !== null;
 }
 
 /** @param {Int16Array} samples */
@@ -107,14 +111,14 @@ for await (const chunk of process.stdin) {
   await write(out.subarray(0, written));
 }
 
-// Flush: the last partial frame (zero-padded), then one silent frame to push out the lagged output.
+// Flush: the last partial frame (zero-padded), then two silent frames to push out the lagged output.
 const tailSamples = Math.floor(pending.length / 2);
 const tail = new Int16Array(FRAME);
 tail.set(framesOf(pending.subarray(0, tailSamples * 2)));
-const out = new Int16Array(2 * FRAME);
+const out = new Int16Array(3 * FRAME);
 let written = 0;
 if (tailSamples > 0 && processFrame(tail, out, written)) written += FRAME;
-if (processFrame(new Int16Array(FRAME), out, written)) written += FRAME;
+for (let silent = 0; silent < 2; silent++) if (processFrame(new Int16Array(FRAME), out, written)) written += FRAME;
 // The zero padding of the last frame produced output past the input's end: cut it.
 const keep = written - (tailSamples > 0 ? FRAME - tailSamples : 0);
 await write(out.subarray(0, Math.max(0, keep)));

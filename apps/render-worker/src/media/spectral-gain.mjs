@@ -1,0 +1,139 @@
+// @ts-check
+// RNNoise's output is its input with band gains applied after a pitch comb filter: on speech the comb
+// and the band edges change the waveform itself, so that clean speech came out at 10.5-13 dB SI-SDR
+// against itself, most of the error inside loud frames (not gating: a gain per 10 ms frame recovers
+// none of it). Here only what RNNoise took away is kept: each short-time spectrum bin of the input is
+// scaled by how much RNNoise lowered that bin (its magnitude over the input's, averaged over
+// neighbouring bins, at most 1), keeping the input's phase. Clean speech then comes out at 19-22 dB,
+// and the noise is removed as well or better (decision 0075).
+// Frames of FRAME samples go in as aligned (input, denoised) pairs; each push returns the frame pushed
+// before it, once both analysis windows that cover it are done: one frame of look-ahead.
+
+const FRAME = 480;
+const WINDOW = 2 * FRAME;
+const FFT_SIZE = 1024;
+// Bins each side averaged into a bin's gain: one bin's ratio is noisy where either magnitude is small.
+const SMOOTH_BINS = 1;
+const BINS = FFT_SIZE / 2 + 1;
+// sin window for analysis and synthesis: its square sums to 1 over two half-overlapping frames.
+const SINE = Float64Array.from({ length: WINDOW }, (_, i) => Math.sin((Math.PI * (i + 0.5)) / WINDOW));
+
+export class SpectralGain {
+  constructor() {
+    this.previousInput = new Float64Array(FRAME);
+    this.previousDenoised = new Float64Array(FRAME);
+    this.tail = new Float64Array(FRAME);
+    this.inputRe = new Float64Array(FFT_SIZE);
+    this.inputIm = new Float64Array(FFT_SIZE);
+    this.denoisedRe = new Float64Array(FFT_SIZE);
+    this.denoisedIm = new Float64Array(FFT_SIZE);
+    this.inputPower = new Float64Array(BINS);
+    this.denoisedPower = new Float64Array(BINS);
+    this.started = false;
+  }
+
+  /**
+   * @param {ArrayLike<number>} input the next input frame
+   * @param {ArrayLike<number>} denoised RNNoise's output for it, aligned
+   * @returns {{ input: Float64Array, gained: Float64Array } | null} the previous frame, or null for the first
+   */
+  push(input, denoised) {
+    const { inputRe, inputIm, denoisedRe, denoisedIm } = this;
+    inputRe.fill(0);
+    inputIm.fill(0);
+    denoisedRe.fill(0);
+    denoisedIm.fill(0);
+    for (let i = 0; i < FRAME; i++) {
+      inputRe[i] = this.previousInput[i] * SINE[i];
+      denoisedRe[i] = this.previousDenoised[i] * SINE[i];
+      inputRe[FRAME + i] = input[i] * SINE[FRAME + i];
+      denoisedRe[FRAME + i] = denoised[i] * SINE[FRAME + i];
+    }
+    fft(inputRe, inputIm, false);
+    fft(denoisedRe, denoisedIm, false);
+    this.applyGains();
+    fft(inputRe, inputIm, true);
+    const gained = new Float64Array(FRAME);
+    for (let i = 0; i < FRAME; i++) {
+      gained[i] = this.tail[i] + inputRe[i] * SINE[i];
+      this.tail[i] = inputRe[FRAME + i] * SINE[FRAME + i];
+    }
+    const previous = this.previousInput;
+    this.previousInput = Float64Array.from(input);
+    this.previousDenoised = Float64Array.from(denoised);
+    const wasStarted = this.started;
+    this.started = true;
+    return wasStarted ? { input: previous, gained } : null;
+  }
+
+  // Scales the input's spectrum, in place, by the denoiser's gain per bin.
+  applyGains() {
+    const { inputRe, inputIm, denoisedRe, denoisedIm, inputPower, denoisedPower } = this;
+    for (let k = 0; k < BINS; k++) {
+      inputPower[k] = inputRe[k] * inputRe[k] + inputIm[k] * inputIm[k];
+      denoisedPower[k] = denoisedRe[k] * denoisedRe[k] + denoisedIm[k] * denoisedIm[k];
+    }
+    for (let k = 0; k < BINS; k++) {
+      let input = 0;
+      let denoised = 0;
+      for (let j = Math.max(0, k - SMOOTH_BINS); j <= Math.min(BINS - 1, k + SMOOTH_BINS); j++) {
+        input += inputPower[j];
+        denoised += denoisedPower[j];
+      }
+      const gain = input > 0 ? Math.min(1, Math.sqrt(denoised / input)) : 0;
+      inputRe[k] *= gain;
+      inputIm[k] *= gain;
+      if (k > 0 && k < BINS - 1) {
+        inputRe[FFT_SIZE - k] *= gain;
+        inputIm[FFT_SIZE - k] *= gain;
+      }
+    }
+  }
+}
+
+/**
+ * In-place radix-2 FFT; the inverse is scaled by 1/n.
+ * @param {Float64Array} re
+ * @param {Float64Array} im
+ * @param {boolean} inverse
+ */
+function fft(re, im, inverse) {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j], re[i]];
+      [im[i], im[j]] = [im[j], im[i]];
+    }
+  }
+  for (let length = 2; length <= n; length <<= 1) {
+    const angle = ((inverse ? 2 : -2) * Math.PI) / length;
+    const stepRe = Math.cos(angle);
+    const stepIm = Math.sin(angle);
+    for (let start = 0; start < n; start += length) {
+      let wRe = 1;
+      let wIm = 0;
+      for (let k = 0; k < length / 2; k++) {
+        const a = start + k;
+        const b = a + length / 2;
+        const tRe = re[b] * wRe - im[b] * wIm;
+        const tIm = re[b] * wIm + im[b] * wRe;
+        re[b] = re[a] - tRe;
+        im[b] = im[a] - tIm;
+        re[a] += tRe;
+        im[a] += tIm;
+        const nextRe = wRe * stepRe - wIm * stepIm;
+        wIm = wRe * stepIm + wIm * stepRe;
+        wRe = nextRe;
+      }
+    }
+  }
+  if (inverse) {
+    for (let i = 0; i < n; i++) {
+      re[i] /= n;
+      im[i] /= n;
+    }
+  }
+}

@@ -4,7 +4,8 @@
 // With --measure, the output's loudness is measured as it is written (loudness-meter.mjs) and saved to
 // the file at the end.
 // Plain JS run as a child process: the wasm package is ESM-only and Jest cannot load it in-process.
-// RNNoise's output only says how much to lower each part of the spectrum: the input is scaled by that
+// Mains hum found on the first seconds is notched out first (hum-notches.mjs). RNNoise's output then
+// only says how much to lower each part of the spectrum: its input is scaled by that
 // (spectral-gain.mjs), keeping its waveform where RNNoise's own output reshapes speech. Then
 // output = strength * gained + (1 - strength) * dry, the dry signal delayed to meet it: RNNoise's
 // output lags its input by one frame and the spectral step by one more; mixing unaligned
@@ -14,10 +15,14 @@ import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { endianness } from 'node:os';
 import { LoudnessMeter } from './loudness-meter.mjs';
+import { detectHum, HumNotches } from './hum-notches.mjs';
 import { SpectralGain } from './spectral-gain.mjs';
 
 const FRAME = 480; // RNNoise frame: 10 ms at 48 kHz
 const FRAME_BYTES = FRAME * 2;
+const SAMPLE_RATE = 48_000;
+// Hum is looked for on this much audio, held back until then (or the end, if shorter).
+const HUM_DETECTION_SAMPLES = 2 * SAMPLE_RATE;
 
 /** @param {string} message */
 function usage(message) {
@@ -45,8 +50,13 @@ const rnnoise = await RNNoise();
 if (rnnoise._rnnoise_get_frame_size() !== FRAME) throw new Error('unexpected RNNoise frame size');
 const state = rnnoise._rnnoise_create(0);
 const framePtr = rnnoise._malloc(FRAME * 4);
-const dry = new Float32Array(FRAME); // previous input frame, the dry signal aligned with RNNoise's output
+const notched = new Float32Array(FRAME); // the previous input frame as RNNoise saw it, aligned with its output
+// The input frames one and two before, unfiltered: the dry signal of the mix.
+let previousInput = new Float32Array(FRAME);
+let inputBeforePrevious = new Float32Array(FRAME);
 const spectralGain = new SpectralGain();
+/** @type {HumNotches | null} */
+let humNotches = null; // made once the hum has been looked for
 let started = false; // the first frame's output belongs to input that precedes the stream: dropped
 
 /**
@@ -60,17 +70,34 @@ function processFrame(input, out, outOffset) {
   // HEAPF32 is read each time: the view is replaced if the wasm memory ever grows.
   const frame = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
   frame.set(input);
+  humNotches?.process(frame);
+  const seen = Float32Array.from(frame);
   rnnoise._rnnoise_process_frame(state, framePtr, framePtr);
-  const done = started ? spectralGain.push(dry, frame) : null;
+  const done = started ? spectralGain.push(notched, frame) : null;
   if (done) {
     for (let i = 0; i < FRAME; i++) {
-      const mixed = strength * done.gained[i] + (1 - strength) * done.input[i];
+      const mixed = strength * done.gained[i] + (1 - strength) * inputBeforePrevious[i];
       out[outOffset + i] = Math.max(-32768, Math.min(32767, Math.round(mixed)));
     }
   }
-  dry.set(input);
+  notched.set(seen);
+  inputBeforePrevious = previousInput;
+  previousInput = Float32Array.from(input);
   started = true;
   return done !== null;
+}
+
+/**
+ * Denoises whole frames and writes what comes out.
+ * @param {Int16Array} input
+ */
+async function denoise(input) {
+  const out = new Int16Array(input.length);
+  let written = 0;
+  for (let offset = 0; offset < input.length; offset += FRAME) {
+    if (processFrame(input.subarray(offset, offset + FRAME), out, written)) written += FRAME;
+  }
+  await write(out.subarray(0, written));
 }
 
 /** @param {Int16Array} samples */
@@ -96,6 +123,24 @@ process.stdout.on('error', (error) => {
   process.exit(1);
 });
 
+/** @type {Int16Array[]} */
+let held = []; // whole frames read before the hum was looked for
+let heldSamples = 0;
+
+// Looks for hum on what was held, then denoises it.
+async function releaseHeld() {
+  const start = new Int16Array(heldSamples);
+  let at = 0;
+  for (const frames of held) {
+    start.set(frames, at);
+    at += frames.length;
+  }
+  humNotches = new HumNotches(detectHum(start, SAMPLE_RATE), SAMPLE_RATE);
+  humNotches.prime(start, SAMPLE_RATE);
+  held = [];
+  await denoise(start);
+}
+
 /** @type {Buffer} */
 let pending = Buffer.alloc(0); // bytes of an incomplete frame carried to the next chunk
 for await (const chunk of process.stdin) {
@@ -103,13 +148,15 @@ for await (const chunk of process.stdin) {
   const whole = bytes.length - (bytes.length % FRAME_BYTES);
   pending = bytes.subarray(whole);
   const input = framesOf(bytes.subarray(0, whole));
-  const out = new Int16Array(input.length);
-  let written = 0;
-  for (let offset = 0; offset < input.length; offset += FRAME) {
-    if (processFrame(input.subarray(offset, offset + FRAME), out, written)) written += FRAME;
+  if (humNotches) {
+    await denoise(input);
+    continue;
   }
-  await write(out.subarray(0, written));
+  held.push(input);
+  heldSamples += input.length;
+  if (heldSamples >= HUM_DETECTION_SAMPLES) await releaseHeld();
 }
+if (!humNotches) await releaseHeld();
 
 // Flush: the last partial frame (zero-padded), then two silent frames to push out the lagged output.
 const tailSamples = Math.floor(pending.length / 2);

@@ -4,7 +4,7 @@
 // With --measure, the output's loudness is measured as it is written (loudness-meter.mjs) and saved to
 // the file at the end.
 // Plain JS run as a child process: the wasm package is ESM-only and Jest cannot load it in-process.
-// Mains hum found on the first seconds is notched out first (hum-notches.mjs). RNNoise's output then
+// Mains hum found on the first seconds is subtracted first (mains-hum.mjs). RNNoise's output then
 // only says how much to lower each part of the spectrum: its input is scaled by that
 // (spectral-gain.mjs), keeping its waveform where RNNoise's own output reshapes speech. Then
 // output = strength * gained + (1 - strength) * dry, the dry signal delayed to meet it: RNNoise's
@@ -15,7 +15,7 @@ import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { endianness } from 'node:os';
 import { LoudnessMeter } from './loudness-meter.mjs';
-import { detectHum, HumNotches } from './hum-notches.mjs';
+import { detectHum, HumLines } from './mains-hum.mjs';
 import { SpectralGain } from './spectral-gain.mjs';
 
 const FRAME = 480; // RNNoise frame: 10 ms at 48 kHz
@@ -50,13 +50,13 @@ const rnnoise = await RNNoise();
 if (rnnoise._rnnoise_get_frame_size() !== FRAME) throw new Error('unexpected RNNoise frame size');
 const state = rnnoise._rnnoise_create(0);
 const framePtr = rnnoise._malloc(FRAME * 4);
-const notched = new Float32Array(FRAME); // the previous input frame as RNNoise saw it, aligned with its output
+const seenBefore = new Float32Array(FRAME); // the previous input frame as RNNoise saw it, aligned with its output
 // The input frames one and two before, unfiltered: the dry signal of the mix.
 let previousInput = new Float32Array(FRAME);
 let inputBeforePrevious = new Float32Array(FRAME);
 const spectralGain = new SpectralGain();
-/** @type {HumNotches | null} */
-let humNotches = null; // made once the hum has been looked for
+/** @type {HumLines | null} */
+let humLines = null; // made once the hum has been looked for
 let started = false; // the first frame's output belongs to input that precedes the stream: dropped
 
 /**
@@ -70,17 +70,17 @@ function processFrame(input, out, outOffset) {
   // HEAPF32 is read each time: the view is replaced if the wasm memory ever grows.
   const frame = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
   frame.set(input);
-  humNotches?.process(frame);
+  humLines?.process(frame);
   const seen = Float32Array.from(frame);
   rnnoise._rnnoise_process_frame(state, framePtr, framePtr);
-  const done = started ? spectralGain.push(notched, frame) : null;
+  const done = started ? spectralGain.push(seenBefore, frame) : null;
   if (done) {
     for (let i = 0; i < FRAME; i++) {
       const mixed = strength * done.gained[i] + (1 - strength) * inputBeforePrevious[i];
       out[outOffset + i] = Math.max(-32768, Math.min(32767, Math.round(mixed)));
     }
   }
-  notched.set(seen);
+  seenBefore.set(seen);
   inputBeforePrevious = previousInput;
   previousInput = Float32Array.from(input);
   started = true;
@@ -135,8 +135,8 @@ async function releaseHeld() {
     start.set(frames, at);
     at += frames.length;
   }
-  humNotches = new HumNotches(detectHum(start, SAMPLE_RATE), SAMPLE_RATE);
-  humNotches.prime(start, SAMPLE_RATE);
+  humLines = new HumLines(detectHum(start, SAMPLE_RATE), SAMPLE_RATE);
+  humLines.prime(start);
   held = [];
   await denoise(start);
 }
@@ -148,7 +148,7 @@ for await (const chunk of process.stdin) {
   const whole = bytes.length - (bytes.length % FRAME_BYTES);
   pending = bytes.subarray(whole);
   const input = framesOf(bytes.subarray(0, whole));
-  if (humNotches) {
+  if (humLines) {
     await denoise(input);
     continue;
   }
@@ -156,7 +156,7 @@ for await (const chunk of process.stdin) {
   heldSamples += input.length;
   if (heldSamples >= HUM_DETECTION_SAMPLES) await releaseHeld();
 }
-if (!humNotches) await releaseHeld();
+if (!humLines) await releaseHeld();
 
 // Flush: the last partial frame (zero-padded), then two silent frames to push out the lagged output.
 const tailSamples = Math.floor(pending.length / 2);

@@ -3,9 +3,9 @@
 // that RNNoise takes for little more than noise: +2.6 dB SI-SDR at 5 dB SNR (bench:denoise-quality).
 // It is found on the first seconds of the audio, harmonic by harmonic: a line stands well above the
 // spectrum a few hertz either side in three quarters of them, where speech's own harmonics, which glide,
-// do not, nor a held vowel for that long. Each line found
-// is taken out by a narrow notch (a biquad a couple of hertz wide), which leaves the rest of the
-// spectrum, speech included, as it was.
+// do not, nor a held vowel for that long. Each line found is fitted (its cosine and sine) over the last
+// FIT_SECONDS and subtracted: what lies beside it, speech included, keeps its phase, where a notch
+// filter shifted it (decision 0076).
 
 const MAINS = [50, 60];
 // Harmonics looked at: buzz carries odd harmonics far up; above this RNNoise does well enough.
@@ -21,11 +21,10 @@ const PARTS = 4;
 const PARTS_WITH_LINE = PARTS - 1;
 // Mains is there when at least this many of its harmonics are lines.
 const MIN_LINES = 3;
-// Notch width (-3 dB), in hertz: mains drifts by hundredths of a hertz.
-const NOTCH_WIDTH_HZ = 3;
-// A tenth of a second holds whole periods of 50 and 60 Hz alike.
-const WHOLE_PERIODS_SECONDS = 0.1;
-const PRIME_SECONDS = 0.5;
+// A line is fitted over this much of the audio just before each sample: whole periods of 50 and 60 Hz
+// and their harmonics alike (so each fit is exact for any of them), long enough for a fit as narrow as
+// a few hertz, short enough to follow mains, which drifts by hundredths of a hertz.
+const FIT_SECONDS = 0.3;
 
 /**
  * Power of `samples` at `frequency` (Goertzel), normalised by their count.
@@ -84,47 +83,61 @@ function isLine(samples, frequency, sampleRate) {
   return power > LINE_OVER_NEIGHBOURS * around && linePower >= LINE_SHARE * meanSquare;
 }
 
-// A cascade of notches (RBJ biquads, direct form I) filtering frames in place, its state carried
-// from frame to frame.
-export class HumNotches {
+// The lines, each fitted over the last FIT_SECONDS of audio and subtracted from the next sample,
+// frame after frame. Over whole periods the running sums of x cos and x sin are the line's
+// coefficients; a sample leaving the window has the phase of the one coming in.
+export class HumLines {
   /**
    * @param {number[]} frequencies
    * @param {number} sampleRate
    */
   constructor(frequencies, sampleRate) {
-    this.filters = frequencies.map((frequency) => {
-      const w = (2 * Math.PI * frequency) / sampleRate;
-      const alpha = Math.sin(w) / (2 * (frequency / NOTCH_WIDTH_HZ));
-      const a0 = 1 + alpha;
-      return { b0: 1 / a0, b1: (-2 * Math.cos(w)) / a0, b2: 1 / a0, a1: (-2 * Math.cos(w)) / a0, a2: (1 - alpha) / a0, x1: 0, x2: 0, y1: 0, y2: 0 };
-    });
+    this.window = Math.round(FIT_SECONDS * sampleRate);
+    this.past = new Float64Array(this.window);
+    this.at = 0;
+    this.sample = 0;
+    this.lines = frequencies.map((frequency) => ({ step: (2 * Math.PI * frequency) / sampleRate, cosSum: 0, sinSum: 0 }));
   }
 
   /**
-   * A notch takes a tenth of a second to settle, and the hum leaks through meanwhile. Run over whole
-   * periods of the audio's start first, it is left in the state that the same hum would have left it
-   * in just before the start, so the first samples are notched as well as the rest.
+   * Fills the window with the audio's start, as if it had come just before: the hum repeats over the
+   * window, so the first samples are cleaned as well as the rest.
    * @param {ArrayLike<number>} start the audio's first samples
-   * @param {number} sampleRate
    */
-  prime(start, sampleRate) {
-    const step = Math.round(WHOLE_PERIODS_SECONDS * sampleRate);
-    const length = Math.floor(Math.min(start.length, PRIME_SECONDS * sampleRate) / step) * step;
-    this.process(Float32Array.from({ length }, (_, i) => start[i]));
+  prime(start) {
+    const { window, past } = this;
+    for (let i = 0; i < window; i++) past[i] = i < start.length ? start[i] : 0;
+    for (const line of this.lines) {
+      line.cosSum = 0;
+      line.sinSum = 0;
+      for (let i = 0; i < window; i++) {
+        const phase = line.step * (i - window);
+        line.cosSum += past[i] * Math.cos(phase);
+        line.sinSum += past[i] * Math.sin(phase);
+      }
+    }
   }
 
-  /** @param {Float32Array} frame filtered in place */
+  /** @param {Float32Array} frame cleaned in place */
   process(frame) {
-    for (const f of this.filters) {
-      for (let i = 0; i < frame.length; i++) {
-        const x = frame[i];
-        const y = f.b0 * x + f.b1 * f.x1 + f.b2 * f.x2 - f.a1 * f.y1 - f.a2 * f.y2;
-        f.x2 = f.x1;
-        f.x1 = x;
-        f.y2 = f.y1;
-        f.y1 = y;
-        frame[i] = y;
+    const { past, window, lines } = this;
+    if (lines.length === 0) return;
+    const scale = 2 / window;
+    for (let i = 0; i < frame.length; i++, this.sample++) {
+      const x = frame[i];
+      const change = x - past[this.at];
+      let hum = 0;
+      for (const line of lines) {
+        const phase = line.step * this.sample;
+        const cos = Math.cos(phase);
+        const sin = Math.sin(phase);
+        hum += scale * (line.cosSum * cos + line.sinSum * sin);
+        line.cosSum += change * cos;
+        line.sinSum += change * sin;
       }
+      past[this.at] = x;
+      this.at = this.at + 1 === window ? 0 : this.at + 1;
+      frame[i] = x - hum;
     }
   }
 }

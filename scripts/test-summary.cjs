@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Prints Jest's JSON summaries as the one line CI reads: "N passed, N failed[, N skipped]". Every report
-// named is added up (the suite on Node 20, then its unit and e2e levels again on Node 24); a report
+// named is added up (the suite on Node 24, then its unit level again on this machine's node); a report
 // that was expected but is missing counts as a failure.
 const { existsSync, readFileSync } = require('node:fs');
 const files = process.argv.length > 2 ? process.argv.slice(2) : ['reports/jest.json'];

@@ -1,30 +1,43 @@
 // @ts-check
 // Mains hum (50 or 60 Hz and its harmonics, from ground loops and lighting) is a set of steady lines
-// that RNNoise takes for little more than noise: +2.6 dB SI-SDR at 5 dB SNR (bench:denoise-quality).
-// It is found on the first seconds of the audio, harmonic by harmonic: a line stands well above the
-// spectrum a few hertz either side in three quarters of them, where speech's own harmonics, which glide,
-// do not, nor a held vowel for that long. Each line found is fitted (its cosine and sine) over the last
-// FIT_SECONDS and subtracted: what lies beside it, speech included, keeps its phase, where a notch
-// filter shifted it (decision 0076).
+// that RNNoise takes for little more than noise (bench:denoise-quality). Mains is found on the first
+// seconds of the audio: a few of its harmonics stand well above the spectrum a few hertz either side,
+// over the whole stretch and over each half of it, where speech's own harmonics, which glide, do not.
+// Then every harmonic is fitted and subtracted, not only those found: under speech a weak one does not
+// stand out, yet is there. A line's fit is the weighted mean of its phasor over short blocks of the
+// last seconds, each block weighing the inverse of what was left in it once the hum was taken out: the
+// hum is steady, speech comes and goes, so the fit is read mostly from the pauses and takes little of
+// the speech with it (decision 0076).
 
 const MAINS = [50, 60];
-// Harmonics looked at: buzz carries odd harmonics far up; above this RNNoise does well enough.
+// Harmonics fitted: buzz carries odd harmonics far up; above this RNNoise does well enough.
 const MAX_HARMONIC = 24;
-// A harmonic is a line where its power is this many times the mean power NEIGHBOURS_HZ either side.
-const LINE_OVER_NEIGHBOURS = 10;
-const NEIGHBOURS_HZ = [-9, -6, 6, 9];
+// Looking for mains. A harmonic is a line where its power is this many times the mean power at these
+// neighbouring frequencies, in DFT bins of the stretch looked at (0.5 Hz over 2 s)...
+const LINE_OVER_NEIGHBOURS = 8;
+const NEIGHBOUR_BINS = [-9, -6, 6, 9];
+// ...and over each half on its own, at least this many times (a held note or vowel is not in both)...
+const HALF_LINE_OVER_NEIGHBOURS = 3;
 // ...and carries at least this share of the audio's power (a line in near-silence is rounding).
 const LINE_SHARE = 1e-5;
-// The looked-at audio is cut in this many parts; a line is one in all but one of them (a word may
-// cover it in one).
-const PARTS = 4;
-const PARTS_WITH_LINE = PARTS - 1;
 // Mains is there when at least this many of its harmonics are lines.
-const MIN_LINES = 3;
-// A line is fitted over this much of the audio just before each sample: whole periods of 50 and 60 Hz
-// and their harmonics alike (so each fit is exact for any of them), long enough for a fit as narrow as
-// a few hertz, short enough to follow mains, which drifts by hundredths of a hertz.
-const FIT_SECONDS = 0.3;
+const MIN_LINES = 2;
+// Lines are looked for on this much of the audio's start (a line 0.2 Hz off nominal is still within
+// a bin at the 24th harmonic)...
+const DETECTION_SECONDS = 2;
+// ...and not on less: too little to tell a line from its neighbours.
+const MIN_DETECTION_SECONDS = 0.5;
+// The grid's frequency is then measured on all the audio given, to within this, up to this far from
+// nominal (grids stay within 0.2 Hz): 0.002 Hz off turns the 7th harmonic's line by a tenth of a
+// radian between the middle of the fit and its end.
+const DRIFT_STEP_HZ = 0.002;
+const MAX_DRIFT_HZ = 0.2;
+// The fit: blocks of whole periods of 50 and 60 Hz, over this many of the last blocks.
+const BLOCK_SECONDS = 0.1;
+const FIT_BLOCKS = 30;
+// A block's weight is 1 / (its mean square left + this): digital silence, in the samples' units
+// (16-bit steps), weighs no more than near-silence.
+const QUIET_FLOOR = 1;
 
 /**
  * Power of `samples` at `frequency` (Goertzel), normalised by their count.
@@ -45,99 +58,242 @@ function powerAt(samples, frequency, sampleRate) {
 }
 
 /**
- * The mains harmonics that stand out as lines in `samples`, in hertz; none when there is no hum.
- * @param {ArrayLike<number>} samples
- * @param {number} sampleRate
- * @returns {number[]}
- */
-export function detectHum(samples, sampleRate) {
-  const length = Math.floor(samples.length / PARTS);
-  const parts = Array.from({ length: PARTS }, (_, part) => Float64Array.from({ length }, (_, i) => samples[part * length + i]));
-  let best = /** @type {number[]} */ ([]);
-  for (const mains of MAINS) {
-    const lines = [];
-    for (let harmonic = 1; harmonic <= MAX_HARMONIC; harmonic++) {
-      const frequency = mains * harmonic;
-      if (parts.filter((part) => isLine(part, frequency, sampleRate)).length >= PARTS_WITH_LINE) lines.push(frequency);
-    }
-    if (lines.length >= MIN_LINES && lines.length > best.length) best = lines;
-  }
-  return best;
-}
-
-/**
- * Whether `samples` hold a steady line at `frequency`.
+ * How many times the power at `frequency` stands above its neighbours in `samples`.
  * @param {Float64Array} samples
  * @param {number} frequency
  * @param {number} sampleRate
  */
-function isLine(samples, frequency, sampleRate) {
-  if (samples.length === 0) return false;
-  const power = powerAt(samples, frequency, sampleRate);
-  const around = NEIGHBOURS_HZ.reduce((sum, offset) => sum + powerAt(samples, frequency + offset, sampleRate), 0) / NEIGHBOURS_HZ.length;
-  let meanSquare = 0;
-  for (let i = 0; i < samples.length; i++) meanSquare += samples[i] * samples[i];
-  meanSquare /= samples.length;
-  // A sine of amplitude A gives powerAt A^2 n / 4, and has a mean square of A^2 / 2.
-  const linePower = (2 * power) / samples.length;
-  return power > LINE_OVER_NEIGHBOURS * around && linePower >= LINE_SHARE * meanSquare;
+function lineRatio(samples, frequency, sampleRate) {
+  const bin = sampleRate / samples.length;
+  const around = NEIGHBOUR_BINS.reduce((sum, offset) => sum + powerAt(samples, frequency + offset * bin, sampleRate), 0);
+  return powerAt(samples, frequency, sampleRate) / (around / NEIGHBOUR_BINS.length);
 }
 
-// The lines, each fitted over the last FIT_SECONDS of audio and subtracted from the next sample,
-// frame after frame. Over whole periods the running sums of x cos and x sin are the line's
-// coefficients; a sample leaving the window has the phase of the one coming in.
+/**
+ * The frequency of the mains whose hum is in `samples`, measured to DRIFT_STEP_HZ; null when there is none.
+ * @param {ArrayLike<number>} samples the audio's start: 4 s measure the frequency well enough for the fit
+ * @param {number} sampleRate
+ * @returns {number | null}
+ */
+export function detectMains(samples, sampleRate) {
+  if (samples.length < MIN_DETECTION_SECONDS * sampleRate) return null;
+  const all = Float64Array.from({ length: Math.min(samples.length, DETECTION_SECONDS * sampleRate) }, (_, i) => samples[i]);
+  const half = Math.floor(all.length / 2);
+  const halves = [all.subarray(0, half), all.subarray(half, 2 * half)];
+  let meanSquare = 0;
+  for (let i = 0; i < all.length; i++) meanSquare += all[i] * all[i];
+  meanSquare /= all.length;
+  let best = { mains: 0, lines: /** @type {number[]} */ ([]) };
+  for (const mains of MAINS) {
+    const lines = harmonicsOf(mains, sampleRate).filter((frequency) => {
+      // A sine of amplitude A gives powerAt A^2 n / 4, and has a mean square of A^2 / 2.
+      const linePower = (2 * powerAt(all, frequency, sampleRate)) / all.length;
+      return (
+        linePower >= LINE_SHARE * meanSquare &&
+        lineRatio(all, frequency, sampleRate) >= LINE_OVER_NEIGHBOURS &&
+        halves.every((part) => lineRatio(part, frequency, sampleRate) >= HALF_LINE_OVER_NEIGHBOURS)
+      );
+    });
+    if (lines.length >= MIN_LINES && lines.length > best.lines.length) best = { mains, lines };
+  }
+  if (best.lines.length === 0) return null;
+  return measuredMains(Float64Array.from(samples), best.mains, best.lines.map((line) => line / best.mains), sampleRate);
+}
+
+/**
+ * The fundamental near `mains` at which the found harmonics carry the most power, read, like the fit,
+ * from short blocks weighed by the inverse of their power: speech beside a line pulls a plain
+ * spectrum's peak by hundredths of a hertz, which at the 7th harmonic turns the line a fifth of a turn
+ * over the fit.
+ * @param {Float64Array} samples
+ * @param {number} mains
+ * @param {number[]} harmonics
+ * @param {number} sampleRate
+ */
+function measuredMains(samples, mains, harmonics, sampleRate) {
+  const block = Math.round(BLOCK_SECONDS * sampleRate);
+  const blocks = Math.floor(samples.length / block);
+  const weights = new Float64Array(blocks);
+  // Each block's phasor of each harmonic at nominal frequency, as [cos, sin] sums.
+  const phasors = harmonics.map(() => new Float64Array(2 * blocks));
+  for (let b = 0; b < blocks; b++) {
+    let squares = 0;
+    for (let i = b * block; i < (b + 1) * block; i++) squares += samples[i] * samples[i];
+    weights[b] = 1 / (squares / block + QUIET_FLOOR);
+    harmonics.forEach((harmonic, h) => {
+      const step = (2 * Math.PI * harmonic * mains) / sampleRate;
+      let cos = 0;
+      let sin = 0;
+      for (let i = b * block; i < (b + 1) * block; i++) {
+        cos += samples[i] * Math.cos(step * i);
+        sin += samples[i] * Math.sin(step * i);
+      }
+      phasors[h][2 * b] = weights[b] * cos;
+      phasors[h][2 * b + 1] = weights[b] * sin;
+    });
+  }
+  let best = { frequency: mains, power: -1 };
+  const steps = Math.round(MAX_DRIFT_HZ / DRIFT_STEP_HZ);
+  for (let step = -steps; step <= steps; step++) {
+    const drift = step * DRIFT_STEP_HZ;
+    let power = 0;
+    harmonics.forEach((harmonic, h) => {
+      // A line drift hertz off turns its block phasor by 2 pi drift harmonic t: turned back here.
+      let cos = 0;
+      let sin = 0;
+      for (let b = 0; b < blocks; b++) {
+        const turn = (2 * Math.PI * drift * harmonic * (b + 0.5) * block) / sampleRate;
+        cos += phasors[h][2 * b] * Math.cos(turn) - phasors[h][2 * b + 1] * Math.sin(turn);
+        sin += phasors[h][2 * b + 1] * Math.cos(turn) + phasors[h][2 * b] * Math.sin(turn);
+      }
+      power += cos * cos + sin * sin;
+    });
+    if (power > best.power) best = { frequency: mains + drift, power };
+  }
+  return best.frequency;
+}
+
+/**
+ * @param {number} fundamental
+ * @param {number} sampleRate
+ */
+function harmonicsOf(fundamental, sampleRate) {
+  const harmonics = [];
+  for (let harmonic = 1; harmonic <= MAX_HARMONIC && harmonic * fundamental < sampleRate / 2; harmonic++) harmonics.push(harmonic * fundamental);
+  return harmonics;
+}
+
+// Every harmonic of the mains, fitted and subtracted frame after frame. Each sample is cleaned with
+// the fit of the blocks before it; each line's cosine and sine run as a rotation, set exactly again
+// at every block.
 export class HumLines {
   /**
-   * @param {number[]} frequencies
+   * @param {number | null} fundamental the mains' frequency, or null when there is no hum
    * @param {number} sampleRate
    */
-  constructor(frequencies, sampleRate) {
-    this.window = Math.round(FIT_SECONDS * sampleRate);
-    this.past = new Float64Array(this.window);
-    this.at = 0;
+  constructor(fundamental, sampleRate) {
+    const frequencies = fundamental === null ? [] : harmonicsOf(fundamental, sampleRate);
+    const count = frequencies.length;
+    this.count = count;
+    this.block = Math.round(BLOCK_SECONDS * sampleRate);
+    this.steps = Float64Array.from(frequencies, (frequency) => (2 * Math.PI * frequency) / sampleRate);
+    this.rotateCos = this.steps.map(Math.cos);
+    this.rotateSin = this.steps.map(Math.sin);
+    this.cos = new Float64Array(count);
+    this.sin = new Float64Array(count);
+    // The fit: the hum is cosFit * cos + sinFit * sin, line by line.
+    this.cosFit = new Float64Array(count);
+    this.sinFit = new Float64Array(count);
+    // The block under way: sums of x cos and x sin per line, and of what was left squared.
+    this.cosSums = new Float64Array(count);
+    this.sinSums = new Float64Array(count);
+    this.leftSquares = 0;
+    this.inBlock = 0;
     this.sample = 0;
-    this.lines = frequencies.map((frequency) => ({ step: (2 * Math.PI * frequency) / sampleRate, cosSum: 0, sinSum: 0 }));
+    // The last FIT_BLOCKS blocks: their weights and phasors (line after line within a block).
+    this.weights = new Float64Array(FIT_BLOCKS);
+    this.cosPhasors = new Float64Array(FIT_BLOCKS * count);
+    this.sinPhasors = new Float64Array(FIT_BLOCKS * count);
+    this.blocks = 0;
+    this.setOscillators();
   }
 
   /**
-   * Fills the window with the audio's start, as if it had come just before: the hum repeats over the
-   * window, so the first samples are cleaned as well as the rest.
+   * Fits the lines on the audio's start before it is cleaned, so its first samples are cleaned as
+   * well as the rest: first with each block weighed by all it holds, then by what that fit leaves.
    * @param {ArrayLike<number>} start the audio's first samples
    */
   prime(start) {
-    const { window, past } = this;
-    for (let i = 0; i < window; i++) past[i] = i < start.length ? start[i] : 0;
-    for (const line of this.lines) {
-      line.cosSum = 0;
-      line.sinSum = 0;
-      for (let i = 0; i < window; i++) {
-        const phase = line.step * (i - window);
-        line.cosSum += past[i] * Math.cos(phase);
-        line.sinSum += past[i] * Math.sin(phase);
+    const { block, count } = this;
+    if (count === 0) return;
+    const blocks = Math.min(FIT_BLOCKS, Math.floor(start.length / block));
+    // The fit stays as it was through each pass: nothing in the first, the first's in the second.
+    for (let pass = 0; pass < 2; pass++) {
+      this.blocks = 0;
+      this.sample = 0;
+      this.setOscillators();
+      for (let i = 0; i < blocks * block; i++) {
+        this.take(start[i]);
+        if (this.inBlock === block) this.endBlock(false);
       }
+      this.fit();
     }
+    this.sample = 0;
+    this.setOscillators();
   }
 
   /** @param {Float32Array} frame cleaned in place */
   process(frame) {
-    const { past, window, lines } = this;
-    if (lines.length === 0) return;
-    const scale = 2 / window;
-    for (let i = 0; i < frame.length; i++, this.sample++) {
-      const x = frame[i];
-      const change = x - past[this.at];
-      let hum = 0;
-      for (const line of lines) {
-        const phase = line.step * this.sample;
-        const cos = Math.cos(phase);
-        const sin = Math.sin(phase);
-        hum += scale * (line.cosSum * cos + line.sinSum * sin);
-        line.cosSum += change * cos;
-        line.sinSum += change * sin;
+    if (this.count === 0) return;
+    for (let i = 0; i < frame.length; i++) {
+      frame[i] -= this.take(frame[i]);
+      if (this.inBlock === this.block) this.endBlock(true);
+    }
+  }
+
+  /**
+   * Adds one sample to the block under way and moves on; returns the hum fitted at it.
+   * @param {number} x
+   */
+  take(x) {
+    const { count, cos, sin, cosFit, sinFit, cosSums, sinSums, rotateCos, rotateSin } = this;
+    let hum = 0;
+    for (let line = 0; line < count; line++) {
+      const c = cos[line];
+      const s = sin[line];
+      hum += cosFit[line] * c + sinFit[line] * s;
+      cosSums[line] += x * c;
+      sinSums[line] += x * s;
+      cos[line] = c * rotateCos[line] - s * rotateSin[line];
+      sin[line] = s * rotateCos[line] + c * rotateSin[line];
+    }
+    const left = x - hum;
+    this.leftSquares += left * left;
+    this.inBlock++;
+    this.sample++;
+    return hum;
+  }
+
+  /** @param {boolean} refit whether the fit follows each block */
+  endBlock(refit) {
+    const { count, block } = this;
+    const slot = this.blocks % FIT_BLOCKS;
+    this.weights[slot] = 1 / (this.leftSquares / block + QUIET_FLOOR);
+    for (let line = 0; line < count; line++) {
+      this.cosPhasors[slot * count + line] = (2 * this.cosSums[line]) / block;
+      this.sinPhasors[slot * count + line] = (2 * this.sinSums[line]) / block;
+    }
+    this.cosSums.fill(0);
+    this.sinSums.fill(0);
+    this.leftSquares = 0;
+    this.inBlock = 0;
+    this.blocks++;
+    this.setOscillators();
+    if (refit) this.fit();
+  }
+
+  fit() {
+    const { count } = this;
+    const held = Math.min(this.blocks, FIT_BLOCKS);
+    let total = 0;
+    for (let slot = 0; slot < held; slot++) total += this.weights[slot];
+    this.cosFit.fill(0);
+    this.sinFit.fill(0);
+    if (total === 0) return;
+    for (let slot = 0; slot < held; slot++) {
+      const weight = this.weights[slot] / total;
+      for (let line = 0; line < count; line++) {
+        this.cosFit[line] += weight * this.cosPhasors[slot * count + line];
+        this.sinFit[line] += weight * this.sinPhasors[slot * count + line];
       }
-      past[this.at] = x;
-      this.at = this.at + 1 === window ? 0 : this.at + 1;
-      frame[i] = x - hum;
+    }
+  }
+
+  // Exact at the current sample, so the rotations' rounding never builds up past a block.
+  setOscillators() {
+    for (let line = 0; line < this.count; line++) {
+      this.cos[line] = Math.cos(this.steps[line] * this.sample);
+      this.sin[line] = Math.sin(this.steps[line] * this.sample);
     }
   }
 }

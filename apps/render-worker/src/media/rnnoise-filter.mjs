@@ -15,14 +15,15 @@ import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { endianness } from 'node:os';
 import { LoudnessMeter } from './loudness-meter.mjs';
-import { detectHum, HumLines } from './mains-hum.mjs';
+import { detectMains, HumLines } from './mains-hum.mjs';
 import { SpectralGain } from './spectral-gain.mjs';
 
 const FRAME = 480; // RNNoise frame: 10 ms at 48 kHz
 const FRAME_BYTES = FRAME * 2;
 const SAMPLE_RATE = 48_000;
-// Hum is looked for on this much audio, held back until then (or the end, if shorter).
-const HUM_DETECTION_SAMPLES = 2 * SAMPLE_RATE;
+// Hum is looked for, and its frequency measured, on this much audio, held back until then (or the end,
+// if shorter).
+const HUM_DETECTION_SAMPLES = 4 * SAMPLE_RATE;
 
 /** @param {string} message */
 function usage(message) {
@@ -135,7 +136,7 @@ async function releaseHeld() {
     start.set(frames, at);
     at += frames.length;
   }
-  humLines = new HumLines(detectHum(start, SAMPLE_RATE), SAMPLE_RATE);
+  humLines = new HumLines(detectMains(start, SAMPLE_RATE), SAMPLE_RATE);
   humLines.prime(start);
   held = [];
   await denoise(start);

@@ -53,6 +53,19 @@ describe('rnnoise-filter.mjs', () => {
     expect(10 * Math.log10(energy(denoised) / energy(noise))).toBeLessThan(-10);
   });
 
+  it('gives a DC offset back as it came, while the noise on it is removed', async () => {
+    const noise = toSamples(await lavfiPcm('anoisesrc=color=pink:amplitude=0.05:duration=3:seed=4'));
+    const offset = Int16Array.from(noise, (x) => x + 1500);
+    const denoised = toSamples(await denoise(toBytes(offset), 1));
+    const mean = (signal: Int16Array): number => signal.subarray(4800).reduce((sum, x) => sum + x, 0) / (signal.length - 4800);
+    expect(mean(denoised)).toBeCloseTo(mean(offset), -1);
+    const spread = (signal: Int16Array): number => {
+      const centre = mean(signal);
+      return signal.subarray(4800).reduce((sum, x) => sum + (x - centre) ** 2, 0);
+    };
+    expect(10 * Math.log10(spread(denoised) / spread(offset))).toBeLessThan(-10);
+  });
+
   it('refuses a strength outside 0..1', async () => {
     const error = await runner.run(denoiseCommand(process.execPath, 1.5), { timeoutMs: 30_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProcessFailedError);

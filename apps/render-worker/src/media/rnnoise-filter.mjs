@@ -4,9 +4,11 @@
 // With --measure, the output's loudness is measured as it is written (loudness-meter.mjs) and saved to
 // the file at the end.
 // Plain JS run as a child process: the wasm package is ESM-only and Jest cannot load it in-process.
-// Mains hum found on the first seconds is subtracted first (mains-hum.mjs). RNNoise's output then
-// only says how much to lower each part of the spectrum: its input is scaled by that
-// (spectral-gain.mjs), keeping its waveform where RNNoise's own output reshapes speech. Then
+// A DC offset is not noise: it is taken out first and given back in the output, so a recording's offset
+// comes out as it went in (decision 0078). Mains hum found on the first seconds is subtracted next
+// (mains-hum.mjs). RNNoise's output then only says how much to lower each part of the spectrum: its
+// input is scaled by that (spectral-gain.mjs), keeping its waveform where RNNoise's own output
+// reshapes speech. Then
 // output = strength * gained + (1 - strength) * dry, the dry signal delayed to meet it: RNNoise's
 // output lags its input by one frame and the spectral step by one more; mixing unaligned
 // comb-filters (denoise-quality.int-spec.ts measures it). The lag is then removed so output sample i
@@ -58,6 +60,14 @@ let inputBeforePrevious = new Float32Array(FRAME);
 const spectralGain = new SpectralGain();
 /** @type {HumLines | null} */
 let humLines = null; // made once the hum has been looked for
+// The input's DC offset, followed by a one-pole low-pass of this time constant: far below any noise
+// worth removing (it passes under 0.1 Hz), and started at the mean of the held audio.
+const OFFSET_SECONDS = 2;
+const OFFSET_STEP = 1 - Math.exp(-1 / (OFFSET_SECONDS * SAMPLE_RATE));
+let offset = 0;
+// Its values over the frames one and two before, for the mix.
+let previousOffsets = new Float32Array(FRAME);
+let offsetsBeforePrevious = new Float32Array(FRAME);
 let started = false; // the first frame's output belongs to input that precedes the stream: dropped
 
 /**
@@ -71,18 +81,26 @@ function processFrame(input, out, outOffset) {
   // HEAPF32 is read each time: the view is replaced if the wasm memory ever grows.
   const frame = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
   frame.set(input);
+  const offsets = new Float32Array(FRAME);
+  for (let i = 0; i < FRAME; i++) {
+    offset += OFFSET_STEP * (frame[i] - offset);
+    offsets[i] = offset;
+    frame[i] -= offset;
+  }
   humLines?.process(frame);
   const seen = Float32Array.from(frame);
   rnnoise._rnnoise_process_frame(state, framePtr, framePtr);
   const done = started ? spectralGain.push(seenBefore, frame) : null;
   if (done) {
     for (let i = 0; i < FRAME; i++) {
-      const mixed = strength * done.gained[i] + (1 - strength) * inputBeforePrevious[i];
+      const mixed = strength * (done.gained[i] + offsetsBeforePrevious[i]) + (1 - strength) * inputBeforePrevious[i];
       out[outOffset + i] = Math.max(-32768, Math.min(32767, Math.round(mixed)));
     }
   }
   seenBefore.set(seen);
   inputBeforePrevious = previousInput;
+  offsetsBeforePrevious = previousOffsets;
+  previousOffsets = offsets;
   previousInput = Float32Array.from(input);
   started = true;
   return done !== null;
@@ -136,6 +154,7 @@ async function releaseHeld() {
     start.set(frames, at);
     at += frames.length;
   }
+  offset = start.length === 0 ? 0 : start.reduce((sum, sample) => sum + sample, 0) / start.length;
   humLines = new HumLines(detectMains(start, SAMPLE_RATE), SAMPLE_RATE);
   humLines.prime(start);
   held = [];

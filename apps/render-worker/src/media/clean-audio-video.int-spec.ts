@@ -141,6 +141,66 @@ describe('cleanAudioVideo with ffmpeg', () => {
     await expectPictureCopied(input, result.outputPath);
   });
 
+  describe('hostile audio', () => {
+    it('delivers digital silence as silence, with nothing raised to the target', async () => {
+      const input = media('silence.mp4');
+      await ffmpeg([
+        '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=20', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '20',
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...MP4_AAC, input,
+      ]);
+      const result = await clean(input);
+      await expectPictureCopied(input, result.outputPath);
+      const report = await ffmpeg(['-i', result.outputPath, '-af', 'volumedetect', '-f', 'null', '-']);
+      // AAC's own floor: nothing was raised towards the target.
+      expect(Number(/max_volume: (-[\d.]+|-inf) dB/.exec(report)?.[1] ?? 0)).toBeLessThan(-80);
+    });
+
+    it('delivers a full-scale square wave at mains frequency within range, the picture copied', async () => {
+      const input = media('mains-square.mp4');
+      await ffmpeg([
+        '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=6', '-f', 'lavfi', '-t', '6', '-i', 'aevalsrc=sgn(sin(2*PI*50*t)):s=48000',
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...MP4_AAC, input,
+      ]);
+      const result = await clean(input);
+      await expectPictureCopied(input, result.outputPath);
+      expect((await loudnessOf(result.outputPath)).truePeakDb).toBeLessThanOrEqual(-1);
+    });
+
+    it('fails with input_validation when the audio has more channels than can be mixed down (256)', async () => {
+      const input = media('256-channels.mkv');
+      const seconds = 0.5;
+      const samples = 48_000 * seconds;
+      const pcm = Buffer.alloc(samples * 256 * 2);
+      for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 48_000)), i * 512);
+      writeFileSync(media('256-channels.raw'), pcm);
+      await ffmpeg([
+        '-f', 'lavfi', '-i', `testsrc2=size=160x120:rate=25:duration=${seconds}`, '-f', 's16le', '-ar', '48000', '-ac', '256', '-i', media('256-channels.raw'),
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', '-f', 'matroska', input,
+      ]);
+      expect(await failureOf(clean(input))).toMatchObject({
+        code: 'input_validation',
+        details: [{ type: 'too_many_audio_channels', field: 'video_url', message: 'The audio has 256 channels; at most 64 are mixed down to mono' }],
+      });
+    });
+
+    it('keeps audio that starts 10 s after the picture where it was', async () => {
+      const input = media('late-audio.mp4');
+      await ffmpeg([
+        '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=12', '-itsoffset', '10', '-f', 'lavfi', '-i', 'sine=f=300:d=2',
+        '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...MP4_AAC, input,
+      ]);
+      const result = await clean(input);
+      await expectPictureCopied(input, result.outputPath);
+      // The tone is where it was: silence for 10 s, then 2 s of it.
+      const levels = await ffmpeg(['-i', result.outputPath, '-af', 'astats=metadata=1:reset=1,ametadata=print:key=lavfi.astats.Overall.RMS_level', '-f', 'null', '-']);
+      const frames = [...levels.matchAll(/pts_time:([\d.]+)\n[^\n]*? lavfi\.astats\.Overall\.RMS_level=(-?[\d.]+|-inf)/g)].map(([, time, rms]) => ({ time: Number(time), rms: Number(rms) }));
+      const toneStarts = frames.find(({ rms }) => rms > -40)?.time;
+      expect(toneStarts).toBeGreaterThan(9.9);
+      expect(toneStarts).toBeLessThan(10.05);
+      expect(Math.abs(await durationOf(result.outputPath) - 12)).toBeLessThan(0.1);
+    });
+  });
+
   it('keeps the input loudness when normalize_loudness is false', async () => {
     const input = await loudnessOf(media('h264.mp4'));
     const result = await clean(media('h264.mp4'), { normalize_loudness: false, target_lufs: -30 });

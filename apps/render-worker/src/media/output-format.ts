@@ -45,6 +45,10 @@ const FORMAT_BY_VIDEO_CODEC = new Map<string, OutputFormat>([
   ['vp9', WEBM],
 ]);
 
+// ffmpeg's resampler mixes at most this many channels into one (SWR_CH_MAX): past it the decode
+// fails with nothing said about why.
+const MAX_AUDIO_CHANNELS = 64;
+
 export function outputFormatFor(probe: MediaProbe): OutputFormat {
   if (!probe.video) {
     throw new MediaError('invalid_file', 'The file has no video stream', [
@@ -61,6 +65,11 @@ export function outputFormatFor(probe: MediaProbe): OutputFormat {
   if (!probe.audio) {
     throw new MediaError('invalid_file', 'The file has no audio stream', [
       { type: 'no_audio_stream', message: 'The file contains no audio stream to clean' },
+    ]);
+  }
+  if (probe.audio.channels > MAX_AUDIO_CHANNELS) {
+    throw new MediaError('input_validation', `The audio has more than ${MAX_AUDIO_CHANNELS} channels`, [
+      { type: 'too_many_audio_channels', message: `The audio has ${probe.audio.channels} channels; at most ${MAX_AUDIO_CHANNELS} are mixed down to mono`, field: 'video_url' },
     ]);
   }
   return format;

@@ -66,6 +66,8 @@ export interface ProbedStream {
   codec_name: string;
   sample_rate?: string;
   channels?: number;
+  start_time?: string;
+  duration?: string;
   tags?: Record<string, string>;
 }
 

@@ -31,7 +31,7 @@ const SECRET_NAME = 'video-jobs-secrets';
 const SECRETS_EXAMPLE = 'deploy/k8s/overlays/example/secrets.env.example';
 const K8S_NATS_CONF = 'deploy/k8s/base/nats/nats.conf';
 const SERVICES = Object.keys(SERVICE_ENVS);
-// JetStreamServer.close waits this long for running handlers (libs/messaging/src/jetstream/jetstream-server.ts),
+// JetStreamConsumers.close waits this long for running handlers (libs/messaging/src/jetstream/jetstream-consumers.ts),
 // then NATS is drained: a pod must be given more than that before SIGKILL.
 const HANDLER_CLOSE_TIMEOUT_S = 30;
 const SHUTDOWN_MARGIN_S = 15;

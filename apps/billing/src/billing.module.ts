@@ -1,12 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { JetStreamPublisher, NATS_CONNECTION } from '@vj/messaging';
+import { isDatabaseOutage } from '@vj/database';
+import { JetStreamConsumers, JetStreamConsumersLifecycle, JetStreamPublisher, NATS_CONNECTION } from '@vj/messaging';
 import { OutboxRelay, OutboxRelayLifecycle } from '@vj/outbox';
 import type { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
 import { BILLING_SCHEMA } from './database/billing-schema';
 import { JobBillingService } from './job-billing/job-billing.service';
 import { JobBillingStore } from './job-billing/job-billing.store';
-import { JobEventsController } from './job-events/job-events.controller';
+import { jobEventDeadLetters, jobEventHandlers } from './job-events/job-event-handlers';
+import { JOB_EVENTS_CONSUMER } from './job-events/job-events-consumer';
 import { PriceCatalog } from './pricing/price-catalog';
 import { AccountReports } from './reports/account-reports';
 import { BillingRpcLifecycle } from './rpc/billing-rpc.lifecycle';
@@ -28,7 +30,6 @@ export class BillingModule {
   static create({ nc, dataSource, prices }: BillingModuleDeps): DynamicModule {
     return {
       module: BillingModule,
-      controllers: [JobEventsController],
       providers: [
         { provide: NATS_CONNECTION, useValue: nc },
         { provide: DataSource, useValue: dataSource },
@@ -48,6 +49,20 @@ export class BillingModule {
           useFactory: (connection: NatsConnection, database: DataSource, catalog: PriceCatalog, reports: AccountReports, jobBilling: JobBillingService) =>
             new BillingRpcLifecycle(connection, database, catalog, reports, jobBilling),
           inject: [NATS_CONNECTION, DataSource, PriceCatalog, AccountReports, JobBillingService],
+        },
+        {
+          provide: JetStreamConsumersLifecycle,
+          useFactory: (connection: NatsConnection, jobBilling: JobBillingService) =>
+            new JetStreamConsumersLifecycle(
+              new JetStreamConsumers({
+                connection,
+                consumers: [JOB_EVENTS_CONSUMER],
+                handlers: jobEventHandlers(jobBilling),
+                deadLetterHandlers: jobEventDeadLetters,
+                isOutage: isDatabaseOutage,
+              }),
+            ),
+          inject: [NATS_CONNECTION, JobBillingService],
         },
       ],
     };

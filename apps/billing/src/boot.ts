@@ -1,8 +1,8 @@
-import { answersQueries, isDatabaseOutage } from '@vj/database';
-import { Logger, type INestMicroservice } from '@nestjs/common';
+import { answersQueries } from '@vj/database';
+import { Logger, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { logLevelsUpTo } from '@vj/config';
-import { connectNats, ensureStreams, JetStreamServer, serveHealth } from '@vj/messaging';
+import { connectNats, ensureStreams, serveHealth } from '@vj/messaging';
 import { jetStreamCollector, outboxCollector, type OpsServer } from '@vj/observability';
 import type { BillingConfig } from './billing.env';
 import { BILLING_SCHEMA } from './database/billing-schema';
@@ -15,7 +15,7 @@ import { configuredPrices } from './pricing/configured-prices';
 import { PriceCatalog } from './pricing/price-catalog';
 
 export interface RunningBilling {
-  app: INestMicroservice;
+  app: INestApplicationContext;
   stop(): Promise<void>;
 }
 
@@ -28,11 +28,8 @@ export async function bootBilling(config: BillingConfig, ops?: OpsServer): Promi
   const prices = await PriceCatalog.open(dataSource, configured);
   const nc = await connectNats({ url: config.NATS_URL, name: 'billing' });
   await ensureStreams(nc);
-  const server = new JetStreamServer({ connection: nc, consumers: [JOB_EVENTS_CONSUMER], isOutage: isDatabaseOutage });
-  const app = await NestFactory.createMicroservice(BillingModule.create({ nc, dataSource, prices }), {
-    strategy: server,
-    logger: logLevelsUpTo(config.LOG_LEVEL),
-  });
+  // Made and started: its consumer pulls once every provider is ready (JetStreamConsumersLifecycle).
+  const app = await NestFactory.createApplicationContext(BillingModule.create({ nc, dataSource, prices }), { logger: logLevelsUpTo(config.LOG_LEVEL) });
   let ready = false;
   const health = serveHealth(nc, 'billing', async () => ready && !nc.isClosed() && (await answersQueries(dataSource)));
   if (ops) {
@@ -41,14 +38,13 @@ export async function bootBilling(config: BillingConfig, ops?: OpsServer): Promi
     ops.addCollector('ledger', ledgerCollector(dataSource), 15_000);
     ops.addCollector('jetstream', jetStreamCollector(await nc.jetstreamManager(), { consumers: [JOB_EVENTS_CONSUMER] }));
   }
-  await app.listen();
   ready = true;
   logger.log(`ready: price list version ${prices.current().version}, consuming job events`);
   return {
     app,
     async stop() {
       ready = false;
-      // Running handlers finish (JetStreamServer.close waits for them); unsettled events are redelivered.
+      // Running handlers finish (JetStreamConsumers.close waits for them); unsettled events are redelivered.
       await app.close();
       health.unsubscribe();
       await nc.drain();

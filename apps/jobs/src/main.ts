@@ -11,9 +11,8 @@ async function main(): Promise<void> {
   setupLogging('jobs', { level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const ops = await startOpsServer({ port: config.METRICS_PORT ?? DEFAULT_METRICS_PORTS.jobs, fallbackToFreePort: true });
   const app = await createJobsApp(config, ops);
-  // SIGTERM/SIGINT: the transport stops pulling and lets handlers finish, then NATS and the database close.
+  // SIGTERM/SIGINT: the consumers stop pulling and let handlers finish, then NATS and the database close.
   stopOnSignals('jobs', { stop: () => app.close(), ops, tracing });
-  await app.listen();
   new Logger('jobs').log(`ready; metrics on port ${ops.port}`);
 }
 

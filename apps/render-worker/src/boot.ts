@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
-import { Logger, type INestMicroservice } from '@nestjs/common';
+import { Logger, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { connectNats, ensureStreams, JetStreamServer, serveHealth, serveMediaRpc } from '@vj/messaging';
+import { connectNats, ensureStreams, serveHealth, serveMediaRpc } from '@vj/messaging';
 import { ObjectStorage, storageConfig } from '@vj/storage';
 import { logLevelsUpTo } from '@vj/config';
 import { jetStreamCollector, type OpsServer } from '@vj/observability';
@@ -15,7 +15,7 @@ import { RenderWorkerModule } from './render-worker.module';
 import { workConsumer } from './work-consumer';
 
 export interface RunningWorker {
-  app: INestMicroservice;
+  app: INestApplicationContext;
   // Abandons running jobs (their messages are redelivered elsewhere), then closes everything.
   stop(reason: string): Promise<void>;
 }
@@ -37,20 +37,14 @@ export async function bootRenderWorker(config: RenderWorkerConfig, ops?: OpsServ
   const nc = await connectNats({ url: config.NATS_URL, name: 'render-worker' });
   await ensureStreams(nc);
 
-  // The server ensures the durable work consumer before it pulls from it.
-  const consumer = workConsumer(config);
-  const server = new JetStreamServer({ connection: nc, consumers: [consumer] });
-  const app = await NestFactory.createMicroservice(RenderWorkerModule.register({ config, nc, storage, moderation, models }), {
-    strategy: server,
-    logger: logLevelsUpTo(config.LOG_LEVEL),
-  });
+  // Made and started: the work consumer pulls once every provider is ready (JetStreamConsumersLifecycle).
+  const app = await NestFactory.createApplicationContext(RenderWorkerModule.register({ config, nc, storage, moderation, models }), { logger: logLevelsUpTo(config.LOG_LEVEL) });
   let ready = false;
   const health = serveHealth(nc, 'render-worker', () => ready && !nc.isClosed());
   if (ops) {
     ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), s3: () => storage.ping() });
-    ops.addCollector('jetstream', jetStreamCollector(await nc.jetstreamManager(), { consumers: [consumer] }));
+    ops.addCollector('jetstream', jetStreamCollector(await nc.jetstreamManager(), { consumers: [workConsumer(config)] }));
   }
-  await app.listen();
   // Any one worker of the queue group answers the gateway's duration question for a quote.
   const durationProbe = app.get(DurationProbe);
   const mediaRpc = serveMediaRpc(nc, { probe: (request) => durationProbe.reply(request) });

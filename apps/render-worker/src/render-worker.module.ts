@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { BillingRpcClient, JetStreamPublisher, JobsRpcClient, NATS_CONNECTION } from '@vj/messaging';
+import { BillingRpcClient, JetStreamConsumers, JetStreamConsumersLifecycle, JetStreamPublisher, JobsRpcClient, NATS_CONNECTION } from '@vj/messaging';
 import type { ObjectStorage } from '@vj/storage';
 import type { NatsConnection } from 'nats';
 import { availableParallelism, hostname } from 'node:os';
@@ -13,7 +13,7 @@ import { JetStreamProgressSink } from './messaging/jetstream-progress-sink';
 import { JetStreamReportSink } from './messaging/jetstream-report-sink';
 import { PROGRESS_SINK } from './processing/progress-reporter';
 import { JobsRpcStatusReader } from './messaging/jobs-rpc-status-reader';
-import { WorkController } from './messaging/work.controller';
+import { workDeadLetterHandlers, workHandlers } from './messaging/work-handlers';
 import { MODERATION_POLICY, type ModerationPolicy } from './moderation/moderation-policy';
 import { CancellationRegistry } from './processing/cancellation-registry';
 import { FailDeadLetteredJobUseCase } from './processing/fail-dead-lettered-job.use-case';
@@ -38,6 +38,7 @@ import { ProcessJobUseCase } from './processing/process-job.use-case';
 import { CleanAudioVideoProcessor } from './processors/clean-audio-video.processor';
 import { VideoBackgroundRemovalProcessor } from './processors/video-background-removal.processor';
 import type { RenderWorkerConfig } from './render-worker.env';
+import { workConsumer } from './work-consumer';
 import { UPLOAD_MARGIN_MS } from './work-consumer';
 import { ProcessingMetrics } from './metrics/processing-metrics';
 
@@ -102,7 +103,6 @@ export class RenderWorkerModule {
     });
     return {
       module: RenderWorkerModule,
-      controllers: [WorkController],
       providers: [
         CancellationRegistry,
         AttemptReports,
@@ -124,6 +124,15 @@ export class RenderWorkerModule {
         { provide: WORKER_SETTINGS, useValue: settings },
         { provide: DurationProbe, useValue: durationProbe },
         { provide: WarmNodeProcesses, useValue: warmDenoisers },
+        {
+          provide: JetStreamConsumersLifecycle,
+          // The durable work consumer is ensured before it is pulled from.
+          useFactory: (connection: NatsConnection, processJob: ProcessJobUseCase, failDeadLettered: FailDeadLetteredJobUseCase) =>
+            new JetStreamConsumersLifecycle(
+              new JetStreamConsumers({ connection, consumers: [workConsumer(config)], handlers: workHandlers(processJob), deadLetterHandlers: workDeadLetterHandlers(failDeadLettered) }),
+            ),
+          inject: [NATS_CONNECTION, ProcessJobUseCase, FailDeadLetteredJobUseCase],
+        },
       ],
     };
   }

@@ -41,8 +41,8 @@ describe('JSON logs', () => {
 
   it('writes readable lines with LOG_FORMAT=pretty', () => {
     const { logger, lines } = capture('log', 'pretty');
-    runWithLogContext({ job_id: 'job-7' }, () => logger.log('handled', 'JetStreamServer'));
-    expect(lines[0]).toContain('[JetStreamServer] handled');
+    runWithLogContext({ job_id: 'job-7' }, () => logger.log('handled', 'JetStreamConsumers'));
+    expect(lines[0]).toContain('[JetStreamConsumers] handled');
     expect(lines.join('\n')).toContain('job_id: "job-7"');
   });
 });

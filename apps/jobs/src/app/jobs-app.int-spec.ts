@@ -1,4 +1,4 @@
-import type { INestMicroservice } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import {
   CLEAN_AUDIO_DEFAULTS,
   BACKGROUND_REMOVAL_DEFAULTS,
@@ -33,7 +33,7 @@ function cleanAudio(overrides: Partial<CreateJobRequestV1> = {}): CreateJobReque
 describe('jobs service over NATS and PostgreSQL', () => {
   let nats: LocalNatsServer;
   let s3: LocalS3Server;
-  let app: INestMicroservice;
+  let app: INestApplicationContext;
   let nc: NatsConnection;
   let jsm: JetStreamManager;
   let rpc: JobsRpcClient;
@@ -55,7 +55,6 @@ describe('jobs service over NATS and PostgreSQL', () => {
       OUTBOX_POLL_MS: '100',
     });
     app = await createJobsApp(config);
-    await app.listen();
     nc = await connect({ servers: nats.url });
     jsm = await nc.jetstreamManager();
     rpc = new JobsRpcClient(nc);

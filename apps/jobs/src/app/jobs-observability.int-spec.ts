@@ -1,4 +1,4 @@
-import { Logger, type INestMicroservice } from '@nestjs/common';
+import { Logger, type INestApplicationContext } from '@nestjs/common';
 import { CLEAN_AUDIO_DEFAULTS, subjects, type CreateJobRequestV1, type StoredResultV1 } from '@vj/contracts';
 import { createDatabase, startNatsServer, startS3Server, waitFor, type LocalNatsServer, type LocalS3Server } from '@vj/local-stack';
 import { JetStreamPublisher, JobsRpcClient } from '@vj/messaging';
@@ -17,7 +17,7 @@ describe('jobs service observability: /metrics, /livez, /readyz and log context'
   let nats: LocalNatsServer;
   let s3: LocalS3Server;
   let ops: OpsServer;
-  let app: INestMicroservice;
+  let app: INestApplicationContext;
   let nc: NatsConnection;
   let rpc: JobsRpcClient;
   let publisher: JetStreamPublisher;
@@ -39,7 +39,6 @@ describe('jobs service observability: /metrics, /livez, /readyz and log context'
     });
     ops = await startOpsServer({ port: 0 });
     app = await createJobsApp(config, ops);
-    await app.listen();
     nc = await connect({ servers: nats.url });
     rpc = new JobsRpcClient(nc);
     publisher = new JetStreamPublisher(nc);
@@ -107,7 +106,7 @@ describe('jobs service observability: /metrics, /livez, /readyz and log context'
   });
 
   it('writes the request, job and account of each message it handles in its log lines', async () => {
-    const handled = lines.filter((line) => line.context === 'JetStreamServer' && String(line.msg).includes('handled vj.reports.job.v1.succeeded'));
+    const handled = lines.filter((line) => line.context === 'JetStreamConsumers' && String(line.msg).includes('handled vj.reports.job.v1.succeeded'));
     expect(handled).toEqual([expect.objectContaining({ level: 'info', service: 'jobs', request_id: 'req-report', job_id: expect.any(String), account_id: ACCOUNT })]);
   });
 });

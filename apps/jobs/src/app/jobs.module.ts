@@ -1,18 +1,20 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ADVISORY_LOCKS, ConnectionsLifecycle, ifAdvisoryLockFree } from '@vj/database';
-import { JetStreamPublisher, NATS_CONNECTION } from '@vj/messaging';
+import { ADVISORY_LOCKS, ConnectionsLifecycle, ifAdvisoryLockFree, isDatabaseOutage } from '@vj/database';
+import { JetStreamConsumers, JetStreamConsumersLifecycle, JetStreamPublisher, NATS_CONNECTION } from '@vj/messaging';
 import { OutboxRelay, OutboxRelayLifecycle } from '@vj/outbox';
 import { ObjectStorage, storageConfig } from '@vj/storage';
 import type { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
-import { BillingEventsController } from '../billing-events/billing-events.controller';
+import { billingEventDeadLetters, billingEventHandlers } from '../billing-events/billing-event-handlers';
+import { BILLING_EVENTS_CONSUMER } from '../billing-events/billing-events-consumer';
 import { JOBS_SCHEMA } from '../database/jobs-schema';
 import { HealthLifecycle } from '../health/health.lifecycle';
 import { JobsService } from '../jobs/jobs.service';
 import { TypeormJobStore } from '../jobs/typeorm-job-store';
 import type { JobsConfig } from '../jobs.env';
 import { countingJobEvents } from '../metrics/job-event-metrics';
-import { ReportsController } from '../reports/reports.controller';
+import { reportDeadLetterHandlers, reportHandlers } from '../reports/report-handlers';
+import { REPORTS_CONSUMER, RENDER_WORKER_DEAD_LETTERS } from '../reports/reports-consumer';
 import { DeleteJobUseCase } from '../retention/delete-job.use-case';
 import { JobFilesPurger } from '../retention/job-files-purger';
 import { RetentionStore } from '../retention/retention-store';
@@ -41,7 +43,6 @@ export class JobsModule {
   static create({ config, nc, dataSource }: JobsModuleDeps): DynamicModule {
     return {
       module: JobsModule,
-      controllers: [ReportsController, BillingEventsController],
       providers: [
         { provide: JOBS_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useValue: nc },
@@ -95,6 +96,22 @@ export class JobsModule {
               lockOf(database, ADVISORY_LOCKS.staleJobSweep),
             ),
           inject: [JOBS_CONFIG, DataSource, JobsService],
+        },
+        {
+          provide: JetStreamConsumersLifecycle,
+          // Both durable consumers are read by one runtime, each subject by its handler.
+          useFactory: (connection: NatsConnection, jobs: JobsService) =>
+            new JetStreamConsumersLifecycle(
+              new JetStreamConsumers({
+                connection,
+                consumers: [REPORTS_CONSUMER, BILLING_EVENTS_CONSUMER],
+                deadLetterWatches: [RENDER_WORKER_DEAD_LETTERS],
+                handlers: { ...reportHandlers(jobs), ...billingEventHandlers(jobs) },
+                deadLetterHandlers: { ...reportDeadLetterHandlers(jobs), ...billingEventDeadLetters },
+                isOutage: isDatabaseOutage,
+              }),
+            ),
+          inject: [NATS_CONNECTION, JobsService],
         },
         { provide: ConnectionsLifecycle, useFactory: (connection: NatsConnection, database: DataSource) => new ConnectionsLifecycle(connection, database), inject: [NATS_CONNECTION, DataSource] },
       ],

@@ -5,7 +5,7 @@ export interface ConsumerSpec {
   stream: StreamName;
   durable: ConsumerName;
   filterSubject: string;
-  // Every subject the consumer receives; each needs exactly one @EventPattern handler.
+  // Every subject the consumer receives; each needs exactly one handler (JetStreamConsumers).
   subjects: string[];
   ackWaitMs: number;
   maxDeliver: number;

@@ -1,5 +1,4 @@
 import { context, trace, TraceFlags } from '@opentelemetry/api';
-import type { MessageHandler } from '@nestjs/microservices';
 import { CONSUMERS, RPC_ENDPOINTS, STREAMS, subjects } from '@vj/contracts';
 import { startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
 import { currentLogContext, metricsText, registerPropagation, runWithLogContext } from '@vj/observability';
@@ -7,7 +6,7 @@ import { connect, type NatsConnection } from 'nats';
 import { JobsRpcClient } from '../rpc/rpc-client';
 import { serveRpc } from '../rpc/serve-rpc';
 import { JetStreamPublisher } from './jetstream-publisher';
-import { JetStreamServer } from './jetstream-server';
+import { JetStreamConsumers } from './jetstream-consumers';
 import { ensureStreams } from './streams';
 
 const CLEAN = subjects.work('clean-audio-video');
@@ -16,7 +15,7 @@ const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 describe('request, job, account and trace context from a publisher to a handler, over nats-server', () => {
   let nats: LocalNatsServer;
   let nc: NatsConnection;
-  let server: JetStreamServer | undefined;
+  let server: JetStreamConsumers | undefined;
 
   beforeAll(async () => {
     registerPropagation();
@@ -31,9 +30,12 @@ describe('request, job, account and trace context from a publisher to a handler,
     await nats.stop();
   });
 
-  it('JetStreamServer runs the handler in the context the message carries, and counts it for /metrics', async () => {
+  it('JetStreamConsumers runs the handler in the context the message carries, and counts it for /metrics', async () => {
     const seen: { log: unknown; traceId?: string }[] = [];
-    server = new JetStreamServer({
+    const handler = async (): Promise<void> => {
+      seen.push({ log: { ...currentLogContext() }, traceId: trace.getSpanContext(context.active())?.traceId });
+    };
+    server = new JetStreamConsumers({
       connection: nc,
       consumers: [
         {
@@ -48,14 +50,12 @@ describe('request, job, account and trace context from a publisher to a handler,
           maxProcessingMs: 10_000,
         },
       ],
+      handlers: { [CLEAN]: handler, [subjects.work('video-background-removal')]: handler },
+      deadLetterHandlers: { [CONSUMERS.renderWorker]: async () => undefined },
       pullExpiresMs: 1_000,
       closeTimeoutMs: 2_000,
     });
-    const handler = (async () => seen.push({ log: { ...currentLogContext() }, traceId: trace.getSpanContext(context.active())?.traceId })) as MessageHandler;
-    server.addHandler(CLEAN, handler, true);
-    server.addHandler(subjects.work('video-background-removal'), handler, true);
-    server.addHandler(`dead-letter:${CONSUMERS.renderWorker}`, (async () => undefined) as MessageHandler, true);
-    await new Promise<void>((resolve, reject) => server!.listen((error?: unknown) => (error ? reject(error) : resolve())));
+    await server.start();
 
     const parent = trace.setSpanContext(context.active(), { traceId: TRACE_ID, spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED, isRemote: true });
     await runWithLogContext({ request_id: 'req-42' }, () =>

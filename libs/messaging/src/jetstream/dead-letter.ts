@@ -15,7 +15,7 @@ export interface DeadLetter<T = unknown> {
 
 const PREFIX = 'dead-letter:';
 
-// The @EventPattern of a consumer's dead-letter handler: `@EventPattern(deadLetterPattern(CONSUMERS.x))`.
+// How a consumer's dead-letter handler is named in JetStreamConsumers' boot check.
 export function deadLetterPattern(durable: ConsumerName): string {
   return `${PREFIX}${durable}`;
 }

@@ -1,36 +1,29 @@
-import { BaseRpcContext } from '@nestjs/microservices';
 import type { JsMsg } from 'nats';
 
-// Second argument of every @EventPattern handler served by JetStreamServer.
-export class JetStreamContext extends BaseRpcContext<[JsMsg, number, AbortSignal]> {
-  get message(): JsMsg {
-    return this.args[0];
-  }
+// Second argument of every handler JetStreamConsumers runs: the delivery it handles.
+export class JetStreamContext {
+  constructor(
+    readonly message: JsMsg,
+    readonly maxDeliver: number,
+    // Aborted when the consumer's maxProcessingMs passes: the message is about to be redelivered elsewhere.
+    readonly signal: AbortSignal,
+  ) {}
 
   get subject(): string {
-    return this.args[0].subject;
+    return this.message.subject;
   }
 
   // 1-based: 1 on the first delivery.
   get attempt(): number {
-    return this.args[0].info.redeliveryCount;
-  }
-
-  get maxDeliver(): number {
-    return this.args[1];
+    return this.message.info.redeliveryCount;
   }
 
   get isLastAttempt(): boolean {
     return this.attempt >= this.maxDeliver;
   }
 
-  // Aborted when the consumer's maxProcessingMs passes: the message is about to be redelivered elsewhere.
-  get signal(): AbortSignal {
-    return this.args[2];
-  }
-
-  // The server already sends keep-alives every ackWait/3; this is for handlers that want to be explicit.
+  // JetStreamConsumers already sends keep-alives every ackWait/3; this is for handlers that want to be explicit.
   working(): void {
-    this.args[0].working();
+    this.message.working();
   }
 }

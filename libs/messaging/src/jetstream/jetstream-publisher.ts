@@ -8,7 +8,7 @@ export interface PublishOptions {
 }
 
 // Every message carries the current request_id, its payload's job_id and account_id, and the trace
-// context (traceparent) in NATS headers; JetStreamServer restores them around its handler.
+// context (traceparent) in NATS headers; JetStreamConsumers restores them around its handler.
 export class JetStreamPublisher {
   private readonly js: JetStreamClient;
 

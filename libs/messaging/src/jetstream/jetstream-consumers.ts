@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
-import { lastValueFrom } from 'rxjs';
+import type { ConsumerName } from '@vj/contracts';
 import type { JetStreamManager, JsMsg, NatsConnection, Subscription } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeJson } from '../json-codec';
@@ -17,9 +16,20 @@ import { settleMessage, settleUndecodable } from './settle-message';
 import { decideSettlement } from './settlement';
 import { logContextOf, markActiveSpanFailed, observeJetStreamHandler, runInMessageContext, runWithLogContext, SpanKind } from '@vj/observability';
 
-export interface JetStreamServerOptions {
+// What each subject's messages are handled by. A handler that throws has its message retried or
+// dead-lettered (settlement.ts); PermanentMessageError ends it at once.
+export type MessageHandler = (payload: unknown, ctx: JetStreamContext) => Promise<void> | void;
+export type HandlerTable = Readonly<Record<string, MessageHandler>>;
+// What each consumer's dead letters (by durable name) are handled by, once kept.
+export type DeadLetterHandlers = Readonly<Partial<Record<ConsumerName, (letter: DeadLetter) => Promise<void> | void>>>;
+
+export interface JetStreamConsumersOptions {
   connection: NatsConnection;
   consumers: ConsumerSpec[];
+  // One handler for every subject of every consumer, and one for each consumer's (and each watched
+  // consumer's) dead letters; no other.
+  handlers: HandlerTable;
+  deadLetterHandlers: DeadLetterHandlers;
   // Consumers owned by another service whose MAX_DELIVERIES dead letters this service handles.
   deadLetterWatches?: DeadLetterSource[];
   // How long close() waits for running handlers.
@@ -30,37 +40,27 @@ export interface JetStreamServerOptions {
   isOutage?: (error: unknown) => boolean;
 }
 
-type HandlerWithNext = MessageHandler & { next?: HandlerWithNext };
-
 // Between tries of a handler whose database is out of reach.
 const OUTAGE_WAITS_MS = [500, 1_000, 2_000, 5_000];
 
-// Nest transport over JetStream durable pull consumers: dispatches by subject to @EventPattern handlers,
-// keeps at most `concurrency` handlers per consumer running (pull-loop.ts), keeps each message alive
-// while its handler runs (keep-alive.ts) and settles every message explicitly (settle-message.ts).
-export class JetStreamServer extends Server implements CustomTransportStrategy {
-  protected override readonly logger = new Logger(JetStreamServer.name);
+// Every JetStream durable pull consumer of a service, read the same way: each message dispatched by
+// subject to its handler in the table, at most `concurrency` handlers per consumer running
+// (pull-loop.ts), each message kept alive while its handler runs (keep-alive.ts) and settled
+// explicitly (settle-message.ts). Plain code: a service's lifecycle starts and closes it.
+export class JetStreamConsumers {
+  private readonly logger = new Logger(JetStreamConsumers.name);
   private stopping = false;
   private readonly pulls: { loop: PullLoop; done: Promise<void> }[] = [];
   private readonly subscriptions: Subscription[] = [];
 
-  constructor(private readonly options: JetStreamServerOptions) {
-    super();
-  }
+  constructor(private readonly options: JetStreamConsumersOptions) {}
 
-  async listen(callback: (error?: unknown) => void): Promise<void> {
-    try {
-      await this.start();
-      callback();
-    } catch (error) {
-      callback(error);
-    }
-  }
-
-  private async start(): Promise<void> {
-    const { connection: nc, consumers, deadLetterWatches = [] } = this.options;
-    const problems = checkHandlers(consumers, deadLetterWatches, (p) => this.handlerCount(p), [...this.messageHandlers.keys()]);
-    if (problems.length) throw new Error(`JetStreamServer refuses to start:\n  ${problems.join('\n  ')}`);
+  // Ensures each consumer and starts pulling; refuses to start when the table does not match them.
+  async start(): Promise<void> {
+    const { connection: nc, consumers, deadLetterWatches = [], handlers, deadLetterHandlers } = this.options;
+    const patterns = [...Object.keys(handlers), ...(Object.keys(deadLetterHandlers) as ConsumerName[]).map(deadLetterPattern)];
+    const problems = checkHandlers(consumers, deadLetterWatches, (pattern) => (patterns.includes(pattern) ? 1 : 0), patterns);
+    if (problems.length) throw new Error(`JetStreamConsumers refuses to start:\n  ${problems.join('\n  ')}`);
     const jsm = await nc.jetstreamManager();
     for (const spec of consumers) {
       const open = () => openConsumer(nc, spec);
@@ -72,14 +72,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     for (const watch of deadLetterWatches) this.watchDeadLetters(jsm, watch);
   }
 
-  private handlerCount(pattern: string): number {
-    let count = 0;
-    for (let handler = this.messageHandlers.get(pattern) as HandlerWithNext | undefined; handler; handler = handler.next) count++;
-    return count;
-  }
-
   private watchDeadLetters(jsm: JetStreamManager, source: DeadLetterSource): void {
-    const handle = (deadLetter: DeadLetter) => runWithLogContext(logContextOf(deadLetter.payload), () => this.invoke(deadLetterPattern(source.durable), deadLetter));
+    const handle = (deadLetter: DeadLetter) => runWithLogContext(logContextOf(deadLetter.payload), () => this.handleDeadLetter(source.durable, deadLetter));
     this.subscriptions.push(listenForMaxDeliveries(this.options.connection, jsm, source, handle, this.logger));
   }
 
@@ -97,7 +91,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   private async handle(spec: ConsumerSpec, msg: JsMsg): Promise<void> {
     const started = process.hrtime.bigint();
     const alive = keepAlive(msg, spec.ackWaitMs, spec.maxProcessingMs);
-    const ctx = new JetStreamContext([msg, spec.maxDeliver, alive.signal]);
+    const ctx = new JetStreamContext(msg, spec.maxDeliver, alive.signal);
     let payload: unknown;
     let failure: unknown;
     try {
@@ -121,7 +115,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
 
   private async keepAndHandle(deadLetter: DeadLetter): Promise<void> {
     await keepDeadLetter(this.options.connection.jetstream(), deadLetter);
-    await this.invoke(deadLetterPattern(deadLetter.durable), deadLetter);
+    await this.handleDeadLetter(deadLetter.durable, deadLetter);
   }
 
   // A handler that failed because its database was out of reach (options.isOutage) runs again in place,
@@ -142,12 +136,16 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     }
   }
 
-  private async invoke(pattern: string, payload: unknown, ctx?: JetStreamContext): Promise<void> {
-    // Our patterns are subjects, the map's keys as they are: Nest's getHandlerByPattern first tries
-    // JSON.parse on the pattern, a SyntaxError thrown and caught for every message.
-    const handler = this.messageHandlers.get(pattern);
-    if (!handler) throw new Error(`no handler for ${pattern}`);
-    await lastValueFrom(this.transformToObservable(await handler(payload, ctx)), { defaultValue: undefined });
+  private async invoke(subject: string, payload: unknown, ctx: JetStreamContext): Promise<void> {
+    const handler = Object.hasOwn(this.options.handlers, subject) ? this.options.handlers[subject] : undefined;
+    if (!handler) throw new Error(`no handler for ${subject}`);
+    await handler(payload, ctx);
+  }
+
+  private async handleDeadLetter(durable: ConsumerName, deadLetter: DeadLetter): Promise<void> {
+    const handler = this.options.deadLetterHandlers[durable];
+    if (!handler) throw new Error(`no handler for ${deadLetterPattern(durable)}`);
+    await handler(deadLetter);
   }
 
   // Stop pulling, let running handlers finish (bounded), then drain the dead-letter subscriptions.
@@ -164,13 +162,6 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     await Promise.all(this.subscriptions.map((sub) => (sub.isClosed() ? undefined : sub.drain())));
   }
 
-  on(): never {
-    throw new Error('JetStreamServer emits no events');
-  }
-
-  unwrap<T>(): T {
-    return this.options.connection as T;
-  }
 }
 
 // Resolves 'timeout' if `work` takes longer than `ms`, without leaving a timer behind either way.

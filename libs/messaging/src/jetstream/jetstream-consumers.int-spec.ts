@@ -1,16 +1,13 @@
 import { decodeJson } from '../json-codec';
-import { Controller, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { EventPattern, Payload, Ctx, type MessageHandler } from '@nestjs/microservices';
 import { CONSUMERS, STREAMS, subjects } from '@vj/contracts';
 import { startNatsServer, waitFor, type LocalNatsServer } from '@vj/local-stack';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import type { ConsumerSpec } from './consumer-spec';
-import { deadLetterPattern, type DeadLetter } from './dead-letter';
+import type { DeadLetter } from './dead-letter';
 import { ensureConsumer } from './ensure-consumer';
-import { JetStreamContext } from './jetstream-context';
+import type { JetStreamContext } from './jetstream-context';
 import { JetStreamPublisher } from './jetstream-publisher';
-import { JetStreamServer } from './jetstream-server';
+import { JetStreamConsumers } from './jetstream-consumers';
 import { PermanentMessageError } from './permanent-message-error';
 import { ensureStreams } from './streams';
 
@@ -34,12 +31,12 @@ function workSpec(overrides: Partial<ConsumerSpec> = {}): ConsumerSpec {
 
 type Handler = (payload: unknown, ctx: JetStreamContext) => unknown;
 
-describe('JetStreamServer against nats-server', () => {
+describe('JetStreamConsumers against nats-server', () => {
   let nats: LocalNatsServer;
   let nc: NatsConnection;
   let jsm: JetStreamManager;
   let publisher: JetStreamPublisher;
-  let server: JetStreamServer | undefined;
+  let server: JetStreamConsumers | undefined;
   let seq = 0;
 
   beforeAll(async () => {
@@ -77,10 +74,16 @@ describe('JetStreamServer against nats-server', () => {
   const isOutage = (error: unknown) => (error as { code?: unknown }).code === 'ECONNREFUSED';
 
   async function serve(spec: ConsumerSpec, handlers: Record<string, Handler>, deadLetters?: (d: DeadLetter) => unknown) {
-    server = new JetStreamServer({ connection: nc, consumers: [spec], pullExpiresMs: 1_000, closeTimeoutMs: 2_000, isOutage });
-    for (const [pattern, handler] of Object.entries(handlers)) server.addHandler(pattern, handler as MessageHandler, true);
-    server.addHandler(deadLetterPattern(spec.durable), (async (d: DeadLetter) => deadLetters?.(d)) as MessageHandler, true);
-    await new Promise<void>((resolve, reject) => server!.listen((error?: unknown) => (error ? reject(error) : resolve())));
+    server = new JetStreamConsumers({
+      connection: nc,
+      consumers: [spec],
+      handlers: Object.fromEntries(Object.entries(handlers).map(([subject, handler]) => [subject, async (payload: unknown, ctx: JetStreamContext) => void (await handler(payload, ctx))])),
+      deadLetterHandlers: { [spec.durable]: async (d: DeadLetter) => void deadLetters?.(d) },
+      pullExpiresMs: 1_000,
+      closeTimeoutMs: 2_000,
+      isOutage,
+    });
+    await server.start();
   }
 
   const publish = (subject: string, payload: object) => publisher.publish(subject, payload, { msgId: `m-${++seq}` });
@@ -262,43 +265,9 @@ describe('JetStreamServer against nats-server', () => {
     expect(await streamMessages()).toBe(1);
   });
 
-  it('dispatches to @EventPattern handlers of a Nest microservice and refuses a doubled handler', async () => {
-    const seen: { payload: unknown; subject: string; attempt: number }[] = [];
-    @Controller()
-    class WorkController {
-      @EventPattern(CLEAN)
-      clean(@Payload() payload: unknown, @Ctx() ctx: JetStreamContext) {
-        seen.push({ payload, subject: ctx.subject, attempt: ctx.attempt });
-      }
-      @EventPattern(REMOVAL)
-      removal() {}
-      @EventPattern(deadLetterPattern(CONSUMERS.renderWorker))
-      dead() {}
-    }
-    @Module({ controllers: [WorkController] })
-    class WorkModule {}
-    const app = await NestFactory.createMicroservice(WorkModule, {
-      strategy: new JetStreamServer({ connection: nc, consumers: [workSpec()], pullExpiresMs: 1_000 }),
-      logger: false,
-    });
-    await app.listen();
-    await publish(CLEAN, { job_id: 'i' });
-    await waitFor('dispatched', async () => seen.length === 1);
-    expect(seen).toEqual([{ payload: { job_id: 'i' }, subject: CLEAN, attempt: 1 }]);
-    await app.close();
-
-    @Controller()
-    class DoubledController {
-      @EventPattern(CLEAN)
-      again() {}
-    }
-    @Module({ controllers: [WorkController, DoubledController] })
-    class DoubledModule {}
-    const doubled = await NestFactory.createMicroservice(DoubledModule, {
-      strategy: new JetStreamServer({ connection: nc, consumers: [workSpec()] }),
-      logger: false,
-    });
-    await expect(doubled.listen()).rejects.toThrow(`2 handlers for "${CLEAN}"`);
-    await doubled.close();
+  it('refuses to start with a handler for a subject no consumer declares', async () => {
+    await expect(serve(workSpec(), { [CLEAN]: async () => undefined, [REMOVAL]: async () => undefined, 'vj.elsewhere': async () => undefined })).rejects.toThrow(
+      'handler for "vj.elsewhere" matches no declared consumer subject',
+    );
   });
 });

@@ -1,0 +1,45 @@
+import { Logger } from '@nestjs/common';
+import { CONSUMERS, subjects, type JobFailedReportV1, type JobRetryingReportV1, type JobStartedReportV1, type JobSucceededReportV1, type JobWorkRequestedV1 } from '@vj/contracts';
+import type { DeadLetter, DeadLetterHandlers, HandlerTable } from '@vj/messaging';
+import { workerDeadline } from '../domain/job-deadline';
+import type { JobsService } from '../jobs/jobs.service';
+
+const logger = new Logger('Reports');
+
+// Worker reports move the job; duplicates and late reports for final jobs are acked and ignored.
+export function reportHandlers(jobs: JobsService): HandlerTable {
+  return {
+    [subjects.report('started')]: async (payload) => {
+      const report = payload as JobStartedReportV1;
+      // The worker's deadline replaces the one from create: its limits count from when it started.
+      await jobs.applyCommand(report.job_id, { kind: 'start', attempt: report.attempt, deadlineAt: workerDeadline(report) });
+    },
+    [subjects.report('retrying')]: async (payload) => {
+      const report = payload as JobRetryingReportV1;
+      await jobs.applyCommand(report.job_id, { kind: 'record_failure', failedAttempts: report.failed_attempts });
+    },
+    [subjects.report('succeeded')]: async (payload, ctx) => {
+      const report = payload as JobSucceededReportV1;
+      const outcome = await jobs.applyCommand(report.job_id, { kind: 'succeed', result: report.result, mediaDurationSeconds: report.media_duration_seconds });
+      if (outcome === 'ignored') logger.log(`ignored succeeded report for job ${report.job_id} (attempt ${ctx.attempt})`);
+    },
+    [subjects.report('failed')]: async (payload) => {
+      const report = payload as JobFailedReportV1;
+      await jobs.applyCommand(report.job_id, { kind: 'fail', error: report.error });
+    },
+  };
+}
+
+export function reportDeadLetterHandlers(jobs: JobsService): DeadLetterHandlers {
+  return {
+    // A report we could not apply after every retry: the stale-job sweeper will still finish the job.
+    [CONSUMERS.jobsReports]: (deadLetter) => logger.error(`report ${deadLetter.subject} dropped after ${deadLetter.deliveries} deliveries: ${deadLetter.error}`),
+    // The render workers never settled this job's work message: fail the job so it is never lost.
+    [CONSUMERS.renderWorker]: async (deadLetter) => {
+      await jobs.failJob((deadLetter as DeadLetter<JobWorkRequestedV1>).payload.job_id, {
+        code: 'generation_failed',
+        message: `processing never finished: the work was delivered ${deadLetter.deliveries} times`,
+      });
+    },
+  };
+}

@@ -9,3 +9,4 @@ export * from './outbox-collector';
 export * from './tracing';
 export * from './messaging-metrics';
 export * from './stop-signals';
+export * from './run-service';

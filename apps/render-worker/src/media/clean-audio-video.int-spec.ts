@@ -142,12 +142,18 @@ describe('cleanAudioVideo with ffmpeg', () => {
   });
 
   describe('hostile audio', () => {
-    it('delivers digital silence as silence, with nothing raised to the target', async () => {
-      const input = media('silence.mp4');
+    // An H.264 MP4 of `seconds` with this lavfi source as its audio.
+    async function clipWithAudio(name: string, seconds: number, audio: string): Promise<string> {
+      const input = media(name);
       await ffmpeg([
-        '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=20', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '20',
+        '-f', 'lavfi', '-i', `testsrc2=size=160x120:rate=25:duration=${seconds}`, '-f', 'lavfi', '-t', String(seconds), '-i', audio,
         '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...MP4_AAC, input,
       ]);
+      return input;
+    }
+
+    it('delivers digital silence as silence, with nothing raised to the target', async () => {
+      const input = await clipWithAudio('silence.mp4', 20, 'anullsrc=r=48000:cl=mono');
       const result = await clean(input);
       await expectPictureCopied(input, result.outputPath);
       const report = await ffmpeg(['-i', result.outputPath, '-af', 'volumedetect', '-f', 'null', '-']);
@@ -156,11 +162,7 @@ describe('cleanAudioVideo with ffmpeg', () => {
     });
 
     it('delivers a full-scale square wave at mains frequency within range, the picture copied', async () => {
-      const input = media('mains-square.mp4');
-      await ffmpeg([
-        '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=6', '-f', 'lavfi', '-t', '6', '-i', 'aevalsrc=sgn(sin(2*PI*50*t)):s=48000',
-        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...MP4_AAC, input,
-      ]);
+      const input = await clipWithAudio('mains-square.mp4', 6, 'aevalsrc=sgn(sin(2*PI*50*t)):s=48000');
       const result = await clean(input);
       await expectPictureCopied(input, result.outputPath);
       expect((await loudnessOf(result.outputPath)).truePeakDb).toBeLessThanOrEqual(-1);

@@ -199,26 +199,30 @@ export class HumLines {
   }
 
   /**
-   * Fits the lines on the audio's start before it is cleaned, so its first samples are cleaned as
-   * well as the rest: first with each block weighed by all it holds, then by what that fit leaves.
-   * @param {ArrayLike<number>} start the audio's first samples
+   * Fits the lines on audio before it is cleaned: first with each block weighed by all it holds, then
+   * by what that fit leaves. `audio` is either what is cleaned next (the audio's start, so its first
+   * samples are cleaned as well as the rest) or, `continuing`, what came just before it.
+   * @param {ArrayLike<number>} audio
+   * @param {boolean} [continuing]
    */
-  prime(start) {
+  prime(audio, continuing = false) {
     const { block, count } = this;
     if (count === 0) return;
-    const blocks = Math.min(FIT_BLOCKS, Math.floor(start.length / block));
+    const length = Math.min(FIT_BLOCKS, Math.floor(audio.length / block)) * block;
+    // Continuing, the fit is read from the latest blocks, which end just before the next sample.
+    const from = continuing ? audio.length - length : 0;
     // The fit stays as it was through each pass: nothing in the first, the first's in the second.
     for (let pass = 0; pass < 2; pass++) {
       this.blocks = 0;
       this.sample = 0;
       this.setOscillators();
-      for (let i = 0; i < blocks * block; i++) {
-        this.take(start[i]);
+      for (let i = 0; i < length; i++) {
+        this.take(audio[from + i]);
         if (this.inBlock === block) this.endBlock(false);
       }
       this.fit();
     }
-    this.sample = 0;
+    this.sample = continuing ? length : 0;
     this.setOscillators();
   }
 
@@ -295,5 +299,59 @@ export class HumLines {
       this.cos[line] = Math.cos(this.steps[line] * this.sample);
       this.sin[line] = Math.sin(this.steps[line] * this.sample);
     }
+  }
+}
+
+// Mains hum in a stream: looked for on its first seconds (held back, then cleaned from their start),
+// and, while none is found, again on every stretch as long after them: hum that starts later (sound
+// that begins after seconds of silence, a motor that switches on) is taken out from the stretch after
+// the one it was found in.
+export class MainsHum {
+  /**
+   * @param {number} sampleRate
+   * @param {number} stretch samples looked at each time
+   */
+  constructor(sampleRate, stretch) {
+    this.sampleRate = sampleRate;
+    /** @type {HumLines | null} */
+    this.lines = null;
+    this.stretch = new Float32Array(stretch);
+    this.filled = 0;
+    // Samples about to come through process() that were looked at already (the held start).
+    this.seen = 0;
+  }
+
+  /** @param {Float32Array} held the stream's first samples, about to be cleaned */
+  start(held) {
+    this.look(held, false);
+    this.seen = held.length;
+  }
+
+  /** @param {Float32Array} frame cleaned in place once hum was found */
+  process(frame) {
+    if (this.lines) return this.lines.process(frame);
+    const { stretch } = this;
+    for (let i = 0; i < frame.length; i++) {
+      if (this.seen > 0) {
+        this.seen--;
+        continue;
+      }
+      stretch[this.filled++] = frame[i];
+      if (this.filled === stretch.length) {
+        this.filled = 0;
+        this.look(stretch, true);
+      }
+    }
+  }
+
+  /**
+   * @param {Float32Array} audio
+   * @param {boolean} continuing whether it came before what is cleaned next (else it is cleaned next)
+   */
+  look(audio, continuing) {
+    const mains = detectMains(audio, this.sampleRate);
+    if (mains === null) return;
+    this.lines = new HumLines(mains, this.sampleRate);
+    this.lines.prime(audio, continuing);
   }
 }

@@ -17,14 +17,14 @@ import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { endianness } from 'node:os';
 import { LoudnessMeter } from './loudness-meter.mjs';
-import { detectMains, HumLines } from './mains-hum.mjs';
+import { MainsHum } from './mains-hum.mjs';
 import { SpectralGain } from './spectral-gain.mjs';
 
 const FRAME = 480; // RNNoise frame: 10 ms at 48 kHz
 const FRAME_BYTES = FRAME * 2;
 const SAMPLE_RATE = 48_000;
-// Hum is looked for, and its frequency measured, on this much audio, held back until then (or the end,
-// if shorter).
+// Hum is looked for, and its frequency measured, on this much audio: the start is held back until
+// then (or the end, if shorter); while none is found, each stretch as long after it is looked at too.
 const HUM_DETECTION_SAMPLES = 4 * SAMPLE_RATE;
 
 /** @param {string} message */
@@ -58,8 +58,8 @@ const seenBefore = new Float32Array(FRAME); // the previous input frame as RNNoi
 let previousInput = new Float32Array(FRAME);
 let inputBeforePrevious = new Float32Array(FRAME);
 const spectralGain = new SpectralGain();
-/** @type {HumLines | null} */
-let humLines = null; // made once the hum has been looked for
+const mainsHum = new MainsHum(SAMPLE_RATE, HUM_DETECTION_SAMPLES);
+let holding = true; // the start is held back until hum has been looked for on it
 // The input's DC offset, followed by a one-pole low-pass of this time constant: far below any noise
 // worth removing (it passes under 0.1 Hz), and started at the mean of the held audio.
 const OFFSET_SECONDS = 2;
@@ -87,7 +87,7 @@ function processFrame(input, out, outOffset) {
     offsets[i] = offset;
     frame[i] -= offset;
   }
-  humLines?.process(frame);
+  mainsHum.process(frame);
   const seen = Float32Array.from(frame);
   rnnoise._rnnoise_process_frame(state, framePtr, framePtr);
   const done = started ? spectralGain.push(seenBefore, frame) : null;
@@ -155,9 +155,9 @@ async function releaseHeld() {
     at += frames.length;
   }
   offset = start.length === 0 ? 0 : start.reduce((sum, sample) => sum + sample, 0) / start.length;
-  humLines = new HumLines(detectMains(start, SAMPLE_RATE), SAMPLE_RATE);
-  humLines.prime(start);
+  mainsHum.start(Float32Array.from(start, (sample) => sample - offset));
   held = [];
+  holding = false;
   await denoise(start);
 }
 
@@ -168,7 +168,7 @@ for await (const chunk of process.stdin) {
   const whole = bytes.length - (bytes.length % FRAME_BYTES);
   pending = bytes.subarray(whole);
   const input = framesOf(bytes.subarray(0, whole));
-  if (humLines) {
+  if (!holding) {
     await denoise(input);
     continue;
   }
@@ -176,7 +176,7 @@ for await (const chunk of process.stdin) {
   heldSamples += input.length;
   if (heldSamples >= HUM_DETECTION_SAMPLES) await releaseHeld();
 }
-if (!humLines) await releaseHeld();
+if (holding) await releaseHeld();
 
 // Flush: the last partial frame (zero-padded), then two silent frames to push out the lagged output.
 const tailSamples = Math.floor(pending.length / 2);

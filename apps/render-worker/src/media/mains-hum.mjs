@@ -1,13 +1,14 @@
 // @ts-check
 // Mains hum (50 or 60 Hz and its harmonics, from ground loops and lighting) is a set of steady lines
-// that RNNoise takes for little more than noise (bench:denoise-quality). Mains is found on the first
-// seconds of the audio: a few of its harmonics stand well above the spectrum a few hertz either side,
-// over the whole stretch and over each half of it, where speech's own harmonics, which glide, do not.
-// Then every harmonic is fitted and subtracted, not only those found: under speech a weak one does not
-// stand out, yet is there. A line's fit is the weighted mean of its phasor over short blocks of the
-// last seconds, each block weighing the inverse of what was left in it once the hum was taken out: the
-// hum is steady, speech comes and goes, so the fit is read mostly from the pauses and takes little of
-// the speech with it (decision 0076).
+// that RNNoise takes for little more than noise (bench:denoise-quality). Mains is found on a few
+// seconds of the audio (MainsHum: the first, then each later stretch until it is): a few of its
+// harmonics stand well above the spectrum a few hertz either side, over the whole stretch and over
+// each half of it, where speech's own harmonics, which glide, do not. Then every harmonic is fitted
+// and subtracted, not only those found: under speech a weak one does not stand out, yet is there. A
+// line's fit is the weighted mean of its phasor over short blocks of the last seconds, each block
+// weighing the inverse of what was left in it once the hum was taken out: the hum is steady, speech
+// comes and goes, so the fit is read mostly from the pauses and takes little of the speech with it
+// (decision 0076).
 
 const MAINS = [50, 60];
 // Harmonics fitted: buzz carries odd harmonics far up; above this RNNoise does well enough.

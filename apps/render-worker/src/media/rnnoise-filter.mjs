@@ -5,14 +5,13 @@
 // the file at the end.
 // Plain JS run as a child process: the wasm package is ESM-only and Jest cannot load it in-process.
 // A DC offset is not noise: it is taken out first and given back in the output, so a recording's offset
-// comes out as it went in (decision 0078). Mains hum found on the first seconds is subtracted next
+// comes out as it went in (decision 0078). Mains hum, once found, is subtracted next
 // (mains-hum.mjs). RNNoise's output then only says how much to lower each part of the spectrum: its
 // input is scaled by that (spectral-gain.mjs), keeping its waveform where RNNoise's own output
-// reshapes speech. Then
-// output = strength * gained + (1 - strength) * dry, the dry signal delayed to meet it: RNNoise's
-// output lags its input by one frame and the spectral step by one more; mixing unaligned
-// comb-filters (denoise-quality.int-spec.ts measures it). The lag is then removed so output sample i
-// matches input sample i.
+// reshapes speech. Then output = strength * gained + (1 - strength) * dry, the dry signal delayed to
+// meet it: RNNoise's output lags its input by one frame and the spectral step by one more; mixing
+// unaligned comb-filters (denoise-quality.int-spec.ts measures it). The lag is then removed so output
+// sample i matches input sample i.
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { endianness } from 'node:os';

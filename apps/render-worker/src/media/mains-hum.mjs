@@ -63,11 +63,12 @@ function powerAt(samples, frequency, sampleRate) {
  * @param {Float64Array} samples
  * @param {number} frequency
  * @param {number} sampleRate
+ * @param {number} [power] the power at `frequency`, when it is known already
  */
-function lineRatio(samples, frequency, sampleRate) {
+function lineRatio(samples, frequency, sampleRate, power = powerAt(samples, frequency, sampleRate)) {
   const bin = sampleRate / samples.length;
   const around = NEIGHBOUR_BINS.reduce((sum, offset) => sum + powerAt(samples, frequency + offset * bin, sampleRate), 0);
-  return powerAt(samples, frequency, sampleRate) / (around / NEIGHBOUR_BINS.length);
+  return power / (around / NEIGHBOUR_BINS.length);
 }
 
 /**
@@ -87,11 +88,11 @@ export function detectMains(samples, sampleRate) {
   let best = { mains: 0, lines: /** @type {number[]} */ ([]) };
   for (const mains of MAINS) {
     const lines = harmonicsOf(mains, sampleRate).filter((frequency) => {
+      const power = powerAt(all, frequency, sampleRate);
       // A sine of amplitude A gives powerAt A^2 n / 4, and has a mean square of A^2 / 2.
-      const linePower = (2 * powerAt(all, frequency, sampleRate)) / all.length;
       return (
-        linePower >= LINE_SHARE * meanSquare &&
-        lineRatio(all, frequency, sampleRate) >= LINE_OVER_NEIGHBOURS &&
+        (2 * power) / all.length >= LINE_SHARE * meanSquare &&
+        lineRatio(all, frequency, sampleRate, power) >= LINE_OVER_NEIGHBOURS &&
         halves.every((part) => lineRatio(part, frequency, sampleRate) >= HALF_LINE_OVER_NEIGHBOURS)
       );
     });

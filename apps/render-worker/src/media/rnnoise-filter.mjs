@@ -64,7 +64,8 @@ let holding = true; // the start is held back until hum has been looked for on i
 const OFFSET_SECONDS = 2;
 const OFFSET_STEP = 1 - Math.exp(-1 / (OFFSET_SECONDS * SAMPLE_RATE));
 let offset = 0;
-// Its values over the frames one and two before, for the mix.
+// Its values over this frame and the two before, for the mix (three buffers taking turns).
+let offsets = new Float32Array(FRAME);
 let previousOffsets = new Float32Array(FRAME);
 let offsetsBeforePrevious = new Float32Array(FRAME);
 let started = false; // the first frame's output belongs to input that precedes the stream: dropped
@@ -80,7 +81,6 @@ function processFrame(input, out, outOffset) {
   // HEAPF32 is read each time: the view is replaced if the wasm memory ever grows.
   const frame = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
   frame.set(input);
-  const offsets = new Float32Array(FRAME);
   for (let i = 0; i < FRAME; i++) {
     offset += OFFSET_STEP * (frame[i] - offset);
     offsets[i] = offset;
@@ -89,20 +89,19 @@ function processFrame(input, out, outOffset) {
   mainsHum.process(frame);
   const seen = Float32Array.from(frame);
   rnnoise._rnnoise_process_frame(state, framePtr, framePtr);
-  const done = started ? spectralGain.push(seenBefore, frame) : null;
-  if (done) {
+  const gained = started ? spectralGain.push(seenBefore, frame) : null;
+  if (gained) {
     for (let i = 0; i < FRAME; i++) {
-      const mixed = strength * (done.gained[i] + offsetsBeforePrevious[i]) + (1 - strength) * inputBeforePrevious[i];
+      const mixed = strength * (gained[i] + offsetsBeforePrevious[i]) + (1 - strength) * inputBeforePrevious[i];
       out[outOffset + i] = Math.max(-32768, Math.min(32767, Math.round(mixed)));
     }
   }
   seenBefore.set(seen);
   inputBeforePrevious = previousInput;
-  offsetsBeforePrevious = previousOffsets;
-  previousOffsets = offsets;
+  [offsetsBeforePrevious, previousOffsets, offsets] = [previousOffsets, offsets, offsetsBeforePrevious];
   previousInput = Float32Array.from(input);
   started = true;
-  return done !== null;
+  return gained !== null;
 }
 
 /**

@@ -7,7 +7,7 @@
 // neighbouring bins, at most 1), keeping the input's phase. Clean speech then comes out at 19-22 dB,
 // and the noise is removed as well or better (decision 0075).
 // Frames of FRAME samples go in as aligned (input, denoised) pairs; each push returns the frame pushed
-// before it, once both analysis windows that cover it are done: one frame of look-ahead.
+// before it, gained, once both analysis windows that cover it are done: one frame of look-ahead.
 
 const FRAME = 480;
 const WINDOW = 2 * FRAME;
@@ -23,6 +23,7 @@ export class SpectralGain {
     this.previousInput = new Float64Array(FRAME);
     this.previousDenoised = new Float64Array(FRAME);
     this.tail = new Float64Array(FRAME);
+    this.gained = new Float64Array(FRAME);
     this.inputRe = new Float64Array(FFT_SIZE);
     this.inputIm = new Float64Array(FFT_SIZE);
     this.denoisedRe = new Float64Array(FFT_SIZE);
@@ -35,7 +36,7 @@ export class SpectralGain {
   /**
    * @param {ArrayLike<number>} input the next input frame
    * @param {ArrayLike<number>} denoised RNNoise's output for it, aligned
-   * @returns {{ input: Float64Array, gained: Float64Array } | null} the previous frame, or null for the first
+   * @returns {Float64Array | null} the previous frame gained (valid until the next push), or null for the first
    */
   push(input, denoised) {
     const { inputRe, inputIm, denoisedRe, denoisedIm } = this;
@@ -53,17 +54,16 @@ export class SpectralGain {
     fft(denoisedRe, denoisedIm, false);
     this.applyGains();
     fft(inputRe, inputIm, true);
-    const gained = new Float64Array(FRAME);
+    const { gained } = this;
     for (let i = 0; i < FRAME; i++) {
       gained[i] = this.tail[i] + inputRe[i] * SINE[i];
       this.tail[i] = inputRe[FRAME + i] * SINE[FRAME + i];
     }
-    const previous = this.previousInput;
-    this.previousInput = Float64Array.from(input);
-    this.previousDenoised = Float64Array.from(denoised);
+    this.previousInput.set(input);
+    this.previousDenoised.set(denoised);
     const wasStarted = this.started;
     this.started = true;
-    return wasStarted ? { input: previous, gained } : null;
+    return wasStarted ? gained : null;
   }
 
   // Scales the input's spectrum, in place, by the denoiser's gain per bin.
@@ -91,31 +91,63 @@ export class SpectralGain {
   }
 }
 
+// The FFT's fixed work for FFT_SIZE points, made once: the bit-reversal swaps, and each stage's
+// twiddle factors in the order the butterflies take them, made by the same recurrence a stage would
+// run (so the transform is the same to the bit), for each direction.
+const SWAPS = (() => {
+  const swaps = [];
+  for (let i = 1, j = 0; i < FFT_SIZE; i++) {
+    let bit = FFT_SIZE >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) swaps.push(i, j);
+  }
+  return Int32Array.from(swaps);
+})();
+const TWIDDLES = { forward: twiddles(false), inverse: twiddles(true) };
+
+/** @param {boolean} inverse */
+function twiddles(inverse) {
+  const re = new Float64Array(FFT_SIZE - 1);
+  const im = new Float64Array(FFT_SIZE - 1);
+  let at = 0;
+  for (let length = 2; length <= FFT_SIZE; length <<= 1) {
+    const angle = ((inverse ? 2 : -2) * Math.PI) / length;
+    const stepRe = Math.cos(angle);
+    const stepIm = Math.sin(angle);
+    let wRe = 1;
+    let wIm = 0;
+    for (let k = 0; k < length / 2; k++, at++) {
+      re[at] = wRe;
+      im[at] = wIm;
+      const nextRe = wRe * stepRe - wIm * stepIm;
+      wIm = wRe * stepIm + wIm * stepRe;
+      wRe = nextRe;
+    }
+  }
+  return { re, im };
+}
+
 /**
- * In-place radix-2 FFT; the inverse is scaled by 1/n.
+ * In-place radix-2 FFT of FFT_SIZE points; the inverse is scaled by 1/n.
  * @param {Float64Array} re
  * @param {Float64Array} im
  * @param {boolean} inverse
  */
 function fft(re, im, inverse) {
-  const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      [re[i], re[j]] = [re[j], re[i]];
-      [im[i], im[j]] = [im[j], im[i]];
-    }
+  const n = FFT_SIZE;
+  for (let s = 0; s < SWAPS.length; s += 2) {
+    const i = SWAPS[s];
+    const j = SWAPS[s + 1];
+    [re[i], re[j]] = [re[j], re[i]];
+    [im[i], im[j]] = [im[j], im[i]];
   }
-  for (let length = 2; length <= n; length <<= 1) {
-    const angle = ((inverse ? 2 : -2) * Math.PI) / length;
-    const stepRe = Math.cos(angle);
-    const stepIm = Math.sin(angle);
+  const { re: twRe, im: twIm } = inverse ? TWIDDLES.inverse : TWIDDLES.forward;
+  for (let length = 2, base = 0; length <= n; base += length / 2, length <<= 1) {
     for (let start = 0; start < n; start += length) {
-      let wRe = 1;
-      let wIm = 0;
       for (let k = 0; k < length / 2; k++) {
+        const wRe = twRe[base + k];
+        const wIm = twIm[base + k];
         const a = start + k;
         const b = a + length / 2;
         const tRe = re[b] * wRe - im[b] * wIm;
@@ -124,9 +156,6 @@ function fft(re, im, inverse) {
         im[b] = im[a] - tIm;
         re[a] += tRe;
         im[a] += tIm;
-        const nextRe = wRe * stepRe - wIm * stepIm;
-        wIm = wRe * stepIm + wIm * stepRe;
-        wRe = nextRe;
       }
     }
   }

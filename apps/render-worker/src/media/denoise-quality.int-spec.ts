@@ -5,7 +5,7 @@ import { denoiseCommand } from './denoise-command';
 import { ProcessRunner } from './process-runner';
 import { siSdr } from './si-sdr';
 import { decodePcm } from './testing/media-tools';
-import { PcmCollector, toBytes } from './testing/pcm';
+import { mixAtSnr, PcmCollector, toBytes } from './testing/pcm';
 
 // Denoising quality on real recordings from ../shared/media (README there): LibriVox read speech
 // (public domain, via Debian pocketsphinx-testdata) mixed with a real background-noise recording
@@ -18,19 +18,6 @@ const describeWithMedia = present ? describe : describe.skip;
 const SPEECH = ['sense_and_sensibility_01_austen_64kb-0870.wav', 'sense_and_sensibility_01_austen_64kb-0890.wav'];
 const NOISE = 'noise_freesound_573577_cc0.wav';
 const FRAME = 480;
-
-// speech + noise (looped) at the given SNR, scaled to peak at -1 dBFS.
-function mix(speech: Int16Array, noise: Int16Array, snrDb: number): Float64Array {
-  const power = (signal: ArrayLike<number>, length: number): number => {
-    let sum = 0;
-    for (let i = 0; i < length; i++) sum += signal[i % signal.length] ** 2;
-    return sum / length;
-  };
-  const gain = Math.sqrt(power(speech, speech.length) / power(noise, speech.length) / 10 ** (snrDb / 10));
-  const mixed = Float64Array.from(speech, (s, i) => s + gain * noise[i % noise.length]);
-  const peak = mixed.reduce((max, x) => Math.max(max, Math.abs(x)), 0);
-  return mixed.map((x) => (x * 0.89 * 32767) / peak);
-}
 
 // The output shifted by `lag` samples (zero-filled), to score misalignment.
 function shifted(signal: Int16Array, lag: number): Float64Array {
@@ -47,7 +34,7 @@ describeWithMedia('denoising real noisy speech', () => {
     for (const name of SPEECH) speech.set(name, await decodePcm(resolve(MEDIA, 'audio', name)));
   });
 
-  async function denoise(input: Float64Array, strength: number): Promise<Int16Array> {
+  async function denoise(input: ArrayLike<number>, strength: number): Promise<Int16Array> {
     const output = new PcmCollector();
     await runner.run(denoiseCommand(process.execPath, strength), {
       timeoutMs: 30_000,
@@ -60,7 +47,7 @@ describeWithMedia('denoising real noisy speech', () => {
   describe.each(SPEECH)('%s', (name) => {
     it.each([0, 5])('improves SI-SDR by at least 6 dB at %i dB SNR, with the output aligned', async (snrDb) => {
       const clean = speech.get(name) as Int16Array;
-      const noisy = mix(clean, noise, snrDb);
+      const noisy = mixAtSnr(clean, noise, snrDb);
       const [denoised, full] = await Promise.all([denoise(noisy, 0.874), denoise(noisy, 1)]);
       expect(denoised).toHaveLength(clean.length);
 

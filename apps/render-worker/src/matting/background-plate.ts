@@ -112,9 +112,10 @@ export class BackgroundPlate {
   private readonly chromaV: Float32Array;
   // Frames each pixel has shown the background (two for each it learned from, see weigh), capped at 255.
   private readonly seen: Uint8Array;
-  // Grid planes: the model's person grown by `reach`, and where the background may be learned.
+  // Grid planes: the model's person grown by `reach`, and where the background may not be learned
+  // (the person, what enters or moves, grown by `learnMargin`).
   private readonly near: Uint8Array;
-  private readonly learnable: Uint8Array;
+  private readonly unlearnable: Uint8Array;
   private readonly scratch: Uint8Array;
   // This frame's evidence per pixel, the pixels weighed (in order), and per grid cell the evidence's
   // sum and count, then its mean over the cell and its neighbours.
@@ -125,6 +126,9 @@ export class BackgroundPlate {
   private readonly rowSums: Float64Array;
   private readonly rowCounts: Int32Array;
   private readonly regional: Float32Array;
+  // The grid rows and columns this frame's weighed pixels lie in (empty: bottom < top); the cell sums
+  // outside its rows are 0.
+  private readonly weighed = { top: 0, bottom: -1, left: 0, right: -1 };
   // Grid planes of what enters (entering): the cells that differ from the plate, their labels, the
   // walk's stack, a patch's cells, and each cell's centre pixel.
   private readonly differs: Uint8Array;
@@ -137,9 +141,11 @@ export class BackgroundPlate {
   // Last frame's entering cells, and its `near` (the person and what entered, grown).
   private readonly previousEntering: Uint8Array;
   private readonly previousNear: Uint8Array;
-  // For each alpha column and row, its grid column and row.
+  // For each alpha column and row, its grid column and row, and whether it holds its grid cells' centres.
   private readonly gridX: Int32Array;
   private readonly gridY: Int32Array;
+  private readonly centreColumns: Uint8Array;
+  private readonly centreRows: Uint8Array;
   private readonly chromaWidth: number;
   private empty = true;
   // Frames fused, for the rows that learn (weigh).
@@ -167,7 +173,7 @@ export class BackgroundPlate {
     this.seen = new Uint8Array(pixels);
     const gridPixels = grid.width * grid.height;
     this.near = new Uint8Array(gridPixels);
-    this.learnable = new Uint8Array(gridPixels);
+    this.unlearnable = new Uint8Array(gridPixels);
     this.scratch = new Uint8Array(gridPixels);
     this.evidence = new Float32Array(pixels);
     this.candidates = new Int32Array(pixels);
@@ -191,10 +197,13 @@ export class BackgroundPlate {
     this.gridX = Int32Array.from({ length: size.width }, (_, x) => Math.min(grid.width - 1, Math.floor(((x + 0.5) * grid.width) / size.width)));
     this.shiftSearch = new ShiftSearch(grid, 2);
     this.shiftReference = {
-      luma: new Float32Array(grid.width * grid.height),
+      // The plate's luma at each grid cell's centre, kept as weigh learns it (the plate starts at 0).
+      luma: new Float32Array(grid.width * grid.height).fill(lumaOf(0)),
       usable: (g) => this.mask[g] < settings.learnBelow && this.seen[this.centres[g]] >= settings.knownAfter,
     };
     this.gridY = Int32Array.from({ length: size.height }, (_, y) => Math.min(grid.height - 1, Math.floor(((y + 0.5) * grid.height) / size.height)));
+    this.centreColumns = Uint8Array.from(this.gridX, (gx, x) => (this.centres[gx] === x ? 1 : 0));
+    this.centreRows = Uint8Array.from(this.gridY, (gy, y) => (Math.floor(this.centres[gy * grid.width] / size.width) === y ? 1 : 0));
   }
 
   // How recent a movement makes a patch at the picture's edge something entering (see fuse's `moved`).
@@ -225,7 +234,8 @@ export class BackgroundPlate {
   // model shows something there, or it is near the person), summed per grid cell; learns the
   // background where the model shows none. Returns how many pixels were weighed (`candidates`).
   private weigh(alpha: Uint8Array, picture: PlatePicture): number {
-    const { luma, chromaU, chromaV, seen, near, learnable, gridX, gridY, chromaWidth, evidence, candidates, cellSums, cellCounts, gain, settings } = this;
+    const { luma, chromaU, chromaV, seen, near, unlearnable, gridX, gridY, centreColumns, centreRows, chromaWidth, evidence, candidates, cellSums, cellCounts, gain, settings } = this;
+    const gridPlate = this.shiftReference.luma;
     const { width, height } = this.size;
     const { bytes } = picture;
     const shift = picture.chromaShift;
@@ -237,13 +247,23 @@ export class BackgroundPlate {
     // frames of learnRate would and counting as two frames seen.
     const rate = 1 - (1 - settings.learnRate) ** 2;
     const learningRows = this.fused & 1;
-    cellSums.fill(0);
-    cellCounts.fill(0);
+    const box = this.weighed;
+    const gridWidth = this.grid.width;
+    if (box.bottom >= box.top) {
+      cellSums.fill(0, box.top * gridWidth, (box.bottom + 1) * gridWidth);
+      cellCounts.fill(0, box.top * gridWidth, (box.bottom + 1) * gridWidth);
+    }
+    box.top = this.grid.height;
+    box.bottom = -1;
+    box.left = gridWidth;
+    box.right = -1;
     let count = 0;
     for (let y = 0, i = 0; y < height; y++) {
-      const gridRow = gridY[y] * this.grid.width;
+      const gridRow = gridY[y] * gridWidth;
+      const rowStart = count;
       const chromaRow = (y >> shift) * chromaWidth;
       const learning = (y & 1) === learningRows;
+      const centreRow = centreRows[y] === 1;
       for (let x = 0; x < width; x++, i++) {
         const g = gridRow + gridX[x];
         const c = chromaRow + (x >> shift);
@@ -265,9 +285,12 @@ export class BackgroundPlate {
           candidates[count++] = i;
           cellSums[g] += weight;
           cellCounts[g]++;
+          if (gridX[x] < box.left) box.left = gridX[x];
+          if (gridX[x] > box.right) box.right = gridX[x];
         }
-        if (learning && learnable[g] === 1 && alpha[i] === 0) {
+        if (learning && unlearnable[g] === 0 && alpha[i] === 0) {
           luma[i] = seen[i] === 0 ? yValue : luma[i] + rate * (yValue - luma[i]);
+          if (centreRow && centreColumns[x] === 1) gridPlate[g] = lumaOf(luma[i]);
           // A chroma pixel shared by a 2x2 block is learned from its first pixel only.
           if (((x | y) & shift) === 0) {
             chromaU[c] = seen[i] === 0 ? u : chromaU[c] + rate * (u - chromaU[c]);
@@ -275,6 +298,10 @@ export class BackgroundPlate {
           }
           seen[i] = seen[i] < 254 ? seen[i] + 2 : 255;
         }
+      }
+      if (count > rowStart) {
+        if (box.top > gridY[y]) box.top = gridY[y];
+        box.bottom = gridY[y];
       }
     }
     return count;
@@ -286,10 +313,13 @@ export class BackgroundPlate {
   private gatherAround(): void {
     const { cellSums, cellCounts, rowSums, rowCounts, regional } = this;
     const { width, height } = this.grid;
+    const { top, bottom, left, right } = this.weighed;
+    // Only the weighed cells' regions are read (apply); the rows just outside them are all 0.
+    if (bottom < top) return;
     // Each cell's row of three, then the columns of those: two passes instead of nine reads a cell.
-    for (let y = 0; y < height; y++) {
+    for (let y = Math.max(0, top - 1); y <= Math.min(height - 1, bottom + 1); y++) {
       const row = y * width;
-      for (let x = 0; x < width; x++) {
+      for (let x = left; x <= right; x++) {
         const g = row + x;
         let sum = cellSums[g];
         let count = cellCounts[g];
@@ -305,18 +335,20 @@ export class BackgroundPlate {
         rowCounts[g] = count;
       }
     }
-    for (let g = 0; g < regional.length; g++) {
-      let sum = rowSums[g];
-      let count = rowCounts[g];
-      if (g >= width) {
-        sum += rowSums[g - width];
-        count += rowCounts[g - width];
+    for (let y = top; y <= bottom; y++) {
+      for (let g = y * width + left; g <= y * width + right; g++) {
+        let sum = rowSums[g];
+        let count = rowCounts[g];
+        if (y > 0) {
+          sum += rowSums[g - width];
+          count += rowCounts[g - width];
+        }
+        if (y < height - 1) {
+          sum += rowSums[g + width];
+          count += rowCounts[g + width];
+        }
+        regional[g] = count === 0 ? 0 : sum / count;
       }
-      if (g + width < regional.length) {
-        sum += rowSums[g + width];
-        count += rowCounts[g + width];
-      }
-      regional[g] = count === 0 ? 0 : sum / count;
     }
   }
 
@@ -346,9 +378,6 @@ export class BackgroundPlate {
   // background cells whose plate is known.
   private shifted(gridLuma: Float32Array, mask: Float32Array): boolean {
     this.mask = mask;
-    const { luma, centres } = this;
-    const plate = this.shiftReference.luma;
-    for (let g = 0; g < plate.length; g++) plate[g] = lumaOf(luma[centres[g]]);
     return this.shiftSearch.judge(gridLuma, this.shiftReference) === 'moved';
   }
 
@@ -397,19 +426,18 @@ export class BackgroundPlate {
 
   // What enters (entering) counts as the person too: `near` grows by it, grown by `reach`.
   private markGrid(mask: Float32Array, moved: Uint8Array): void {
-    const { near, learnable, scratch, settings } = this;
+    const { near, unlearnable, scratch, settings } = this;
     const { width, height } = this.grid;
     const entering = this.entering(moved);
     // Most frames, nothing enters.
     if (entering.includes(1)) {
-      for (let i = 0; i < mask.length; i++) learnable[i] = entering[i];
-      grow(learnable, scratch, width, height, settings.reach);
-      for (let i = 0; i < mask.length; i++) near[i] |= learnable[i];
+      unlearnable.set(entering);
+      grow(unlearnable, scratch, width, height, settings.reach);
+      for (let i = 0; i < mask.length; i++) near[i] |= unlearnable[i];
     }
     // Nor is what moves learned: someone the model missed, walking.
-    for (let i = 0; i < mask.length; i++) learnable[i] = mask[i] >= settings.learnBelow || entering[i] === 1 || moved[i] === 1 ? 1 : 0;
-    grow(learnable, scratch, width, height, settings.learnMargin);
-    for (let i = 0; i < learnable.length; i++) learnable[i] ^= 1;
+    for (let i = 0; i < mask.length; i++) unlearnable[i] = mask[i] >= settings.learnBelow || entering[i] === 1 || moved[i] === 1 ? 1 : 0;
+    grow(unlearnable, scratch, width, height, settings.learnMargin);
   }
 
   // The grid cells whose picture differs clearly from a known plate (sampled at each cell's centre),
@@ -484,30 +512,50 @@ export class BackgroundPlate {
 }
 
 // Grows the set pixels of `plane` (0 or 1) by `radius` pixels, a square each way (rows, then
-// columns), using `scratch` of the same size.
+// columns), using `scratch` of the same size. Only the box around the set pixels, grown by `radius`,
+// is walked: outside it nothing is set before or after, and a person covers a small part of the grid.
 function grow(plane: Uint8Array, scratch: Uint8Array, width: number, height: number, radius: number): void {
-  for (let y = 0; y < height; y++) {
+  let top = height;
+  let bottom = -1;
+  let left = width;
+  let right = -1;
+  for (let first = plane.indexOf(1); first >= 0; ) {
+    const y = (first / width) | 0;
+    const rowEnd = (y + 1) * width;
+    if (top === height) top = y;
+    bottom = y;
+    if (first - y * width < left) left = first - y * width;
+    const last = plane.lastIndexOf(1, rowEnd - 1) - y * width;
+    if (last > right) right = last;
+    first = rowEnd < plane.length ? plane.indexOf(1, rowEnd) : -1;
+  }
+  if (bottom < 0) return;
+  const x0 = Math.max(0, left - radius);
+  const x1 = Math.min(width - 1, right + radius);
+  for (let y = top; y <= bottom; y++) {
     const row = y * width;
     let lastSet = -Infinity;
-    for (let x = 0; x < width; x++) {
+    for (let x = x0; x <= x1; x++) {
       if (plane[row + x] === 1) lastSet = x;
       scratch[row + x] = x - lastSet <= radius ? 1 : 0;
     }
     lastSet = Infinity;
-    for (let x = width - 1; x >= 0; x--) {
+    for (let x = x1; x >= x0; x--) {
       if (plane[row + x] === 1) lastSet = x;
       if (lastSet - x <= radius) scratch[row + x] = 1;
     }
   }
-  for (let x = 0; x < width; x++) {
+  const y0 = Math.max(0, top - radius);
+  const y1 = Math.min(height - 1, bottom + radius);
+  for (let x = x0; x <= x1; x++) {
     let lastSet = -Infinity;
-    for (let y = 0; y < height; y++) {
-      if (scratch[y * width + x] === 1) lastSet = y;
+    for (let y = y0; y <= y1; y++) {
+      if (y >= top && y <= bottom && scratch[y * width + x] === 1) lastSet = y;
       plane[y * width + x] = y - lastSet <= radius ? 1 : 0;
     }
     lastSet = Infinity;
-    for (let y = height - 1; y >= 0; y--) {
-      if (scratch[y * width + x] === 1) lastSet = y;
+    for (let y = y1; y >= y0; y--) {
+      if (y >= top && y <= bottom && scratch[y * width + x] === 1) lastSet = y;
       if (lastSet - y <= radius) plane[y * width + x] = 1;
     }
   }

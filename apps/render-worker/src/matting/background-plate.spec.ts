@@ -167,4 +167,31 @@ describe('BackgroundPlate', () => {
     plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
     expect(alpha[at(2, 2)]).toBe(128);
   });
+
+  it('forgets the plate when the picture fits it better shifted, at the full picture on a smaller grid', () => {
+    // A textured wall at 64x48 (yuv420p, as with refinement) on a 32x24 grid, then the same wall two
+    // grid cells to the side: a drift too slow to count as the camera moving frame by frame.
+    const size = { width: 64, height: 48 };
+    const grid = { width: 32, height: 24 };
+    const wall = (offset: number): { bytes: Uint8Array; chromaShift: 1 } => {
+      const bytes = new Uint8Array(size.width * size.height * 1.5).fill(128);
+      for (let y = 0; y < size.height; y++) for (let x = 0; x < size.width; x++) bytes[y * size.width + x] = Math.round(120 + 80 * Math.sin((x + offset) * 0.9) * Math.cos(y * 0.7));
+      return { bytes, chromaShift: 1 };
+    };
+    const gridLuma = (picture: { bytes: Uint8Array }): Float32Array =>
+      Float32Array.from({ length: grid.width * grid.height }, (_, g) => (picture.bytes[(2 * Math.floor(g / grid.width) + 1) * size.width + 2 * (g % grid.width) + 1] - 16) / 219);
+    const empty = new Float32Array(grid.width * grid.height);
+    const moved = new Uint8Array(grid.width * grid.height);
+    const fused = (offset: number): Uint8Array => {
+      const plate = new BackgroundPlate(size, grid, 1);
+      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(size.width * size.height), empty, wall(0), true, gridLuma(wall(0)), moved);
+      const alpha = new Uint8Array(size.width * size.height).fill(128);
+      plate.fuse(alpha, empty, wall(offset), true, gridLuma(wall(offset)), moved);
+      return alpha;
+    };
+    // In place, the wall matches its plate: pulled to the background.
+    expect(Math.max(...fused(0))).toBeLessThan(128);
+    // Shifted, the plate is dropped: the model's alpha stands.
+    expect(Array.from(new Set(fused(4)))).toEqual([128]);
+  });
 });

@@ -141,7 +141,8 @@ export class BackgroundPlate {
   // Last frame's entering cells, and its `near` (the person and what entered, grown).
   private readonly previousEntering: Uint8Array;
   private readonly previousNear: Uint8Array;
-  // For each alpha column and row, its grid column and row, and whether it holds its grid cells' centres.
+  // For each alpha column and row, its grid column and row, and whether it holds its grid cells' centres
+  // (the alpha is never smaller than the grid, so each centre pixel is one cell's).
   private readonly gridX: Int32Array;
   private readonly gridY: Int32Array;
   private readonly centreColumns: Uint8Array;
@@ -202,7 +203,7 @@ export class BackgroundPlate {
       usable: (g) => this.mask[g] < settings.learnBelow && this.seen[this.centres[g]] >= settings.knownAfter,
     };
     this.gridY = Int32Array.from({ length: size.height }, (_, y) => Math.min(grid.height - 1, Math.floor(((y + 0.5) * grid.height) / size.height)));
-    this.centreColumns = Uint8Array.from(this.gridX, (gx, x) => (this.centres[gx] === x ? 1 : 0));
+    this.centreColumns = Uint8Array.from(this.gridX, (gx, x) => (this.centres[gx] % size.width === x ? 1 : 0));
     this.centreRows = Uint8Array.from(this.gridY, (gy, y) => (Math.floor(this.centres[gy * grid.width] / size.width) === y ? 1 : 0));
   }
 

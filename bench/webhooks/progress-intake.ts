@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CONSUMERS, STREAMS, subjects, type JobProgressUpdateV1 } from '@vj/contracts';
 import { createDatabase, startNatsServer, startPostgresCluster, waitFor } from '@vj/local-stack';
-import { encodeJson, ensureStreams, SequentialPull } from '@vj/messaging';
+import { encodeJson, ensureStreams, PullLoop } from '@vj/messaging';
 import { AckPolicy, connect, type NatsConnection } from 'nats';
 import type { DataSource } from 'typeorm';
 import { createWebhooksDataSource } from '../../apps/webhook-delivery/src/database/webhooks-data-source';
@@ -98,9 +98,14 @@ runBench(async () => {
     for (let round = 0; round < ROUNDS; round++) {
       await publishRound(nc, accounts);
       const bare = await drain(nc, ACK_ONLY, async () => {
-        const pull = new SequentialPull(() => nc.jetstream().consumers.get(STREAMS.jobUpdates, ACK_ONLY), async (msg) => msg.ack(), { name: ACK_ONLY, batch: 100 });
-        await pull.start();
-        return () => pull.stop();
+        const open = () => nc.jetstream().consumers.get(STREAMS.jobUpdates, ACK_ONLY);
+        const quiet = () => undefined;
+        const pull = new PullLoop(open, { durable: ACK_ONLY, concurrency: 1, expiresMs: 30_000, prefetch: 100 }, async (msg) => msg.ack(), { warn: quiet, error: quiet });
+        const done = pull.run(await open());
+        return async () => {
+          await pull.stop();
+          await done;
+        };
       });
       const intake = await drain(nc, CONSUMERS.webhooksJobUpdates, async () => {
         const reader = new JobProgressIntake(nc, dataSource, new ProgressEndpoints(dataSource), () => undefined, (text) => console.log(text));

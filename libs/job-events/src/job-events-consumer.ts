@@ -1,5 +1,5 @@
 import { JOB_EVENT_KINDS, STREAMS, subjects, type ConsumerName, type JobEventKind, type JobEventPayloads } from '@vj/contracts';
-import { decodeJson, keepAlive, keepDeadLetter, openConsumer, SequentialPull, settleUndecodable, type ConsumerSpec } from '@vj/messaging';
+import { decodeJson, keepAlive, keepDeadLetter, openConsumer, PullLoop, settleUndecodable, type ConsumerSpec } from '@vj/messaging';
 import type { JsMsg, NatsConnection } from 'nats';
 import { InMemoryDeduplicator, type EventDeduplicator } from './event-deduplicator';
 
@@ -34,6 +34,7 @@ export interface JobEventsConsumerOptions {
 
 const DEFAULT_BACKOFF_MS = [1_000, 5_000, 30_000];
 const PULL_BATCH = 100;
+const PULL_EXPIRES_MS = 30_000;
 const PAUSE_STEP_MS = 1_000;
 // An event in hand for a day is a hung handler: JetStream may then give it to another instance.
 const KEEP_ALIVE_LIMIT_MS = 24 * 3_600_000;
@@ -45,7 +46,7 @@ const KEEP_ALIVE_LIMIT_MS = 24 * 3_600_000;
 // version does not know is acknowledged and skipped, so new kinds never block it.
 export class JobEventsConsumer {
   private stopping = false;
-  private pull?: SequentialPull;
+  private pull?: { loop: PullLoop; done: Promise<void> };
   private readonly kinds: ReadonlySet<string>;
   private readonly deduplicator: EventDeduplicator;
 
@@ -78,14 +79,21 @@ export class JobEventsConsumer {
     // The consumer's maxAckPending of 1 keeps one event out at a time whatever the pull asks for, so
     // asking for many spares the pull request that followed every event: the library asks for more each
     // time a quarter of what it asked for has come, one request per 25 events.
-    this.pull = new SequentialPull(() => openConsumer(this.nc, this.spec), (msg) => this.settle(msg), { name: this.options.durable, batch: PULL_BATCH, log: this.options.log });
-    await this.pull.start();
+    const open = () => openConsumer(this.nc, this.spec);
+    const consumer = await open();
+    const log = (line: string) => this.options.log?.(line);
+    // One handler at a time: stream order.
+    const loop = new PullLoop(open, { durable: this.options.durable, concurrency: 1, expiresMs: PULL_EXPIRES_MS, prefetch: PULL_BATCH }, (msg) => this.settle(msg), { warn: log, error: log });
+    this.pull = { loop, done: loop.run(consumer) };
   }
 
   // Stops pulling and waits for the event in hand; what was not acknowledged comes again next start.
   async stop(): Promise<void> {
     this.stopping = true;
-    await this.pull?.stop();
+    if (!this.pull) return;
+    await this.pull.loop.stop();
+    await this.pull.done;
+    await Promise.all(this.pull.loop.running);
   }
 
   // Waits in steps of a second at most, so a stop is not held up.

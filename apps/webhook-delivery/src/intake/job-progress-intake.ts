@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CONSUMERS, STREAMS, subjects, type JobUpdateV1 } from '@vj/contracts';
-import { decodeJson, openConsumer, SequentialPull, type ConsumerSpec } from '@vj/messaging';
+import { decodeJson, openConsumer, PullLoop, type ConsumerSpec } from '@vj/messaging';
 import type { DataSource } from 'typeorm';
 import type { JsMsg, NatsConnection } from 'nats';
 import { DeliveryStore } from '../deliveries/delivery-store';
@@ -11,6 +11,7 @@ import type { ProgressEndpoints } from './progress-endpoints';
 export const PROGRESS_FRESH_MS = 60_000;
 // Updates come in bursts (every running job, each second): many asked at once, settled in order.
 const PULL_BATCH = 100;
+const PULL_EXPIRES_MS = 30_000;
 
 export const JOB_UPDATES_CONSUMER: ConsumerSpec = {
   stream: STREAMS.jobUpdates,
@@ -32,7 +33,7 @@ export const JOB_UPDATES_CONSUMER: ConsumerSpec = {
 // account's opted-in endpoints come from a short-lived cache (ProgressEndpoints, decision 0062).
 export class JobProgressIntake {
   private readonly store: DeliveryStore;
-  private pull?: SequentialPull;
+  private pull?: { loop: PullLoop; done: Promise<void> };
 
   constructor(
     private readonly nc: NatsConnection,
@@ -46,12 +47,17 @@ export class JobProgressIntake {
   }
 
   async start(): Promise<void> {
-    this.pull = new SequentialPull(() => openConsumer(this.nc, JOB_UPDATES_CONSUMER), (msg) => this.settle(msg), { name: CONSUMERS.webhooksJobUpdates, batch: PULL_BATCH, log: this.log });
-    await this.pull.start();
+    const open = () => openConsumer(this.nc, JOB_UPDATES_CONSUMER);
+    const consumer = await open();
+    const loop = new PullLoop(open, { durable: CONSUMERS.webhooksJobUpdates, concurrency: 1, expiresMs: PULL_EXPIRES_MS, prefetch: PULL_BATCH }, (msg) => this.settle(msg), { warn: this.log, error: this.log });
+    this.pull = { loop, done: loop.run(consumer) };
   }
 
   async stop(): Promise<void> {
-    await this.pull?.stop();
+    if (!this.pull) return;
+    await this.pull.loop.stop();
+    await this.pull.done;
+    await Promise.all(this.pull.loop.running);
   }
 
   private async settle(msg: JsMsg): Promise<void> {

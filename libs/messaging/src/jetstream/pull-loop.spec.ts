@@ -1,8 +1,7 @@
-import type { Logger } from '@nestjs/common';
 import type { Consumer, ConsumerMessages, JsMsg } from 'nats';
 import { PullLoop } from './pull-loop';
 
-const logger = { warn: jest.fn(), error: jest.fn() } as unknown as Logger;
+const logger = { warn: jest.fn(), error: jest.fn() };
 
 function message(id: number): JsMsg & { nak: jest.Mock } {
   return { subject: `s.${id}`, nak: jest.fn() } as unknown as JsMsg & { nak: jest.Mock };
@@ -77,5 +76,82 @@ describe('PullLoop', () => {
     expect(open).toHaveBeenCalledTimes(1);
     await loop.stop();
     await done;
+  });
+
+  describe('with prefetch', () => {
+    // A long-lived pull that hands out `queue`, then waits until stopped (or ends by itself: `ends`).
+    function consuming(queue: JsMsg[], asked: number[], ends = false): Consumer {
+      return {
+        consume: async ({ max_messages }: { max_messages: number }) => {
+          asked.push(max_messages);
+          let stopped: () => void = () => undefined;
+          const stop = new Promise<void>((resolve) => (stopped = resolve));
+          return {
+            stop: () => stopped(),
+            [Symbol.asyncIterator]: async function* () {
+              yield* queue.splice(0);
+              if (!ends) await stop;
+            },
+          } as unknown as ConsumerMessages;
+        },
+      } as unknown as Consumer;
+    }
+
+    it('asks once for many and settles them one at a time, in order, with a concurrency of 1', async () => {
+      const asked: number[] = [];
+      const reading = consuming([1, 2, 3].map(message), asked);
+      const order: string[] = [];
+      let inHand = 0;
+      let most = 0;
+      const loop = new PullLoop(async () => reading, { durable: 'd', concurrency: 1, expiresMs: 10, prefetch: 100 }, async (msg) => {
+        inHand++;
+        most = Math.max(most, inHand);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push(msg.subject);
+        inHand--;
+      }, logger);
+      const done = loop.run(reading);
+      for (let waited = 0; order.length < 3 && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(order).toEqual(['s.1', 's.2', 's.3']);
+      expect(most).toBe(1);
+      expect(asked).toEqual([100]);
+      await loop.stop();
+      await done;
+    });
+
+    it('hands back what came but was not taken when stopped', async () => {
+      const first = message(1);
+      const second = message(2);
+      let release: () => void = () => undefined;
+      const reading = consuming([first, second], []);
+      const handled: string[] = [];
+      const loop = new PullLoop(async () => reading, { durable: 'd', concurrency: 1, expiresMs: 10, prefetch: 100 }, (msg) => {
+        handled.push(msg.subject);
+        return new Promise<void>((resolve) => (release = resolve));
+      }, logger);
+      const done = loop.run(reading);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const stopping = loop.stop();
+      release();
+      await stopping;
+      await done;
+      expect(handled).toEqual(['s.1']);
+      expect(first.nak).not.toHaveBeenCalled();
+      expect(second.nak).toHaveBeenCalledWith();
+    });
+
+    it('opens its consumer again when the library ends the pull (the consumer was deleted)', async () => {
+      const gone = consuming([], [], true);
+      const made = consuming([message(1)], []);
+      const open = jest.fn(async () => made);
+      const handled: string[] = [];
+      const loop = new PullLoop(open, { durable: 'd', concurrency: 1, expiresMs: 10, prefetch: 100 }, async (msg) => void handled.push(msg.subject), logger);
+      const done = loop.run(gone);
+      for (let waited = 0; !handled.length && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(handled).toEqual(['s.1']);
+      expect(open).toHaveBeenCalledTimes(1);
+      await loop.stop();
+      await done;
+    });
   });
 });

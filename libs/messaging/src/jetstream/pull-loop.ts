@@ -1,19 +1,31 @@
-import type { Logger } from '@nestjs/common';
 import type { Consumer, ConsumerMessages, JsMsg } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface PullLoopOptions {
   durable: string;
-  // Handlers of this consumer running at once, at most.
+  // Handlers of this consumer running at once, at most; 1 settles messages in stream order.
   concurrency: number;
   // A pull request waits this long for messages before the next one is sent.
   expiresMs: number;
+  // Read through one long-lived pull that asks for this many messages at a time, instead of a pull
+  // per free handler slot: for a consumer whose messages come in bursts and are settled quickly (a pull
+  // request per message cost the service and nats-server more than its handler did).
+  prefetch?: number;
 }
 
-// One durable pull consumer's loop: pulls only as many messages as there are free handler slots, so
-// nothing waits unprocessed in memory while its ack wait runs out, and hands each to `handle`, which
-// settles it. A failed pull is retried a second later on the consumer `open` gives again, which makes
-// it where it was deleted (a pull on a deleted consumer never gets a message, nor always an error).
+// Where the loop says that a pull or a settlement failed.
+export interface PullLog {
+  warn(line: string): void;
+  error(line: string): void;
+}
+
+// One durable pull consumer's loop: hands each message to `handle`, which settles it, with at most
+// `concurrency` running. Without `prefetch` it pulls only as many messages as there are free handler
+// slots, so nothing waits unprocessed in memory while its ack wait runs out. A failed pull, or one the
+// library ends because its consumer or stream is gone (deleted, or lost with a server's storage), is
+// retried a second later on the consumer `open` gives again, which makes it where it is missing: left
+// to the library, such a pull would wait for the consumer to come back, silently and for ever.
+// Messages that come after stop() are handed back (nak) for another instance or the next start.
 export class PullLoop {
   // The handlers running now; each settles its own message.
   readonly running = new Set<Promise<void>>();
@@ -25,7 +37,7 @@ export class PullLoop {
     private readonly open: () => Promise<Consumer>,
     private readonly options: PullLoopOptions,
     private readonly handle: (msg: JsMsg) => Promise<void>,
-    private readonly logger: Logger,
+    private readonly log: PullLog,
   ) {}
 
   // Reads from `first` (opened by the caller, whose start fails if it cannot be) until stop().
@@ -39,22 +51,44 @@ export class PullLoop {
       }
       try {
         consumer ??= await this.open();
-        this.batch = await consumer.fetch({ max_messages: concurrency - this.running.size, expires: this.options.expiresMs });
-        for await (const msg of this.batch) this.take(msg);
-        this.batch = undefined;
+        if (this.options.prefetch) await this.consume(consumer, this.options.prefetch);
+        else await this.fetch(consumer);
       } catch (error) {
         if (this.stopping) break;
         consumer = undefined;
-        this.logger.warn(`pull from ${durable} failed, retrying: ${String(error)}`);
+        this.log.warn(`pull from ${durable} failed, retrying: ${String(error)}`);
         await sleep(1_000);
       }
     }
   }
 
-  // Pulls no more: what the open pull still brings goes back to the stream at once.
+  // Pulls no more: what the open pull still brings goes back to the stream (nak), at once for a pull
+  // per slot; a long-lived pull is only told to stop, and the messages it already brought are handed
+  // back as the loop reads them, which it does as handlers finish.
   async stop(): Promise<void> {
     this.stopping = true;
-    await this.batch?.close();
+    if (this.options.prefetch) this.batch?.stop();
+    else await this.batch?.close();
+  }
+
+  private async fetch(consumer: Consumer): Promise<void> {
+    this.batch = await consumer.fetch({ max_messages: this.options.concurrency - this.running.size, expires: this.options.expiresMs });
+    for await (const msg of this.batch) this.take(msg);
+    this.batch = undefined;
+  }
+
+  private async consume(consumer: Consumer, prefetch: number): Promise<void> {
+    const messages = await consumer.consume({ max_messages: prefetch, expires: this.options.expiresMs, abort_on_missing_resource: true });
+    this.batch = messages;
+    // stop() may have come while consume() was asking.
+    if (this.stopping) messages.stop();
+    for await (const msg of messages) {
+      while (this.running.size >= this.options.concurrency) await Promise.race(this.running);
+      this.take(msg);
+    }
+    this.batch = undefined;
+    // Ended by the library, not by stop(): asked again, not at once.
+    if (!this.stopping) throw new Error('the pull ended');
   }
 
   private take(msg: JsMsg): void {
@@ -63,7 +97,7 @@ export class PullLoop {
       return;
     }
     const task = this.handle(msg)
-      .catch((error: unknown) => this.logger.error(`settling ${msg.subject} failed: ${String(error)}`))
+      .catch((error: unknown) => this.log.error(`settling ${msg.subject} failed: ${String(error)}`))
       .finally(() => this.running.delete(task));
     this.running.add(task);
   }

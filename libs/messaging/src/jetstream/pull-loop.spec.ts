@@ -19,6 +19,19 @@ function consumer(queue: JsMsg[], asked: number[]): Consumer {
   } as unknown as Consumer;
 }
 
+// Reads from `gone` (whose pull fails or ends), then from the consumer opened again, `made`.
+async function expectReadAgain(gone: Consumer, made: Consumer, prefetch?: number): Promise<void> {
+  const open = jest.fn(async () => made);
+  const handled: string[] = [];
+  const loop = new PullLoop(open, { durable: 'd', concurrency: 1, expiresMs: 10, prefetch }, async (msg) => void handled.push(msg.subject), logger);
+  const done = loop.run(gone);
+  for (let waited = 0; !handled.length && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(handled).toEqual(['s.1']);
+  expect(open).toHaveBeenCalledTimes(1);
+  await loop.stop();
+  await done;
+}
+
 describe('PullLoop', () => {
   it('asks only for as many messages as there are free handler slots', async () => {
     const queue = [1, 2, 3, 4, 5].map(message);
@@ -65,17 +78,7 @@ describe('PullLoop', () => {
 
   it('opens its consumer again after a pull fails, and reads from the one it gets', async () => {
     const gone = { fetch: async () => Promise.reject(new Error('consumer deleted')) } as unknown as Consumer;
-    const asked: number[] = [];
-    const made = consumer([message(1)], asked);
-    const open = jest.fn(async () => made);
-    const handled: string[] = [];
-    const loop = new PullLoop(open, { durable: 'd', concurrency: 1, expiresMs: 10 }, async (msg) => void handled.push(msg.subject), logger);
-    const done = loop.run(gone);
-    for (let waited = 0; !handled.length && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(handled).toEqual(['s.1']);
-    expect(open).toHaveBeenCalledTimes(1);
-    await loop.stop();
-    await done;
+    await expectReadAgain(gone, consumer([message(1)], []));
   });
 
   describe('with prefetch', () => {
@@ -142,16 +145,8 @@ describe('PullLoop', () => {
 
     it('opens its consumer again when the library ends the pull (the consumer was deleted)', async () => {
       const gone = consuming([], [], true);
-      const made = consuming([message(1)], []);
-      const open = jest.fn(async () => made);
-      const handled: string[] = [];
-      const loop = new PullLoop(open, { durable: 'd', concurrency: 1, expiresMs: 10, prefetch: 100 }, async (msg) => void handled.push(msg.subject), logger);
-      const done = loop.run(gone);
-      for (let waited = 0; !handled.length && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(handled).toEqual(['s.1']);
-      expect(open).toHaveBeenCalledTimes(1);
-      await loop.stop();
-      await done;
+      await expectReadAgain(gone, consuming([message(1)], []), 100);
+      expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('the pull ended'));
     });
   });
 });

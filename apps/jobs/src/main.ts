@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { tracing } from './tracing';
-import { Logger } from '@nestjs/common';
 import { DEFAULT_METRICS_PORTS } from '@vj/config';
 import { runService } from '@vj/observability';
 import { createJobsApp } from './app/create-jobs-app';
@@ -11,10 +10,6 @@ runService({
   config: (env) => jobsEnv.parse(env),
   tracing,
   defaultMetricsPort: DEFAULT_METRICS_PORTS.jobs,
-  start: async (config, ops) => {
-    const app = await createJobsApp(config, ops);
-    new Logger('jobs').log(`ready; metrics on port ${ops.port}`);
-    // The consumers stop pulling and let handlers finish, then NATS and the database close.
-    return { stop: () => app.close() };
-  },
+  // Its stop: the consumers stop pulling and let handlers finish, then NATS and the database close.
+  start: createJobsApp,
 });

@@ -11,6 +11,7 @@ import { ProcessRunner, RNNOISE_FILTER, WarmNodeProcesses } from './media';
 import { CancelListener } from './messaging/cancel-listener';
 import { JetStreamProgressSink } from './messaging/jetstream-progress-sink';
 import { JetStreamReportSink } from './messaging/jetstream-report-sink';
+import { MediaRpcLifecycle } from './messaging/media-rpc.lifecycle';
 import { PROGRESS_SINK } from './processing/progress-reporter';
 import { JobsRpcStatusReader } from './messaging/jobs-rpc-status-reader';
 import { workDeadLetterHandlers, workHandlers } from './messaging/work-handlers';
@@ -124,6 +125,7 @@ export class RenderWorkerModule {
         { provide: WORKER_SETTINGS, useValue: settings },
         { provide: DurationProbe, useValue: durationProbe },
         { provide: WarmNodeProcesses, useValue: warmDenoisers },
+        { provide: MediaRpcLifecycle, useValue: new MediaRpcLifecycle(nc, durationProbe) },
         {
           provide: JetStreamConsumersLifecycle,
           // The durable work consumer is ensured before it is pulled from.

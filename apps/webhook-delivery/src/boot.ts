@@ -1,10 +1,6 @@
-import { Logger, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { logLevelsUpTo } from '@vj/config';
-import { answersQueries } from '@vj/database';
 import { JobEventsConsumer } from '@vj/job-events';
-import { connectNats, ensureStreams, serveHealth } from '@vj/messaging';
 import { jetStreamCollector, type OpsServer } from '@vj/observability';
+import { bootDatabaseService, type RunningNatsService } from '@vj/service-boot';
 import { createWebhooksDataSource } from './database/webhooks-data-source';
 import { runWebhooksMigrations } from './database/run-webhooks-migrations';
 import { JOB_UPDATES_CONSUMER } from './intake/job-progress-intake';
@@ -12,39 +8,24 @@ import { deliveryBacklogCollector } from './metrics/delivery-metrics';
 import { WebhookDeliveryModule } from './webhook-delivery.module';
 import type { WebhooksConfig } from './webhooks.env';
 
-export interface RunningWebhookDelivery {
-  app: INestApplicationContext;
-  stop(): Promise<void>;
-}
+export type RunningWebhookDelivery = RunningNatsService;
 
-// Connects, migrates, then starts the module (webhook-delivery.module.ts); with `ops`, /readyz checks
-// its database and NATS, and /metrics reports its backlog and consumers.
-export async function bootWebhookDelivery(config: WebhooksConfig, ops?: OpsServer): Promise<RunningWebhookDelivery> {
-  const logger = new Logger('webhook-delivery');
-  const dataSource = await createWebhooksDataSource(config.DATABASE_URL).initialize();
-  await runWebhooksMigrations(dataSource);
-  const nc = await connectNats({ url: config.NATS_URL, name: 'webhook-delivery' });
-  await ensureStreams(nc);
-  // Creating the context starts its lifecycles: the consumers read, the loop delivers, the RPC answers.
-  const app = await NestFactory.createApplicationContext(WebhookDeliveryModule.create({ config, nc, dataSource }), { logger: logLevelsUpTo(config.LOG_LEVEL) });
-
-  let ready = false;
-  const health = serveHealth(nc, 'webhook-delivery', async () => ready && !nc.isClosed() && (await answersQueries(dataSource)));
-  if (ops) {
-    ops.setReadiness({ started: () => ready, nats: () => nc.flush().then(() => true), database: () => answersQueries(dataSource) });
-    ops.addCollector('deliveries', deliveryBacklogCollector(dataSource), 15_000);
-    ops.addCollector('jetstream', jetStreamCollector(await nc.jetstreamManager(), { consumers: [app.get(JobEventsConsumer).spec, JOB_UPDATES_CONSUMER] }));
-  }
-  ready = true;
-  logger.log(`ready: consuming job events, delivering (retry schedule ${config.WEBHOOK_RETRY_SCHEDULE})`);
-  return {
-    app,
-    async stop() {
-      ready = false;
-      health.unsubscribe();
-      // Events in hand finish and are acknowledged, a round in progress records its attempts, then
-      // NATS and the database close (the module's lifecycles).
-      await app.close();
+// Starts the module (webhook-delivery.module.ts): the consumers read, the loop delivers, the RPC
+// answers; a stop lets events in hand finish and a round in progress record its attempts. With
+// `ops`, /readyz checks its database and NATS, and /metrics reports its backlog and consumers.
+export function bootWebhookDelivery(config: WebhooksConfig, ops?: OpsServer): Promise<RunningWebhookDelivery> {
+  return bootDatabaseService(
+    {
+      name: 'webhook-delivery',
+      config,
+      database: { create: createWebhooksDataSource, migrate: runWebhooksMigrations },
+      module: ({ nc, dataSource }) => WebhookDeliveryModule.create({ config, nc, dataSource }),
+      observe: (server, { dataSource, app, jsm }) => {
+        server.addCollector('deliveries', deliveryBacklogCollector(dataSource), 15_000);
+        server.addCollector('jetstream', jetStreamCollector(jsm, { consumers: [app.get(JobEventsConsumer).spec, JOB_UPDATES_CONSUMER] }));
+      },
+      readyLine: () => `ready: consuming job events, delivering (retry schedule ${config.WEBHOOK_RETRY_SCHEDULE})`,
     },
-  };
+    ops,
+  );
 }

@@ -1,6 +1,5 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { CONSUMERS } from '@vj/contracts';
-import { ConnectionsLifecycle } from '@vj/database';
 import { JobEventsConsumer } from '@vj/job-events';
 import { JobsRpcClient, NATS_CONNECTION } from '@vj/messaging';
 import { ObjectStorage, storageConfig } from '@vj/storage';
@@ -84,7 +83,6 @@ export class WebhookDeliveryModule {
             new RetentionLifecycle(new WebhookRetention(database, settings.WEBHOOK_RETENTION_DAYS * 24 * 3_600_000), reportError('retention sweep failed')),
           inject: [DataSource, WEBHOOKS_CONFIG],
         },
-        { provide: ConnectionsLifecycle, useFactory: (connection: NatsConnection, database: DataSource) => new ConnectionsLifecycle(connection, database), inject: [NATS_CONNECTION, DataSource] },
       ],
     };
   }

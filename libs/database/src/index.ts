@@ -6,4 +6,3 @@ export * from './prepared-query';
 export * from './database-outage';
 export * from './connection-limits';
 export * from './answers-queries';
-export * from './connections.lifecycle';

@@ -1,4 +1,4 @@
-import type { INestApplicationContext } from '@nestjs/common';
+import type { RunningNatsService } from '@vj/service-boot';
 import {
   CLEAN_AUDIO_DEFAULTS,
   BACKGROUND_REMOVAL_DEFAULTS,
@@ -33,7 +33,7 @@ function cleanAudio(overrides: Partial<CreateJobRequestV1> = {}): CreateJobReque
 describe('jobs service over NATS and PostgreSQL', () => {
   let nats: LocalNatsServer;
   let s3: LocalS3Server;
-  let app: INestApplicationContext;
+  let jobs: RunningNatsService;
   let nc: NatsConnection;
   let jsm: JetStreamManager;
   let rpc: JobsRpcClient;
@@ -54,7 +54,7 @@ describe('jobs service over NATS and PostgreSQL', () => {
       JOB_TIMEOUT_GRACE_SECONDS: '0',
       OUTBOX_POLL_MS: '100',
     });
-    app = await createJobsApp(config);
+    jobs = await createJobsApp(config);
     nc = await connect({ servers: nats.url });
     jsm = await nc.jetstreamManager();
     rpc = new JobsRpcClient(nc);
@@ -64,7 +64,7 @@ describe('jobs service over NATS and PostgreSQL', () => {
   });
 
   afterAll(async () => {
-    await app?.close();
+    await jobs?.stop();
     await db?.end();
     await nc?.close();
     await nats?.stop();

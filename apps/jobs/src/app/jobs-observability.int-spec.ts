@@ -1,4 +1,5 @@
-import { Logger, type INestApplicationContext } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
+import type { RunningNatsService } from '@vj/service-boot';
 import { CLEAN_AUDIO_DEFAULTS, subjects, type CreateJobRequestV1, type StoredResultV1 } from '@vj/contracts';
 import { createDatabase, startNatsServer, startS3Server, waitFor, type LocalNatsServer, type LocalS3Server } from '@vj/local-stack';
 import { JetStreamPublisher, JobsRpcClient } from '@vj/messaging';
@@ -17,7 +18,7 @@ describe('jobs service observability: /metrics, /livez, /readyz and log context'
   let nats: LocalNatsServer;
   let s3: LocalS3Server;
   let ops: OpsServer;
-  let app: INestApplicationContext;
+  let jobs: RunningNatsService;
   let nc: NatsConnection;
   let rpc: JobsRpcClient;
   let publisher: JetStreamPublisher;
@@ -38,14 +39,14 @@ describe('jobs service observability: /metrics, /livez, /readyz and log context'
       OUTBOX_POLL_MS: '100',
     });
     ops = await startOpsServer({ port: 0 });
-    app = await createJobsApp(config, ops);
+    jobs = await createJobsApp(config, ops);
     nc = await connect({ servers: nats.url });
     rpc = new JobsRpcClient(nc);
     publisher = new JetStreamPublisher(nc);
   });
 
   afterAll(async () => {
-    await app?.close();
+    await jobs?.stop();
     await ops?.close();
     await nc?.close();
     await nats?.stop();
@@ -62,7 +63,7 @@ describe('jobs service observability: /metrics, /livez, /readyz and log context'
     expect((await get('/livez')).status).toBe(200);
     const ready = await get('/readyz');
     expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.text)).toEqual({ status: 'ok', checks: { nats: 'up', database: 'up' } });
+    expect(JSON.parse(ready.text)).toEqual({ status: 'ok', checks: { started: 'up', nats: 'up', database: 'up' } });
   });
 
   it('counts jobs created, completed and failed by type and code, and reports outbox lag, queue depth, consumer lag and dead letters', async () => {

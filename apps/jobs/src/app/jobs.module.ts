@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ADVISORY_LOCKS, ConnectionsLifecycle, ifAdvisoryLockFree, isDatabaseOutage } from '@vj/database';
+import { ADVISORY_LOCKS, ifAdvisoryLockFree, isDatabaseOutage } from '@vj/database';
 import { JetStreamConsumers, JetStreamConsumersLifecycle, JetStreamPublisher, NATS_CONNECTION } from '@vj/messaging';
 import { OutboxRelay, OutboxRelayLifecycle } from '@vj/outbox';
 import { ObjectStorage, storageConfig } from '@vj/storage';
@@ -8,7 +8,6 @@ import { DataSource } from 'typeorm';
 import { billingEventDeadLetters, billingEventHandlers } from '../billing-events/billing-event-handlers';
 import { BILLING_EVENTS_CONSUMER } from '../billing-events/billing-events-consumer';
 import { JOBS_SCHEMA } from '../database/jobs-schema';
-import { HealthLifecycle } from '../health/health.lifecycle';
 import { JobsService } from '../jobs/jobs.service';
 import { TypeormJobStore } from '../jobs/typeorm-job-store';
 import type { JobsConfig } from '../jobs.env';
@@ -86,7 +85,6 @@ export class JobsModule {
             ),
           inject: [JOBS_CONFIG, DataSource, RetentionStore, JobFilesPurger, ObjectStorage],
         },
-        { provide: HealthLifecycle, useFactory: (connection: NatsConnection, database: DataSource) => new HealthLifecycle(connection, database), inject: [NATS_CONNECTION, DataSource] },
         {
           provide: StaleJobSweeper,
           useFactory: (settings: JobsConfig, database: DataSource, jobs: JobsService) =>
@@ -113,7 +111,6 @@ export class JobsModule {
             ),
           inject: [NATS_CONNECTION, JobsService],
         },
-        { provide: ConnectionsLifecycle, useFactory: (connection: NatsConnection, database: DataSource) => new ConnectionsLifecycle(connection, database), inject: [NATS_CONNECTION, DataSource] },
       ],
     };
   }

@@ -94,7 +94,7 @@ describe('vj.rpc.media.v1.probe against nats-server, S3, HTTP servers and ffprob
       ffprobePath: FFPROBE_PATH,
       resolve,
     });
-    // The same wiring as boot.ts.
+    // The same wiring as messaging/media-rpc.lifecycle.ts.
     service = serveMediaRpc(nc, { probe: (request) => probe.reply(request) });
     client = new MediaRpcClient(nc, 10_000);
   }, 60_000);

@@ -1,0 +1,2 @@
+export * from './boot-nats-service';
+export * from './boot-database-service';

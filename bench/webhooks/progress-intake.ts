@@ -101,11 +101,8 @@ runBench(async () => {
         const open = () => nc.jetstream().consumers.get(STREAMS.jobUpdates, ACK_ONLY);
         const quiet = () => undefined;
         const pull = new PullLoop(open, { durable: ACK_ONLY, concurrency: 1, expiresMs: 30_000, prefetch: 100 }, async (msg) => msg.ack(), { warn: quiet, error: quiet });
-        const done = pull.run(await open());
-        return async () => {
-          await pull.stop();
-          await done;
-        };
+        pull.start(await open());
+        return () => pull.close();
       });
       const intake = await drain(nc, CONSUMERS.webhooksJobUpdates, async () => {
         const reader = new JobProgressIntake(nc, dataSource, new ProgressEndpoints(dataSource), () => undefined, (text) => console.log(text));

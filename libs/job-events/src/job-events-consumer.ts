@@ -46,7 +46,7 @@ const KEEP_ALIVE_LIMIT_MS = 24 * 3_600_000;
 // version does not know is acknowledged and skipped, so new kinds never block it.
 export class JobEventsConsumer {
   private stopping = false;
-  private pull?: { loop: PullLoop; done: Promise<void> };
+  private pull?: PullLoop;
   private readonly kinds: ReadonlySet<string>;
   private readonly deduplicator: EventDeduplicator;
 
@@ -83,17 +83,14 @@ export class JobEventsConsumer {
     const consumer = await open();
     const log = (line: string) => this.options.log?.(line);
     // One handler at a time: stream order.
-    const loop = new PullLoop(open, { durable: this.options.durable, concurrency: 1, expiresMs: PULL_EXPIRES_MS, prefetch: PULL_BATCH }, (msg) => this.settle(msg), { warn: log, error: log });
-    this.pull = { loop, done: loop.run(consumer) };
+    this.pull = new PullLoop(open, { durable: this.options.durable, concurrency: 1, expiresMs: PULL_EXPIRES_MS, prefetch: PULL_BATCH }, (msg) => this.settle(msg), { warn: log, error: log });
+    this.pull.start(consumer);
   }
 
   // Stops pulling and waits for the event in hand; what was not acknowledged comes again next start.
   async stop(): Promise<void> {
     this.stopping = true;
-    if (!this.pull) return;
-    await this.pull.loop.stop();
-    await this.pull.done;
-    await Promise.all(this.pull.loop.running);
+    await this.pull?.close();
   }
 
   // Waits in steps of a second at most, so a stop is not held up.

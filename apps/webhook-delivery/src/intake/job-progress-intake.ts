@@ -33,7 +33,7 @@ export const JOB_UPDATES_CONSUMER: ConsumerSpec = {
 // account's opted-in endpoints come from a short-lived cache (ProgressEndpoints, decision 0062).
 export class JobProgressIntake {
   private readonly store: DeliveryStore;
-  private pull?: { loop: PullLoop; done: Promise<void> };
+  private pull?: PullLoop;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -49,15 +49,12 @@ export class JobProgressIntake {
   async start(): Promise<void> {
     const open = () => openConsumer(this.nc, JOB_UPDATES_CONSUMER);
     const consumer = await open();
-    const loop = new PullLoop(open, { durable: CONSUMERS.webhooksJobUpdates, concurrency: 1, expiresMs: PULL_EXPIRES_MS, prefetch: PULL_BATCH }, (msg) => this.settle(msg), { warn: this.log, error: this.log });
-    this.pull = { loop, done: loop.run(consumer) };
+    this.pull = new PullLoop(open, { durable: CONSUMERS.webhooksJobUpdates, concurrency: 1, expiresMs: PULL_EXPIRES_MS, prefetch: PULL_BATCH }, (msg) => this.settle(msg), { warn: this.log, error: this.log });
+    this.pull.start(consumer);
   }
 
   async stop(): Promise<void> {
-    if (!this.pull) return;
-    await this.pull.loop.stop();
-    await this.pull.done;
-    await Promise.all(this.pull.loop.running);
+    await this.pull?.close();
   }
 
   private async settle(msg: JsMsg): Promise<void> {

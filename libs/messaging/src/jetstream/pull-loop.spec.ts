@@ -148,5 +148,21 @@ describe('PullLoop', () => {
       await expectReadAgain(gone, consuming([message(1)], []), 100);
       expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('the pull ended'));
     });
+
+    it('closes only once the message in hand is settled', async () => {
+      let release: () => void = () => undefined;
+      const reading = consuming([message(1)], []);
+      const settled: string[] = [];
+      const loop = new PullLoop(async () => reading, { durable: 'd', concurrency: 1, expiresMs: 10, prefetch: 100 }, async (msg) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        settled.push(msg.subject);
+      }, logger);
+      loop.start(reading);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const closing = loop.close();
+      release();
+      await closing;
+      expect(settled).toEqual(['s.1']);
+    });
   });
 });

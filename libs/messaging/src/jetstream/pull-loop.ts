@@ -31,6 +31,7 @@ export class PullLoop {
   readonly running = new Set<Promise<void>>();
   private stopping = false;
   private batch: ConsumerMessages | undefined;
+  private loop: Promise<void> | undefined;
 
   constructor(
     // Makes the durable consumer where it is missing, and returns it.
@@ -60,6 +61,19 @@ export class PullLoop {
         await sleep(1_000);
       }
     }
+  }
+
+  // Reads in the background from `first` (see run); close() ends it.
+  start(first: Consumer): void {
+    this.loop = this.run(first);
+  }
+
+  // Stops, then waits for the loop and every handler it started: for a reader that must not leave a
+  // message in hand when it returns (JetStreamConsumers bounds that wait itself).
+  async close(): Promise<void> {
+    await this.stop();
+    await this.loop;
+    await Promise.all(this.running);
   }
 
   // Pulls no more: what the open pull still brings goes back to the stream (nak), at once for a pull

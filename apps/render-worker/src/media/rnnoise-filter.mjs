@@ -170,9 +170,14 @@ for await (const chunk of process.stdin) {
     await denoise(input);
     continue;
   }
-  held.push(input);
-  heldSamples += input.length;
-  if (heldSamples >= HUM_DETECTION_SAMPLES) await releaseHeld();
+  // Exactly the first HUM_DETECTION_SAMPLES are held, however the pipe splits its reads: what is
+  // looked at, and so every output sample, depends on the audio alone.
+  const wanted = Math.min(input.length, HUM_DETECTION_SAMPLES - heldSamples);
+  held.push(input.subarray(0, wanted));
+  heldSamples += wanted;
+  if (heldSamples < HUM_DETECTION_SAMPLES) continue;
+  await releaseHeld();
+  await denoise(input.subarray(wanted));
 }
 if (holding) await releaseHeld();
 

@@ -5,7 +5,7 @@ const frame = (values: number[]) => Uint8Array.from(values);
 describe('scoreMattes', () => {
   it('scores a perfect matte 1 / 0 / 0', () => {
     const reference = [frame([0, 0, 255, 255]), frame([0, 0, 255, 255])];
-    expect(scoreMattes(reference, reference)).toEqual({ frames: 2, meanIou: 1, worstIou: 1, worstFrame: 0, frameIous: [1, 1], mae: 0, flicker: 0, emptyFrames: 0, emptyKept: 0, mostKeptFrame: null });
+    expect(scoreMattes(reference, reference)).toEqual({ frames: 2, meanIou: 1, worstIou: 1, worstFrame: 0, frameIous: [1, 1], frameErrors: [{ missed: 0, extra: 0 }, { missed: 0, extra: 0 }], mae: 0, flicker: 0, emptyFrames: 0, emptyKept: 0, mostKeptFrame: null });
   });
 
   it('takes the foreground at alpha 128, errors on the 0..1 scale and flicker only where the reference is background in both frames', () => {

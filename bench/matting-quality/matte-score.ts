@@ -15,8 +15,10 @@ export interface MatteScore {
   meanIou: number;
   worstIou: number;
   worstFrame: number;
-  // Each frame's IoU, null where the reference shows nobody or a sliver.
+  // Each frame's IoU, null where the reference shows nobody or a sliver; and beside it, as shares
+  // of the reference's foreground, what the matte missed of it and what it kept beyond it.
   frameIous: (number | null)[];
+  frameErrors: ({ missed: number; extra: number } | null)[];
   // Mean absolute alpha error, 0 to 1.
   mae: number;
   // Mean absolute alpha change from the previous frame where the reference is background (0) in both:
@@ -47,8 +49,10 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
   let mostKept = 0;
   let mostKeptFrame: number | null = null;
   const frameIous: (number | null)[] = [];
+  const frameErrors: MatteScore['frameErrors'] = [];
   for (let f = 0; f < matte.length; f++) {
     frameIous.push(null);
+    frameErrors.push(null);
     const a = matte[f]!;
     const r = reference[f]!;
     if (a.length !== r.length) throw new Error(`frame ${f}: ${a.length} matte pixels for ${r.length} reference pixels`);
@@ -67,6 +71,7 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
     if (inReference >= MIN_PERSON_SHARE * a.length) {
       const iou = both / (inMatte + inReference - both);
       frameIous[f] = iou;
+      frameErrors[f] = { missed: (inReference - both) / inReference, extra: (inMatte - both) / inReference };
       iouSum += iou;
       iouFrames++;
       if (iou < worstIou) [worstIou, worstFrame] = [iou, f];
@@ -92,6 +97,7 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
     worstIou: iouFrames === 0 ? 1 : worstIou,
     worstFrame,
     frameIous,
+    frameErrors,
     mae: errorSum / pixels / 255,
     flicker: flickerPixels === 0 ? 0 : flickerSum / flickerPixels / 255,
     emptyFrames,

@@ -97,9 +97,14 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
   return { name: video.name, pixels: video.width * video.height, pipeline: scores.pipeline, perFrame: scores.perFrame, furniture, pngs };
 }
 
-// The frames (number:IoU) under `under`, to see where a clip loses: its first frames, its last, a run.
+// The frames under `under`, to see where a clip loses (its first frames, its last, a run) and how:
+// number:IoU(-missed/+extra), in % of the reference's foreground.
 function framesUnder(name: string, score: MatteScore, under: number): string {
-  const frames = score.frameIous.flatMap((iou, frame) => (iou !== null && iou < under ? [`${frame}:${iou.toFixed(2)}`] : []));
+  const percent = (share: number): string => (100 * share).toFixed(0);
+  const frames = score.frameIous.flatMap((iou, frame) => {
+    const errors = score.frameErrors[frame];
+    return iou !== null && errors && iou < under ? [`${frame}:${iou.toFixed(2)}(-${percent(errors.missed)}/+${percent(errors.extra)})`] : [];
+  });
   return `  ${name}: ${frames.length} frames under ${under}${frames.length > 0 ? `: ${frames.join(' ')}` : ''}`;
 }
 

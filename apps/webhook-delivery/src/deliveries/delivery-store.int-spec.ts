@@ -50,6 +50,18 @@ describe('DeliveryStore', () => {
     expect(await dataSource.manager.countBy(WebhookDeliveryEntity, { endpoint_id: endpoint })).toBe(1);
   });
 
+  it('gives a delivery to one of several claimers racing, however their statements interleave', async () => {
+    // A claimer whose statement began before another's claim committed must not take the row too.
+    // Rare per round: before the claim's conditions were checked again on the row it locks, 300 rounds
+    // found a double claim within a second.
+    for (let round = 0; round < 50; round++) {
+      const item = delivery(await newEndpoint());
+      await store.add([item], now);
+      const claims = await Promise.all([1, 2, 3].map(() => store.claimDue(at(1), 100, 30_000)));
+      expect(claims.flat().filter((c) => c.delivery.delivery_id === item.delivery_id).length).toBe(1);
+    }
+  });
+
   it('gives each due delivery to one claimer, and again once its lease ran out', async () => {
     const endpoint = await newEndpoint();
     const item = delivery(endpoint);

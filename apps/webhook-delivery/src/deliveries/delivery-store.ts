@@ -55,9 +55,13 @@ export class DeliveryStore {
   async claimDue(now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const lease = new Date(now.getTime() + leaseMs);
     return this.dataSource.transaction(async (manager) => {
+      // The row's own conditions stand in the outer query too: a row another claimer locked and
+      // committed after this statement began is read again once locked, and only the outer query's
+      // conditions are checked on that new version, not the subquery's (PostgreSQL, READ COMMITTED).
       const rows: { delivery_id: string }[] = await manager.query(
         `SELECT delivery_id FROM webhooks.delivery
-          WHERE delivery_id IN (
+          WHERE next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until < $1)
+            AND delivery_id IN (
             SELECT delivery_id FROM (
               SELECT delivery_id, endpoint_id, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at) AS place
                 FROM webhooks.delivery

@@ -15,3 +15,22 @@ export async function greenPng(video: VideoFile, frame: number, alpha: Uint8Arra
   }
   await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${video.width}x${video.height}`], ['-frames:v', '1', path], [out]);
 }
+
+// Where a frame's matte goes wrong, over the frame: the picture where the matte and the reference
+// agree on the person, red where the matte missed them, blue where it kept more, the rest dimmed.
+export async function errorPng(video: VideoFile, frame: number, alpha: Uint8Array, reference: Uint8Array, path: string): Promise<void> {
+  const pixels = video.width * video.height;
+  const [picture] = await readFrames(['-i', video.path, '-vf', `select=eq(n\\,${frame})`, '-fps_mode', 'passthrough', '-frames:v', '1', '-pix_fmt', 'rgb24'], pixels * 3);
+  if (!picture) throw new Error(`${video.path} has no frame ${frame}`);
+  const out = new Uint8Array(pixels * 3);
+  for (let i = 0; i < pixels; i++) {
+    const kept = alpha[i]! >= 128;
+    const person = reference[i]! >= 128;
+    for (let c = 0; c < 3; c++) {
+      const value = picture[3 * i + c]!;
+      const tint = person && !kept ? (c === 0 ? 255 : 0) : kept && !person ? (c === 2 ? 255 : 0) : null;
+      out[3 * i + c] = tint === null ? (person ? value : value >> 2) : (value + tint) >> 1;
+    }
+  }
+  await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${video.width}x${video.height}`], ['-frames:v', '1', path], [out]);
+}

@@ -6,7 +6,7 @@ import { variantFor, type Segmenter } from '../../apps/render-worker/src/matting
 import { runBench } from '../support/bench-stack';
 import { DEV_SET, issue14Set, QUICK_SET } from './clip-sets';
 import { frameCount, type ClipSpec, type SourceName } from './clip-spec';
-import { greenPng } from './green';
+import { errorPng, greenPng } from './green';
 import { keptInBox, scoreMattes, type MatteScore } from './matte-score';
 import { pipelineMatte } from './pipeline-matte';
 import { compareRegionChoices, type RegionChoiceScore } from './region-choice';
@@ -29,7 +29,7 @@ import { sourcePerson, type SourcePerson } from './source-person';
 // webcam clips' drift between tracked and whole-frame mattes and the region choice on two people).
 // Usage: npm run bench:matting-quality [-- --set dev|quick|all --clips pan-60,shake-65 --frames 0.9 --label before --refine on|off --rooms 8]
 //   (composites go to reports/matting-quality/<label>; --clips: only these of the set; --frames: print the pipeline's
-//   frames under that IoU; --rooms: the issue-14 rooms in --set all)
+//   frames under that IoU and save each one's errors (green.ts errorPng); --rooms: the issue-14 rooms in --set all)
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -71,7 +71,13 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
     const alpha = await pipelineMatte(video, settings.segmenters, join(settings.dir, 'work'), { refine: settings.refine, tracking });
     const score = scoreMattes(alpha, truth);
     scores[key] = score;
-    if (key === 'pipeline' && settings.framesUnder !== null) console.log(framesUnder(video.name, score, settings.framesUnder));
+    if (key === 'pipeline' && settings.framesUnder !== null) {
+      const under = settings.framesUnder;
+      console.log(framesUnder(video.name, score, under));
+      for (const [frame, iou] of score.frameIous.entries()) {
+        if (iou !== null && iou < under) await errorPng(video, frame, alpha[frame]!, truth[frame]!, join(settings.out, `${video.name}-errors-f${frame}.png`));
+      }
+    }
     clip.furniture.forEach(({ boxes }, i) => (furniture[i]![key] = keptInBox(alpha, truth, video.width, boxes)));
     const saves: [string, number][] = [];
     if (score.emptyFrames < score.frames) saves.push(['worst', score.worstFrame]);

@@ -82,6 +82,20 @@ describe('BackgroundPlate', () => {
     expect(scene({})).toBeGreaterThanOrEqual(128);
   });
 
+  it('takes a few chroma levels at the same brightness for a difference (skin before a beige wall), weighted by chromaWeight', () => {
+    const skin = (chromaWeight: number) => {
+      const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, chromaWeight });
+      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+      // The model is unsure of the whole patch; it is as light as the wall, 9 chroma levels off it.
+      const alpha = new Uint8Array(64);
+      for (let y = 2; y < 6; y++) alpha.fill(160, at(0, y), at(4, y));
+      plate.fuse(alpha, gridMask([4, 5, 8, 9], 0.6), { bytes: picture({ box: [0, 2, 4, 6], y: WALL, u: 137 }), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+      return alpha[at(1, 3)];
+    };
+    expect(skin(1)).toBeLessThan(128);
+    expect(skin(DEFAULT_PLATE.chromaWeight)).toBeGreaterThanOrEqual(128);
+  });
+
   it('takes out a sure patch whose whole region matches the plate: the scene, not a person', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64);

@@ -22,11 +22,18 @@ export interface PlateSettings {
   learnMargin: number;
   // Grid pixels around the model's person (mask at 0.5 or more) where a difference may add to it.
   reach: number;
-  // Difference to the plate (luma and chroma, 0..1 each, summed) up to which a pixel matches it, and
+  // Difference to the plate (luma and weighted chroma, 0..1 each, summed) up to which a pixel matches it, and
   // from which it clearly differs; the evidence runs from -matchWeight to +differWeight between, in
   // logits added to the model's.
   matchBelow: number;
   differFrom: number;
+  // How many times a pixel's chroma difference counts against a luma one of the same size (in the
+  // evidence and in shadowChroma): natural colours span a few tens of chroma levels where luma spans
+  // two hundred, and chroma is less noisy (averaged over 2x2 pixels in 4:2:0), so skin before a beige
+  // wall, a few chroma levels apart at the same brightness, matched it and came out with holes. The
+  // grid's clear differences (markDifferences) stay unweighted: weighted, a webcam's chroma noise at
+  // the picture's edge was taken for someone entering.
+  chromaWeight: number;
   matchWeight: number;
   differWeight: number;
   // The weight of a region's mean evidence (gatherAround), added to the pixel's own.
@@ -62,6 +69,7 @@ export const DEFAULT_PLATE: PlateSettings = {
   reach: 3,
   matchBelow: 0.04,
   differFrom: 0.12,
+  chromaWeight: 2,
   matchWeight: 3,
   differWeight: 5,
   regionWeight: 1.5,
@@ -273,7 +281,7 @@ export class BackgroundPlate {
         const v = bytes[vPlane + c];
         if (seen[i] >= settings.knownAfter && (alpha[i] > 0 || near[g] === 1)) {
           const plateY = 16 + gain * (luma[i] - 16);
-          const chroma = (abs(u - chromaU[c]) + abs(v - chromaV[c])) / 224;
+          const chroma = (settings.chromaWeight * (abs(u - chromaU[c]) + abs(v - chromaV[c]))) / 224;
           const ratio = (yValue - 16) / (plateY - 16);
           const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && chroma < settings.shadowChroma;
           let weight = 0;

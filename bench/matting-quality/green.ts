@@ -7,8 +7,7 @@ const GREEN = [0x00, 0xb1, 0x40];
 // One frame of the video, as decoded (what the model saw), over green through `alpha`, as a PNG.
 export async function greenPng(video: VideoFile, frame: number, alpha: Uint8Array, path: string): Promise<void> {
   const pixels = video.width * video.height;
-  const [picture] = await readFrames(['-i', video.path, '-vf', `select=eq(n\\,${frame})`, '-fps_mode', 'passthrough', '-frames:v', '1', '-pix_fmt', 'rgb24'], pixels * 3);
-  if (!picture) throw new Error(`${video.path} has no frame ${frame}`);
+  const picture = await readPicture(video, frame);
   const out = new Uint8Array(pixels * 3);
   for (let i = 0; i < pixels; i++) {
     for (let c = 0; c < 3; c++) out[3 * i + c] = Math.round(GREEN[c]! + (alpha[i]! * (picture[3 * i + c]! - GREEN[c]!)) / 255);
@@ -20,8 +19,7 @@ export async function greenPng(video: VideoFile, frame: number, alpha: Uint8Arra
 // agree on the person, red where the matte missed them, blue where it kept more, the rest dimmed.
 export async function errorPng(video: VideoFile, frame: number, alpha: Uint8Array, reference: Uint8Array, path: string): Promise<void> {
   const pixels = video.width * video.height;
-  const [picture] = await readFrames(['-i', video.path, '-vf', `select=eq(n\\,${frame})`, '-fps_mode', 'passthrough', '-frames:v', '1', '-pix_fmt', 'rgb24'], pixels * 3);
-  if (!picture) throw new Error(`${video.path} has no frame ${frame}`);
+  const picture = await readPicture(video, frame);
   const out = new Uint8Array(pixels * 3);
   for (let i = 0; i < pixels; i++) {
     const kept = alpha[i]! >= 128;
@@ -33,4 +31,11 @@ export async function errorPng(video: VideoFile, frame: number, alpha: Uint8Arra
     }
   }
   await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${video.width}x${video.height}`], ['-frames:v', '1', path], [out]);
+}
+
+// One frame of the video as decoded (what the model saw), rgb24.
+async function readPicture(video: VideoFile, frame: number): Promise<Uint8Array> {
+  const [picture] = await readFrames(['-i', video.path, '-vf', `select=eq(n\\,${frame})`, '-fps_mode', 'passthrough', '-frames:v', '1', '-pix_fmt', 'rgb24'], video.width * video.height * 3);
+  if (!picture) throw new Error(`${video.path} has no frame ${frame}`);
+  return picture;
 }

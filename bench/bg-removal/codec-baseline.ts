@@ -4,12 +4,13 @@ import type { OutputCodec } from '@vj/contracts';
 import { probeMedia, ProcessRunner } from '../../apps/render-worker/src/media';
 import { userFileInput } from '../../apps/render-worker/src/media/input-fence';
 import { MAX_MATTING_PICTURE } from '../../apps/render-worker/src/matting/frame-geometry';
-import { HELD_INPUT, heldFilters, QUIET, h264Outputs, vp9Output, type EncodePlan, type MatteFiles } from '../../apps/render-worker/src/matting/matting-args';
+import { HELD_INPUT, heldFilters, QUIET, h264Outputs, proresOutput, vp9Output, type EncodePlan, type MatteFiles } from '../../apps/render-worker/src/matting/matting-args';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { mattingPlan } from '../../apps/render-worker/src/matting/matting-plan';
+import { DEFAULT_MAX_RESULT_BYTES } from '../../apps/render-worker/src/matting/remove-background';
 
 // The least a background-removal job can do: one ffmpeg that decodes the input and encodes it with
-// the job's encoders and an opaque alpha (VP9 with alpha, or the H.264 picture and a flat matte),
+// the job's encoders and an opaque alpha (VP9 or ProRes 4444 with alpha, or the H.264 picture and a flat matte),
 // with no model, no matte work and nothing through this process. A job's time over this is what
 // matting costs: the model-size copy, the model, the smoothing and refinement, handing the pictures
 // through the worker and encoding a real alpha plane.
@@ -20,9 +21,10 @@ export async function codecBaseline(inputPath: string, codec: OutputCodec, refin
   const video = probe.video;
   if (!video) throw new Error(`${inputPath} has no video stream`);
   const webmPath = join(workDir, 'baseline.webm');
+  const movPath = join(workDir, 'baseline.mov');
   const h264Files = { codec: 'h264', rgbPath: join(workDir, 'baseline-rgb.mp4'), mattePath: join(workDir, 'baseline-matte.mp4') } as const;
-  const files: MatteFiles = codec === 'vp9' ? { codec, webmPath } : h264Files;
-  const plan = mattingPlan(probe, video, { inputPath, maxSeconds: 3600, refine, segmenters, tracking: null, files });
+  const files: MatteFiles = codec === 'vp9' ? { codec, webmPath } : codec === 'prores' ? { codec, movPath } : h264Files;
+  const plan = mattingPlan(probe, video, { inputPath, maxSeconds: 3600, refine, segmenters, tracking: null, files, maxFileBytes: DEFAULT_MAX_RESULT_BYTES });
   const storedSize = { width: video.width, height: video.height };
   const encode: EncodePlan = {
     inputPath,
@@ -36,12 +38,13 @@ export async function codecBaseline(inputPath: string, codec: OutputCodec, refin
     colour: video,
     alpha: plan.alpha,
     files,
+    maxFileBytes: DEFAULT_MAX_RESULT_BYTES,
   };
   const picture = `[0:V:0]${heldFilters(storedSize, plan.geometry).join(',')},format=yuva420p`;
   const sound = probe.audio ? ['-map', '0:a:0'] : [];
   const args =
-    codec === 'vp9'
-      ? ['-filter_complex', `${picture}[out]`, '-map', '[out]', ...sound, ...vp9Output(encode, webmPath)]
+    codec !== 'h264'
+      ? ['-filter_complex', `${picture}[out]`, '-map', '[out]', ...sound, ...(codec === 'vp9' ? vp9Output(encode, webmPath) : proresOutput(encode, movPath))]
       : ['-filter_complex', `${picture},split=2[p][m];[p]format=yuv420p[picture];[m]alphaextract,format=yuv420p[matte]`, '-map', '[picture]', ...sound, ...h264Outputs(encode, h264Files, '[matte]')];
   await runner.run({ file: 'ffmpeg', args: [...QUIET, ...HELD_INPUT, ...userFileInput(inputPath, MAX_MATTING_PICTURE), ...args] }, { timeoutMs: 30 * 60_000 });
   return { frames: Math.round((probe.durationSeconds ?? 0) * plan.fps) };

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OutputCodec } from '@vj/contracts';
+import { OUTPUT_CODECS, type OutputCodec } from '@vj/contracts';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
 import { numberArg, runBench, stringArg } from '../support/bench-stack';
@@ -15,7 +15,7 @@ import { median } from '../support/stats';
 // ffmpeg decode and encode with no inference. Prints both, and their ratio (median of the runs), and
 // the pipeline's peak memory (compare --seconds 10 and 60: it should not grow with the clip).
 // Usage: npm run bench:bg-removal [-- --runs 3 --seconds 20 --sizes 640x480,1280x720 --threads 1
-//   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264]
+//   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264,prores]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
 async function timed(work: () => Promise<{ frames: number }>): Promise<{ fps: number; memory: PeakMemory }> {
@@ -43,8 +43,8 @@ async function main(): Promise<void> {
   const models = await loadMattingModels({ cacheDir: join(dir, 'models'), executionProviders: providers, intraOpThreads: numberArg('--threads', 1) });
   const person = models.segmentersFor(true);
   console.log(`${cpus().length} CPU cores (${cpus()[0]?.model ?? 'unknown'}); models: ${models.describe()}`);
-  const outputs = stringArg('--codecs', 'vp9,h264').split(',');
-  const codecs = (['vp9', 'h264'] as const).filter((codec) => outputs.includes(codec)).flatMap((codec: OutputCodec) => [false, true].map((refine) => ({ codec, refine })));
+  const outputs = stringArg('--codecs', OUTPUT_CODECS.join(',')).split(',');
+  const codecs = OUTPUT_CODECS.filter((codec) => outputs.includes(codec)).flatMap((codec: OutputCodec) => [false, true].map((refine) => ({ codec, refine })));
   const rows: string[] = [];
   try {
     for (const size of sizes) {

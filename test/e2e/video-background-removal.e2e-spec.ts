@@ -1,7 +1,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalJob } from '@vj/contracts';
-import { decodeGray, decodeWebmAlpha, regionMean, streamsOf, videoFrameTimes } from '../../apps/render-worker/src/matting/testing/matte-tools';
+import { decodeGray, decodeMovAlpha, decodeWebmAlpha, regionMean, streamsOf, videoFrameTimes } from '../../apps/render-worker/src/matting/testing/matte-tools';
 import { useE2eStack } from '../support/e2e-stack';
 import { generateVideo } from '../support/media-tools';
 import { SHARED_MEDIA_DIR, sharedMediaAvailable } from '../support/shared-media';
@@ -51,6 +51,18 @@ describe('video-background-removal through the REST API, all four services', () 
     expect(await videoFrameTimes(matte)).toEqual(times);
     expect((await streamsOf(rgb)).audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
     expect((await streamsOf(matte)).audio).toEqual([]);
+  });
+
+  it('makes one ProRes 4444 QuickTime with alpha for editing suites, sound kept as AAC', async () => {
+    const input = join(e2e.dir, 'edit.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 2, audio: true, size: '320x240' });
+    const job = await run({ video_url: await e2e.upload(input, 'video/mp4'), output_codec: 'prores' });
+    expect(job.result!.files).toEqual([expect.objectContaining({ content_type: 'video/quicktime', file_name: `${job.job_id}-transparent.mov` })]);
+    const [mov] = await downloadAll(job);
+    const streams = await streamsOf(mov);
+    expect(streams.video).toEqual([expect.objectContaining({ codec_name: 'prores', profile: '4444', width: 320, height: 240 })]);
+    expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+    expect(await decodeMovAlpha(mov, 320, 240)).toHaveLength((await videoFrameTimes(input)).length);
   });
 
   it('fails the job with input_validation naming subject_is_person when no general model is configured', async () => {

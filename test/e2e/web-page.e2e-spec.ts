@@ -59,7 +59,7 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     return status;
   }
 
-  async function chooseAndStart(file: string, type: 'clean-audio-video' | 'video-background-removal', codec?: 'vp9' | 'h264'): Promise<void> {
+  async function chooseAndStart(file: string, type: 'clean-audio-video' | 'video-background-removal', codec?: 'vp9' | 'h264' | 'prores'): Promise<void> {
     if (file) await page.setInputFiles('input[type=file]', file);
     await page.getByLabel('Job type').selectOption(type);
     if (codec) await page.getByLabel('Output').selectOption(codec);
@@ -177,6 +177,14 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     expect(alpha.transparent).toBeGreaterThan(0);
     if (personClip) expect(alpha.opaque).toBeGreaterThan(0);
     await page.locator('#result').screenshot({ path: join(REPO_ROOT, 'reports', 'web-page-h264.png') });
+  });
+
+  it('offers a ProRes 4444 MOV for editing suites as a download, saying browsers cannot play it', async () => {
+    await chooseAndStart('', 'video-background-removal', 'prores');
+    expect(await waitForFinalStatus()).toBe('COMPLETED');
+    expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(/-transparent\.mov$/);
+    expect(await page.locator('#compare').textContent()).toContain('ProRes 4444 with alpha');
+    expect(await page.locator('#compare video').count()).toBe(0);
   });
 
   it('lists the jobs with their status and credits, and shows the balance, without an error in the page', async () => {

@@ -44,6 +44,11 @@ export const renderWorkerEnv = defineEnv({
   }),
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
   BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation)', default: 60, min: 1 }),
+  BACKGROUND_REMOVAL_MAX_RESULT_BYTES: env.int({
+    doc: 'largest file a video-background-removal job may write: a prores job whose result may be larger is refused (input_validation); keep one input (TRANSLOAD_MAX_BYTES) and this within WORK_DIR\'s disk',
+    default: 4 * 1024 ** 3,
+    min: 1024 ** 2,
+  }),
   BACKGROUND_REMOVAL_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one video-background-removal run, fetch not included (else timeout)', default: 1800, min: 1 }),
   MATTING_MODEL_CACHE_DIR: env.string({ doc: 'folder where the person model, converted from TFLite to ONNX on first start, is kept', default: join(tmpdir(), 'vj-models') }),
   MATTING_MODELS_FILE: env.string({ doc: 'JSON file declaring extra ONNX matting models (a "general" one for subject_is_person: false); see docs/matting-models.md', optional: true }),

@@ -70,6 +70,7 @@ export class RenderWorkerModule {
       'video-background-removal': new VideoBackgroundRemovalProcessor(
         {
           maxSeconds: config.BACKGROUND_REMOVAL_MAX_SECONDS,
+          maxResultBytes: config.BACKGROUND_REMOVAL_MAX_RESULT_BYTES,
           timeLimitMs: config.BACKGROUND_REMOVAL_TIMEOUT_SECONDS * 1000,
           ffmpegPath: config.FFMPEG_PATH,
           ffprobePath: config.FFPROBE_PATH,

@@ -51,6 +51,10 @@ export function cutoutView(job: VideoBackgroundRemovalJob): ResultView {
   const picture = files.find((file) => file !== matte);
   const downloads = files.map((file) => downloadLink(file, file === matte ? 'Download the alpha matte' : 'Download the cut-out'));
   if (!picture) return { compare: el('p', { textContent: 'The job has no result file.' }), downloads, dispose: () => {} };
+  // Browsers decode no ProRes: the file is for editing suites.
+  if (picture.content_type === 'video/quicktime') {
+    return { compare: el('p', { className: 'hint', textContent: 'ProRes 4444 with alpha: open it in an editing suite (Premiere, Final Cut, DaVinci Resolve, After Effects); browsers cannot play it.' }), downloads, dispose: () => {} };
+  }
   if (!matte) {
     const video = media('video', picture.url, 'Cut-out over a checkerboard', { className: 'preview', loop: true, playsInline: true });
     return { compare: figure('Cut-out over a checkerboard', el('div', { className: 'checkerboard' }, video)), downloads, dispose: () => {} };

@@ -190,6 +190,14 @@ describe('runFramePipeline', () => {
     await expect(runFramePipeline(request(runner, recordingStage()))).rejects.toMatchObject({ part: 'encoder', reason: encoderError });
   });
 
+  it('reports the encoder as the cause, instead of waiting on it, when it ends well before it took every frame (a file at its -fs limit)', async () => {
+    const frames = Array.from({ length: 40 }, (_, i) => frame(i, 64 * 1024));
+    // Reads nothing and exits 0, as ffmpeg does once its output reaches -fs.
+    const runner = new FakeRunner({ decoder: decoding(frames), encoder: async () => undefined });
+    const stage: FrameStage<number> = { start: (main) => main[0], finish: async (value) => Buffer.alloc(64 * 1024, value) };
+    await expect(runFramePipeline(request(runner, stage, { frameBytes: 64 * 1024, alphaBytes: 64 * 1024 }))).rejects.toMatchObject({ part: 'encoder' });
+  });
+
   it("reports the encoder's own failure, not the write it broke, when its input is reset before it exits", async () => {
     const timeout = new MediaError('timeout', 'ffmpeg ran past its 600 ms limit and was killed');
     const runner = new FakeRunner({

@@ -92,7 +92,12 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   const decoding = runner
     .run({ file: request.ffmpegPath, args: request.decodeArgs }, { ...options, stdout: decoded, outputs: side ? [side] : [] })
     .catch(failed('decoder'));
-  const encoding = runner.run({ file: request.ffmpegPath, args: request.encodeArgs }, toPictures ? { ...options, stdin: toPictures, inputs: [toAlphas] } : { ...options, stdin: toAlphas }).catch(failed('encoder'));
+  // Set once every frame is handed on: an encoder that ends before (a file at its size limit, -fs)
+  // reads no more, and the frames still to come would wait on it for ever.
+  let handedAll = false;
+  const encoding = runner
+    .run({ file: request.ffmpegPath, args: request.encodeArgs }, toPictures ? { ...options, stdin: toPictures, inputs: [toAlphas] } : { ...options, stdin: toAlphas })
+    .then((result) => (handedAll ? result : failed('encoder')(new Error('the encoder ended before it took every frame'))), failed('encoder'));
   const handing = (async () => {
     let count = 0;
     const emit = async ({ pending, picture }: InFlight<P>): Promise<void> => {
@@ -120,6 +125,7 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
       if (inFlight.length >= request.depth) await emit(inFlight.shift() as InFlight<P>);
     }
     for (const frame of inFlight) await emit(frame);
+    handedAll = true;
     toAlphas.end();
     toPictures?.end();
     return count;

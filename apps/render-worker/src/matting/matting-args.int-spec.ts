@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OUTPUT_CODECS, type OutputCodec } from '@vj/contracts';
 import { probeMedia, ProcessRunner } from '../media';
 import { ffmpeg } from '../media/testing/media-tools';
 import { runFramePipeline } from './frame-pipeline';
 import { decodeFramesArgs, encodeMatteArgs, type MatteFiles } from './matting-args';
-import { decodeGray, decodeWebmAlpha, videoFrameTimes } from './testing/matte-tools';
+import { decodeGray, decodeMovAlpha, decodeWebmAlpha, videoFrameTimes } from './testing/matte-tools';
 
 // The pairing of pictures and alpha frames, with the real ffmpeg: frame n of the alpha stream (here a
 // flat grey of 8 n) must land on picture n, whatever the input's time base, whether the encoder
@@ -17,8 +18,13 @@ let dir: string;
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'vj-matte-args-'))));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function encode(input: string, frameRate: string, codec: 'vp9' | 'h264', pictures: 'worker' | 'file'): Promise<string[]> {
-  const files: MatteFiles = codec === 'vp9' ? { codec, webmPath: join(dir, 'out.webm') } : { codec, rgbPath: join(dir, 'rgb.mp4'), mattePath: join(dir, 'matte.mp4') };
+function filesOf(codec: OutputCodec): MatteFiles {
+  if (codec === 'vp9') return { codec, webmPath: join(dir, 'out.webm') };
+  return codec === 'h264' ? { codec, rgbPath: join(dir, 'rgb.mp4'), mattePath: join(dir, 'matte.mp4') } : { codec, movPath: join(dir, 'out.mov') };
+}
+
+async function encode(input: string, frameRate: string, codec: OutputCodec, pictures: 'worker' | 'file'): Promise<string[]> {
+  const files = filesOf(codec);
   const geometry = { width: 64, height: 48, filters: [] };
   const alpha = { width: 16, height: 8 };
   const fps = frameRate.split('/').map(Number).reduce((num, den) => num / den);
@@ -27,7 +33,7 @@ async function encode(input: string, frameRate: string, codec: 'vp9' | 'h264', p
     runner: new ProcessRunner(),
     ffmpegPath: 'ffmpeg',
     decodeArgs: decodeFramesArgs({ inputPath: input, storedSize: geometry, geometry, maxSeconds: 60, modelInput: alpha, side: pictures === 'worker' ? geometry : null, smallFromSide: false }),
-    encodeArgs: encodeMatteArgs({ inputPath: input, storedSize: geometry, geometry, pictures, maxSeconds: 60, frameRate, fps, audio: null, colour, alpha, files }),
+    encodeArgs: encodeMatteArgs({ inputPath: input, storedSize: geometry, geometry, pictures, maxSeconds: 60, frameRate, fps, audio: null, colour, alpha, files, maxFileBytes: 1024 ** 3 }),
     frameBytes: alpha.width * alpha.height * 3,
     sideFrameBytes: pictures === 'worker' ? (geometry.width * geometry.height * 3) / 2 : undefined,
     sideToEncoder: pictures === 'worker',
@@ -36,7 +42,13 @@ async function encode(input: string, frameRate: string, codec: 'vp9' | 'h264', p
     depth: 2,
     timeoutMs: 60_000,
   });
-  return files.codec === 'vp9' ? [files.webmPath] : [files.rgbPath, files.mattePath];
+  if (files.codec === 'h264') return [files.rgbPath, files.mattePath];
+  return [files.codec === 'vp9' ? files.webmPath : files.movPath];
+}
+
+function alphaOf(codec: OutputCodec, outputs: string[]): Promise<Uint8Array[]> {
+  if (codec === 'vp9') return decodeWebmAlpha(outputs[0], 64, 48);
+  return codec === 'h264' ? decodeGray(outputs[1], 64, 48) : decodeMovAlpha(outputs[0], 64, 48);
 }
 
 describe('decodeFramesArgs and encodeMatteArgs with the real ffmpeg', () => {
@@ -53,14 +65,17 @@ describe('decodeFramesArgs and encodeMatteArgs with the real ffmpeg', () => {
     const frames = (await videoFrameTimes(input)).length;
     // The rate the job numbers frames at: the probe's average one.
     const rate = (await probeMedia(new ProcessRunner(), { ffprobePath: 'ffprobe', inputPath: input, timeoutMs: 10_000 })).video?.frameRate ?? '25';
-    for (const [codecName, pictures] of [['vp9', 'file'], ['h264', 'file'], ['vp9', 'worker'], ['h264', 'worker']] as const) {
-      const outputs = await encode(input, rate, codecName, pictures);
-      const alphas = codecName === 'vp9' ? await decodeWebmAlpha(outputs[0], 64, 48) : await decodeGray(outputs[1], 64, 48);
-      expect(alphas).toHaveLength(frames);
-      // The H.264 picture, a file of its own, has exactly as many frames as its matte.
-      if (codecName === 'h264') expect(await videoFrameTimes(outputs[0])).toHaveLength(frames);
-      // Lossy coding moves a flat grey by a level or two, never by a whole frame's 8.
-      alphas.forEach((alpha, n) => expect(Math.abs(alpha[64 * 24 + 32] - 8 * n)).toBeLessThanOrEqual(3));
+    for (const codecName of OUTPUT_CODECS) {
+      for (const pictures of ['file', 'worker'] as const) {
+        const outputs = await encode(input, rate, codecName, pictures);
+        const alphas = await alphaOf(codecName, outputs);
+        expect(alphas).toHaveLength(frames);
+        // The H.264 picture, a file of its own, has exactly as many frames as its matte.
+        if (codecName === 'h264') expect(await videoFrameTimes(outputs[0])).toHaveLength(frames);
+        // Lossy coding moves a flat grey by a level or two, never by a whole frame's 8; ProRes 4444
+        // keeps the alpha within one level.
+        alphas.forEach((alpha, n) => expect(Math.abs(alpha[64 * 24 + 32] - 8 * n)).toBeLessThanOrEqual(codecName === 'prores' ? 1 : 3));
+      }
     }
   });
 });

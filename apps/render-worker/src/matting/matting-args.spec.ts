@@ -29,6 +29,7 @@ function plan(overrides: Partial<EncodePlan> = {}): EncodePlan {
     colour: UNTAGGED,
     alpha: { width: 256, height: 144 },
     files: { codec: 'vp9', webmPath: '/w/transparent.webm' },
+    maxFileBytes: 1_000_000,
     ...overrides,
   };
 }
@@ -128,7 +129,7 @@ describe('encodeMatteArgs', () => {
       ...alphaFrames('256x144'),
       '-filter_complex',
       '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
-      '-map', '[out]', '-map', '0:a:0', '-fps_mode', 'passthrough',
+      '-map', '[out]', '-map', '0:a:0', '-fps_mode', 'passthrough', '-fs', '1000000',
       ...vp9,
       '-c:a', 'copy',
       '-f', 'webm', '-y', '/w/transparent.webm',
@@ -143,7 +144,7 @@ describe('encodeMatteArgs', () => {
       ...raw('gray', '640x480', 'pipe:3'),
       '-vn', ...input,
       '-filter_complex', '[0:v]settb=1/30,setpts=N[picture];[1:v]settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
-      '-map', '[out]', '-map', '2:a:0', '-fps_mode', 'passthrough',
+      '-map', '[out]', '-map', '2:a:0', '-fps_mode', 'passthrough', '-fs', '1000000',
       ...vp9,
       '-c:a', 'copy',
       '-f', 'webm', '-y', '/w/transparent.webm',
@@ -196,7 +197,7 @@ describe('encodeMatteArgs', () => {
       ...alphaFrames('256x144'),
       '-filter_complex',
       '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
-      '-map', '[out]', '-fps_mode', 'passthrough',
+      '-map', '[out]', '-fps_mode', 'passthrough', '-fs', '1000000',
       ...vp9,
       '-f', 'webm', '-y', '/w/transparent.webm',
     ]);
@@ -209,12 +210,12 @@ describe('encodeMatteArgs', () => {
       ...alphaFrames('256x144'),
       '-filter_complex',
       '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[alpha]format=yuv420p[matte]',
-      '-map', '[picture]', '-map', '0:a:0', '-fps_mode', 'passthrough',
+      '-map', '[picture]', '-map', '0:a:0', '-fps_mode', 'passthrough', '-fs', '1000000',
       '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-maxrate', '1106k', '-bufsize', '1106k', '-pix_fmt', 'yuv420p',
       '-g', '60', '-color_range', 'tv',
       '-c:a', 'copy',
       '-movflags', '+faststart', '-f', 'mp4', '-y', '/w/rgb.mp4',
-      '-map', '[matte]', '-fps_mode', 'passthrough',
+      '-map', '[matte]', '-fps_mode', 'passthrough', '-fs', '1000000',
       '-c:v', 'libx264', '-preset', 'superfast', '-crf', '20', '-maxrate', '553k', '-bufsize', '553k', '-pix_fmt', 'yuv420p',
       '-g', '60',
       '-movflags', '+faststart', '-f', 'mp4', '-y', '/w/matte.mp4',
@@ -251,6 +252,38 @@ describe('encodeMatteArgs', () => {
     expect(valuesOf(args, '-color_range')).toEqual(['tv']);
     expect(args).not.toContain('-color_trc');
     expect(args.indexOf('-color_range')).toBeLessThan(args.indexOf('/w/rgb.mp4'));
+  });
+
+  it('writes one ProRes 4444 QuickTime with alpha at a fixed quantiser, copying AAC sound', () => {
+    const args = encodeMatteArgs(plan({ audio: audio('aac'), colour: BT709, files: { codec: 'prores', movPath: '/w/transparent.mov' } }));
+    expect(valuesOf(args, '-filter_complex')).toEqual([
+      '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1[out]',
+    ]);
+    expect(args.slice(args.indexOf('[out]') - 1)).toEqual([
+      '-map', '[out]', '-map', '0:a:0', '-fps_mode', 'passthrough', '-fs', '1000000',
+      '-c:v', 'prores_ks', '-profile:v', '4444', '-pix_fmt', 'yuva444p10le', '-q:v', '4', '-vendor', 'apl0',
+      '-color_range', 'tv', '-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709',
+      '-c:a', 'copy',
+      '-f', 'mov', '-y', '/w/transparent.mov',
+    ]);
+  });
+
+  it.each([
+    ['pcm_s24le', 2, ['-c:a', 'copy']],
+    ['opus', 2, ['-c:a', 'pcm_s24le']],
+    ['flac', 6, ['-c:a', 'pcm_s24le']],
+    ['aac', 256, ['-c:a', 'pcm_s24le', '-ac', '2']],
+  ])('gives the ProRes QuickTime %s sound of %i channels as editors take it', (codec, channels, expected) => {
+    const args = encodeMatteArgs(plan({ audio: audio(codec, channels), files: { codec: 'prores', movPath: '/w/transparent.mov' } }));
+    expect(args.slice(args.indexOf('-c:a'), args.lastIndexOf('-f'))).toEqual(expected);
+  });
+
+  it('stops every output file at the plan\'s size limit', () => {
+    const vp9Files = { codec: 'vp9', webmPath: '/w/transparent.webm' } as const;
+    for (const files of [vp9Files, h264Files, { codec: 'prores', movPath: '/w/transparent.mov' } as const]) {
+      const args = encodeMatteArgs(plan({ files, maxFileBytes: 4 * 1024 ** 3 }));
+      expect(valuesOf(args, '-fs')).toEqual(Array(files === h264Files ? 2 : 1).fill('4294967296'));
+    }
   });
 
   it('writes only the range for untagged sources', () => {

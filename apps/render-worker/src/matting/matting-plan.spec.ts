@@ -31,6 +31,7 @@ function request(overrides: Partial<MattingRequest> = {}): MattingRequest {
     segmenters: [SQUARE, LANDSCAPE],
     tracking: null,
     files: { codec: 'vp9', webmPath: '/w/transparent.webm' },
+    maxFileBytes: 1_000_000,
     ...overrides,
   };
 }

@@ -40,6 +40,7 @@ export interface MattingRequest {
   // model always sees the whole frame.
   tracking: { sourceScale: number } | null;
   files: MatteFiles;
+  maxFileBytes: number;
 }
 
 // Used when a stream states no frame rate at all: the encoder still needs one to number frames.
@@ -80,6 +81,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
       colour: video,
       alpha,
       files: request.files,
+      maxFileBytes: request.maxFileBytes,
     }),
     smallBytes: modelInput.width * modelInput.height * 3,
     sideBytes: side ? (side.width * side.height * 3) / 2 : 0,

@@ -11,6 +11,7 @@ import { preparePersonModels } from './person-model';
 import { removeBackground, type RemoveBackgroundRequest } from './remove-background';
 import {
   decodeGray,
+  decodeMovAlpha,
   decodeWebmAlpha,
   markRotatedClockwise,
   meanAbsoluteDifference,
@@ -140,6 +141,38 @@ describe('removeBackground', () => {
     const [inputFirst] = await decodeGray(input, 320, 240);
     const [rgbFirst] = await decodeGray(rgb, 320, 240);
     expect(meanAbsoluteDifference(inputFirst, rgbFirst)).toBeLessThan(3);
+  });
+
+  it('writes one ProRes 4444 QuickTime whose alpha is the matte it computed within one level, with the sound as AAC', async () => {
+    const input = await makeClip('in-prores.mp4', { seconds: 2, audio: 'aac' });
+    const { mattes, onMatte } = recordMattes();
+    const result = await removeBackground(request(input, { onMatte, options: { output_codec: 'prores', refine_foreground_edges: true } }));
+
+    expect(result.files).toEqual([expect.objectContaining({ role: 'transparent', contentType: 'video/quicktime', fileExtension: 'mov' })]);
+    const mov = result.files[0].path;
+    const streams = await streamsOf(mov);
+    expect(streams.formatName).toContain('mov');
+    // The decoder reads ProRes 4444 at 12 bits whatever it was encoded from (yuva444p10le).
+    expect(streams.video).toEqual([expect.objectContaining({ codec_name: 'prores', profile: '4444', width: 320, height: 240, r_frame_rate: '25/1' })]);
+    expect(streams.video[0].pix_fmt).toMatch(/^yuva444p1[02]le$/);
+    expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+
+    const alphas = await decodeMovAlpha(mov, 320, 240);
+    expect(alphas).toHaveLength(50);
+    for (let i = 0; i < 50; i++) {
+      let worst = 0;
+      for (let p = 0; p < alphas[i].length; p++) worst = Math.max(worst, Math.abs(alphas[i][p] - mattes[i][p]));
+      expect(worst).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('fails with input_validation on output_codec, delivering nothing, when a result file reaches the size limit', async () => {
+    const input = await makeClip('in-large.mp4', { seconds: 2 });
+    const work = request(input, { maxResultBytes: 64 * 1024, options: { output_codec: 'prores', refine_foreground_edges: false } });
+    const error = await failureOf(removeBackground(work));
+    expect(error).toBeInstanceOf(MediaError);
+    expect(error).toMatchObject({ code: 'input_validation', details: [expect.objectContaining({ type: 'result_too_large', field: 'output_codec' })] });
+    expect(existsSync(join(work.workDir, 'transparent.mov'))).toBe(false);
   });
 
   it('keeps a video without sound silent', async () => {

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { MediaError, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
@@ -32,6 +32,8 @@ export interface RemoveBackgroundRequest {
   // The chosen model's variants; each video uses the one closest to its shape.
   segmenters: readonly Segmenter[];
   maxSeconds: number;
+  // Each result file stops there, and the job fails with input_validation (DEFAULT_MAX_RESULT_BYTES).
+  maxResultBytes?: number;
   // The job's time limit, shared by all of its processes.
   timeoutMs: number;
   signal?: AbortSignal;
@@ -54,11 +56,14 @@ export interface RemoveBackgroundRequest {
 // Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
 export const PIPELINE_DEPTH = 4;
 
+// The render worker's BACKGROUND_REMOVAL_MAX_RESULT_BYTES by default.
+export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 ** 3;
+
 export interface MattedFile {
   path: string;
   role: 'transparent' | 'rgb' | 'matte';
-  contentType: 'video/webm' | 'video/mp4';
-  fileExtension: 'webm' | 'mp4';
+  contentType: 'video/webm' | 'video/mp4' | 'video/quicktime';
+  fileExtension: 'webm' | 'mp4' | 'mov';
 }
 
 export interface MattedVideo {
@@ -89,6 +94,9 @@ function outputFiles({ workDir, options }: RemoveBackgroundRequest): MattedFile[
   if (options.output_codec === 'vp9') {
     return [{ path: join(workDir, 'transparent.webm'), role: 'transparent', contentType: 'video/webm', fileExtension: 'webm' }];
   }
+  if (options.output_codec === 'prores') {
+    return [{ path: join(workDir, 'transparent.mov'), role: 'transparent', contentType: 'video/quicktime', fileExtension: 'mov' }];
+  }
   return [
     { path: join(workDir, 'rgb.mp4'), role: 'rgb', contentType: 'video/mp4', fileExtension: 'mp4' },
     { path: join(workDir, 'matte.mp4'), role: 'matte', contentType: 'video/mp4', fileExtension: 'mp4' },
@@ -100,6 +108,7 @@ class BackgroundRemoval {
   private readonly ffmpegPath: string;
   private readonly deadline: Deadline;
   private readonly tracking: TrackingSettings | null;
+  private readonly maxResultBytes: number;
 
   constructor(
     private readonly request: RemoveBackgroundRequest,
@@ -109,6 +118,7 @@ class BackgroundRemoval {
     this.ffmpegPath = request.ffmpegPath ?? 'ffmpeg';
     this.deadline = new Deadline(request.timeoutMs, 'Removing the background');
     this.tracking = request.tracking === false ? null : DEFAULT_TRACKING;
+    this.maxResultBytes = request.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   }
 
   async run(): Promise<MattedVideo> {
@@ -135,6 +145,7 @@ class BackgroundRemoval {
       segmenters: request.segmenters,
       tracking: this.tracking ? { sourceScale: this.tracking.sourceScale } : null,
       files: this.matteFiles(),
+      maxFileBytes: this.maxResultBytes,
     });
     const { width, height } = plan.geometry;
     const matter = new FrameMatter(plan.segmenter, {
@@ -156,7 +167,19 @@ class BackgroundRemoval {
 
   private matteFiles(): MatteFiles {
     const [first, second] = this.files;
-    return first.role === 'transparent' ? { codec: 'vp9', webmPath: first.path } : { codec: 'h264', rgbPath: first.path, mattePath: second.path };
+    const codec = this.request.options.output_codec;
+    if (codec === 'h264') return { codec, rgbPath: first.path, mattePath: second.path };
+    return codec === 'vp9' ? { codec, webmPath: first.path } : { codec, movPath: first.path };
+  }
+
+  // A file that reached the limit was cut short by the encoder (-fs), which then stops reading: the
+  // result is refused whether or not the pipeline noticed.
+  private async resultTooLarge(): Promise<MediaError | null> {
+    const sizes = await Promise.all(this.files.map((file) => stat(file.path).then((info) => info.size, () => 0)));
+    if (sizes.every((size) => size < this.maxResultBytes)) return null;
+    return new MediaError('input_validation', 'The result of this video is too large', [
+      { type: 'result_too_large', message: `A result file reached the limit of ${this.maxResultBytes} bytes: choose another output_codec, or a shorter or smaller video`, field: 'output_codec' },
+    ]);
   }
 
   // decoder | segment, smooth, refine here | encoder, streamed (frame-pipeline.ts).
@@ -198,9 +221,13 @@ class BackgroundRemoval {
       if (frames === 0) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
       // A still the probe could not tell from a video (a container that does not say how long it is).
       if (frames === 1) throw stillImage('Decoding the video stream produced a single frame');
+      const tooLarge = await this.resultTooLarge();
+      if (tooLarge) throw tooLarge;
       return frames;
     } catch (error) {
       if (!(error instanceof FramePipelineFailure)) throw error;
+      const tooLarge = await this.resultTooLarge();
+      if (tooLarge) throw tooLarge;
       if (error.part === 'decoder') throw this.decoderFailure(error.reason);
       if (error.part === 'encoder') throw this.encoderFailure(error.reason);
       throw error.reason;

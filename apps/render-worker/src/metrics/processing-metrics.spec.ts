@@ -36,7 +36,7 @@ describe('ProcessingMetrics', () => {
   it('keeps what the processor says about itself', () => {
     const inner = processor(async () => ({ files: [], durationSeconds: 0 }));
     const wrapped = new ProcessingMetrics().processors({ 'clean-audio-video': inner, 'video-background-removal': inner } as JobProcessors)['clean-audio-video'];
-    expect([wrapped.timeLimitMs, wrapped.maxSeconds, wrapped.refusal({ seconds: 1, videoFrames: 1 })]).toEqual([1_000, 60, null]);
+    expect([wrapped.timeLimitMs, wrapped.maxSeconds, wrapped.refusal({ seconds: 1, videoFrames: 1 }, {} as never)]).toEqual([1_000, 60, null]);
   });
 
   it("passes the processor's afterDelivery on", () => {

@@ -47,7 +47,7 @@ export class ProcessingMetrics {
       get maxSeconds() {
         return processor.maxSeconds;
       },
-      refusal: (measured) => processor.refusal(measured),
+      refusal: (measured, job) => processor.refusal(measured, job),
       check: processor.check ? (job) => processor.check?.(job) : undefined,
       afterDelivery: processor.afterDelivery ? () => processor.afterDelivery?.() : undefined,
       run: async (work) => {

@@ -34,7 +34,7 @@ export class InputPreparation {
   // The input as the job will process and be charged for it, once billing holds the price of its seconds.
   async payFor(job: JobWorkRequestedV1, processor: JobTypeProcessor, input: FetchedInput, signal: AbortSignal): Promise<MeasuredInput> {
     const measured = await this.measurer.measure(input.path, processor.maxSeconds, signal);
-    const refusal = processor.refusal(measured);
+    const refusal = processor.refusal(measured, job);
     if (refusal) throw refusal;
     await untilReachable(`job ${job.job_id}: billing`, () => this.funding.cover(job, measured.seconds), signal, this.logger);
     signal.throwIfAborted();

@@ -82,9 +82,9 @@ export interface JobTypeProcessor<T extends JobType = JobType> {
   // Past it the job fails with `timeout`.
   readonly timeLimitMs: number;
   // The longest input the job type takes; refusal is the job's failure for a measured input it does
-  // not take (too long, too many pictures), checked before any processing or charge.
+  // not take (too long, too many pictures, a result too large), checked before any processing or charge.
   readonly maxSeconds: number;
-  refusal(measured: MeasuredInput): Error | null;
+  refusal(measured: MeasuredInput, job: JobWorkRequestedV1<T>): Error | null;
   // Throws the job's failure when its options cannot be served here, before the input is fetched.
   check?(job: JobWorkRequestedV1<T>): void;
   run(work: ProcessorRun<T>): Promise<ProcessorOutput>;

@@ -1,6 +1,7 @@
-import type { JobWorkRequestedV1 } from '@vj/contracts';
+import type { JobWorkRequestedV1, OutputCodec } from '@vj/contracts';
 import { JobFailure } from '../errors/job-failure';
 import type { CleanAudioVideoRequest } from '../media';
+import type { MediaProbe } from '../media/parse-probe';
 import type { RemoveBackgroundRequest } from '../matting/remove-background';
 import { MattingModelRegistry } from '../matting/model-registry';
 import type { Segmenter } from '../matting/matting-model';
@@ -15,6 +16,12 @@ const job = (options: object): JobWorkRequestedV1<'clean-audio-video'> => ({
   input: { kind: 'url', url: 'https://cdn.example.com/in.mp4' },
   options: options as JobWorkRequestedV1<'clean-audio-video'>['options'],
   requested_at: '2025-01-01T00:00:00.000Z',
+});
+
+const bgJob = (options: object): JobWorkRequestedV1<'video-background-removal'> => ({
+  ...job({}),
+  job_type: 'video-background-removal',
+  options: options as JobWorkRequestedV1<'video-background-removal'>['options'],
 });
 
 describe('CleanAudioVideoProcessor', () => {
@@ -65,12 +72,7 @@ describe('VideoBackgroundRemovalProcessor', () => {
     spec: { name, path: `/models/${name}.onnx`, width: 256, height: 256, layout: 'nhwc', mean: [0, 0, 0], std: [1, 1, 1], output: 'probability' },
     segment: async () => new Float32Array(256 * 256),
   });
-  const bgJob = (options: object): JobWorkRequestedV1<'video-background-removal'> => ({
-    ...job({}),
-    job_type: 'video-background-removal',
-    options: options as JobWorkRequestedV1<'video-background-removal'>['options'],
-  });
-  const settings = { maxSeconds: 60, timeLimitMs: 1_800_000, ffmpegPath: '/bin/ffmpeg' };
+  const settings = { maxSeconds: 60, maxResultBytes: 4 * 1024 ** 3, timeLimitMs: 1_800_000, ffmpegPath: '/bin/ffmpeg' };
 
   it('mattes with the job options and the person model, and names the files <job_id>-<role>.<ext>', async () => {
     const requests: RemoveBackgroundRequest[] = [];
@@ -96,6 +98,7 @@ describe('VideoBackgroundRemovalProcessor', () => {
         options: { output_codec: 'h264', refine_foreground_edges: true, subject_is_person: true },
         segmenters: [person],
         maxSeconds: 60,
+        maxResultBytes: 4 * 1024 ** 3,
         timeoutMs: 1_800_000,
         signal,
         ffmpegPath: '/bin/ffmpeg',
@@ -138,7 +141,9 @@ describe('VideoBackgroundRemovalProcessor', () => {
 
 describe('what the processors refuse of a measured input, before any processing or charge', () => {
   const clean = new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 1000 });
-  const matting = new VideoBackgroundRemovalProcessor({ maxSeconds: 60, timeLimitMs: 1000 }, new MattingModelRegistry({ person: [], general: [] }));
+  const matting = new VideoBackgroundRemovalProcessor({ maxSeconds: 60, maxResultBytes: 4 * 1024 ** 3, timeLimitMs: 1000 }, new MattingModelRegistry({ person: [], general: [] }));
+  const mattingJob = (output_codec: OutputCodec) => bgJob({ output_codec });
+  const vp9 = mattingJob('vp9');
 
   it('refuses media past 30 minutes with audio_too_long (docs/spec/api-v1.md: "up to 30 minutes of media")', () => {
     expect(clean.refusal({ seconds: 1800, videoFrames: 45_000 })).toBeNull();
@@ -146,9 +151,23 @@ describe('what the processors refuse of a measured input, before any processing 
   });
 
   it('refuses a video longer than the limit, and one with more than 60 frames a second, with input_validation on video_url', () => {
-    expect(matting.refusal({ seconds: 60, videoFrames: 3600 })).toBeNull();
-    expect(matting.refusal({ seconds: 0.04, videoFrames: 2 })).toBeNull();
-    expect(matting.refusal({ seconds: 60.5, videoFrames: 1500 })).toMatchObject({ code: 'input_validation', details: [{ type: 'video_too_long', field: 'video_url' }] });
-    expect(matting.refusal({ seconds: 3, videoFrames: 3000 })).toMatchObject({ code: 'input_validation', details: [{ type: 'frame_rate_too_high', field: 'video_url' }] });
+    expect(matting.refusal({ seconds: 60, videoFrames: 3600 }, vp9)).toBeNull();
+    expect(matting.refusal({ seconds: 0.04, videoFrames: 2 }, vp9)).toBeNull();
+    expect(matting.refusal({ seconds: 60.5, videoFrames: 1500 }, vp9)).toMatchObject({ code: 'input_validation', details: [{ type: 'video_too_long', field: 'video_url' }] });
+    expect(matting.refusal({ seconds: 3, videoFrames: 3000 }, vp9)).toMatchObject({ code: 'input_validation', details: [{ type: 'frame_rate_too_high', field: 'video_url' }] });
+  });
+
+  it('refuses a ProRes result that may outgrow the result limit, on output_codec, and no other codec for it', () => {
+    const measured = (width: number, height: number, videoFrames: number) => ({
+      seconds: videoFrames / 30,
+      videoFrames,
+      probe: { formatName: 'mov', durationSeconds: videoFrames / 30, audio: null, video: { width, height } as NonNullable<MediaProbe['video']> },
+    });
+    // 1080p for 60 s: about 3.5 GiB at most; 4096x2304 for 60 s: about 15.8 GiB.
+    expect(matting.refusal(measured(1920, 1080, 1800), mattingJob('prores'))).toBeNull();
+    const refusal = matting.refusal(measured(4096, 2304, 1800), mattingJob('prores'));
+    expect(refusal).toMatchObject({ code: 'input_validation', details: [{ type: 'result_too_large', field: 'output_codec' }] });
+    expect(refusal?.details?.[0]?.message).toContain('the limit is 4.0 GiB');
+    for (const codec of ['vp9', 'h264'] as const) expect(matting.refusal(measured(4096, 2304, 1800), mattingJob(codec))).toBeNull();
   });
 });

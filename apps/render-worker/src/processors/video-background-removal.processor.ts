@@ -6,9 +6,16 @@ import type { JobTypeProcessor, MeasuredInput, ProcessorOutput, ProcessorRun } f
 
 export const MAX_FRAMES_PER_SECOND = 60;
 
+// The most a ProRes 4444 frame took a pixel here (white noise in every plane but the alpha, at the
+// encoder's fixed quantiser; footage takes a fifth of it): a job refused by none of its estimate
+// cannot reach the result limit (decision 0084).
+const PRORES_BYTES_PER_PIXEL = 1;
+
 export interface BackgroundRemovalSettings {
   maxSeconds: number;
   timeLimitMs: number;
+  // The largest result file a job may write (the worker's disk holds one input and its result).
+  maxResultBytes: number;
   ffmpegPath?: string;
   ffprobePath?: string;
 }
@@ -30,18 +37,35 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
 
   // Priced by the second, run by the picture: a video is at most maxSeconds long and at most
   // MAX_FRAMES_PER_SECOND pictures a second on average (a 1000 fps clip would be 33 times the work).
-  refusal({ seconds, videoFrames }: MeasuredInput): MediaError | null {
+  // A ProRes result grows with the pictures: it must fit the worker's disk.
+  refusal({ seconds, videoFrames, probe }: MeasuredInput, job: JobWorkRequestedV1<'video-background-removal'>): MediaError | null {
     if (seconds > this.settings.maxSeconds) {
       return new MediaError('input_validation', `The video is longer than ${this.settings.maxSeconds} seconds`, [
         { type: 'video_too_long', message: `The video lasts more than ${Math.floor(seconds)} s; the limit is ${this.settings.maxSeconds} s`, field: 'video_url' },
       ]);
     }
-    if (videoFrames <= Math.max(2, Math.ceil(seconds * MAX_FRAMES_PER_SECOND) + 1)) return null;
-    return new MediaError('input_validation', `The video has more than ${MAX_FRAMES_PER_SECOND} frames a second`, [
+    if (videoFrames > Math.max(2, Math.ceil(seconds * MAX_FRAMES_PER_SECOND) + 1)) {
+      return new MediaError('input_validation', `The video has more than ${MAX_FRAMES_PER_SECOND} frames a second`, [
+        {
+          type: 'frame_rate_too_high',
+          message: `The video holds ${videoFrames} frames in ${seconds.toFixed(2)} s; at most ${MAX_FRAMES_PER_SECOND} a second are taken`,
+          field: 'video_url',
+        },
+      ]);
+    }
+    return optionsOf(job).output_codec === 'prores' ? this.proresRefusal(videoFrames, probe) : null;
+  }
+
+  private proresRefusal(videoFrames: number, probe: MeasuredInput['probe']): MediaError | null {
+    const pixels = (probe?.video?.width ?? 0) * (probe?.video?.height ?? 0);
+    const bytes = pixels * videoFrames * PRORES_BYTES_PER_PIXEL;
+    if (bytes <= this.settings.maxResultBytes) return null;
+    const gib = (value: number) => (value / 1024 ** 3).toFixed(1);
+    return new MediaError('input_validation', 'The ProRes result of this video would be too large', [
       {
-        type: 'frame_rate_too_high',
-        message: `The video holds ${videoFrames} frames in ${seconds.toFixed(2)} s; at most ${MAX_FRAMES_PER_SECOND} a second are taken`,
-        field: 'video_url',
+        type: 'result_too_large',
+        message: `A ProRes 4444 of ${videoFrames} frames of ${probe?.video?.width}x${probe?.video?.height} may take up to ${gib(bytes)} GiB; the limit is ${gib(this.settings.maxResultBytes)} GiB: choose vp9 or h264, or a shorter or smaller video`,
+        field: 'output_codec',
       },
     ]);
   }
@@ -60,6 +84,7 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
       options,
       segmenters: this.models.segmentersFor(options.subject_is_person),
       maxSeconds: this.settings.maxSeconds,
+      maxResultBytes: this.settings.maxResultBytes,
       timeoutMs: this.settings.timeLimitMs,
       signal,
       onProgress,

@@ -1,6 +1,8 @@
 // Job options after defaults are applied (docs/spec/api-v1.md, "Job types and their inputs").
 
-export const OUTPUT_CODECS = ['vp9', 'h264'] as const;
+// vp9: one WebM with alpha; h264: an RGB video and its matte; prores: one QuickTime ProRes 4444 with
+// alpha, for editing suites (decision 0084).
+export const OUTPUT_CODECS = ['vp9', 'h264', 'prores'] as const;
 export type OutputCodec = (typeof OUTPUT_CODECS)[number];
 
 export interface VideoBackgroundRemovalOptions {

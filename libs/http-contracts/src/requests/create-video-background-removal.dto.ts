@@ -9,7 +9,12 @@ export class CreateVideoBackgroundRemovalDto {
   @VideoUrlProperty()
   video_url!: string;
 
-  @ApiPropertyOptional({ enum: OUTPUT_CODECS, default: BACKGROUND_REMOVAL_DEFAULTS.output_codec })
+  @ApiPropertyOptional({
+    enum: OUTPUT_CODECS,
+    default: BACKGROUND_REMOVAL_DEFAULTS.output_codec,
+    description:
+      'vp9: one WebM with alpha (plays in Chromium and Firefox). h264: two MP4s, the picture and its alpha matte (luma = alpha). prores: one QuickTime MOV, ProRes 4444 with alpha, for editing suites. Each keeps the sound of the source.',
+  })
   @IsOptional()
   @IsIn(OUTPUT_CODECS)
   output_codec?: OutputCodec;

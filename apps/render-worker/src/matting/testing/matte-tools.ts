@@ -24,6 +24,11 @@ export function decodeWebmAlpha(path: string, width: number, height: number): Pr
   return grayFrames(['-c:v', 'libvpx-vp9', '-i', path, '-vf', 'alphaextract'], width, height);
 }
 
+// A ProRes 4444's alpha plane, at 8 bits.
+export function decodeMovAlpha(path: string, width: number, height: number): Promise<Uint8Array[]> {
+  return grayFrames(['-i', path, '-vf', 'alphaextract'], width, height);
+}
+
 // Full-range grey of a video's picture: an H.264 matte's luma comes back on the 0..255 alpha scale.
 export function decodeGray(path: string, width: number, height: number): Promise<Uint8Array[]> {
   return grayFrames(['-i', path], width, height);
@@ -49,6 +54,7 @@ export async function scaleGray(frames: Uint8Array[], from: [number, number], to
 
 export interface VideoStreamInfo {
   codec_name: string;
+  profile?: string;
   width: number;
   height: number;
   pix_fmt: string;

@@ -190,6 +190,15 @@ describe('encodeMatteArgs', () => {
     expect(args.slice(args.indexOf('-c:a'), args.indexOf('-f', args.indexOf('-c:a')))).toEqual(['-c:a', 'libopus', '-b:a', '128k', '-ac', '2']);
   });
 
+  it.each([
+    ['vp9', ['-c:a', 'libopus', '-b:a', '128k', '-af', 'pan=stereo|c0=c0|c1=c1']],
+    ['h264', ['-c:a', 'aac', '-b:a', '160k', '-af', 'pan=stereo|c0=c0|c1=c1']],
+  ] as const)('keeps the first two of more than 8 channels, a recorder\'s tracks with no layout to mix by (%s)', (codec, expected) => {
+    const files = codec === 'vp9' ? ({ codec, webmPath: '/w/transparent.webm' } as const) : h264Files;
+    const args = encodeMatteArgs(plan({ audio: audio('pcm_s16le', 16), files }));
+    expect(args.slice(args.indexOf('-c:a'), args.indexOf('-c:a') + expected.length)).toEqual(expected);
+  });
+
   it('maps no sound when the input has none', () => {
     expect(encodeMatteArgs(plan({ audio: null }))).toEqual([
       ...QUIET,
@@ -272,7 +281,7 @@ describe('encodeMatteArgs', () => {
     ['pcm_s24le', 2, ['-c:a', 'copy']],
     ['opus', 2, ['-c:a', 'pcm_s24le']],
     ['flac', 6, ['-c:a', 'pcm_s24le']],
-    ['aac', 256, ['-c:a', 'pcm_s24le', '-ac', '2']],
+    ['aac', 16, ['-c:a', 'pcm_s24le', '-af', 'pan=stereo|c0=c0|c1=c1']],
   ])('gives the ProRes QuickTime %s sound of %i channels as editors take it', (codec, channels, expected) => {
     const args = encodeMatteArgs(plan({ audio: audio(codec, channels), files: { codec: 'prores', movPath: '/w/transparent.mov' } }));
     expect(args.slice(args.indexOf('-c:a'), args.lastIndexOf('-f'))).toEqual(expected);

@@ -230,20 +230,27 @@ function h264Args(plan: EncodePlan, bitsPerPixel: number, preset: 'veryfast' | '
 
 // The source's sound, kept: copied when the container takes it as it is, else re-encoded. In a
 // QuickTime for editors: AAC or PCM as they come, anything else as 24-bit PCM (no source loses
-// precision), at most 8 channels.
+// precision). Up to 8 channels (5.1, 7.1) every encoder takes, or mixes down by their layout; more
+// are a recorder's tracks, usually without a layout to mix by: the first two are kept, the main pair.
+// The worker refuses more than MAX_KEPT_CHANNELS before anything runs (remove-background.ts).
 const EDITOR_PCM = new Set(['pcm_s16le', 'pcm_s16be', 'pcm_s24le', 'pcm_s24be']);
-const EDITOR_MAX_CHANNELS = 8;
+const MIXED_CHANNELS = 8;
+const FIRST_TWO_CHANNELS = ['-af', 'pan=stereo|c0=c0|c1=c1'];
+
+// ffmpeg's resampler and pan filter take at most 64 channels.
+export const MAX_KEPT_CHANNELS = 64;
 
 function audioArgs(audio: AudioStreamProbe, container: 'webm' | 'mp4' | 'mov'): string[] {
+  const tracks = audio.channels > MIXED_CHANNELS;
   if (container === 'mov') {
-    const fewChannels = audio.channels <= EDITOR_MAX_CHANNELS;
-    if (fewChannels && (audio.codecName === 'aac' || EDITOR_PCM.has(audio.codecName))) return ['-c:a', 'copy'];
-    return ['-c:a', 'pcm_s24le', ...(fewChannels ? [] : ['-ac', '2'])];
+    if (!tracks && (audio.codecName === 'aac' || EDITOR_PCM.has(audio.codecName))) return ['-c:a', 'copy'];
+    return ['-c:a', 'pcm_s24le', ...(tracks ? FIRST_TWO_CHANNELS : [])];
   }
   if (container === 'webm') {
     if (audio.codecName === 'opus') return ['-c:a', 'copy'];
     // libopus takes at most two channels without a mapping family.
-    return ['-c:a', 'libopus', '-b:a', '128k', ...(audio.channels > 2 ? ['-ac', '2'] : [])];
+    return ['-c:a', 'libopus', '-b:a', '128k', ...(tracks ? FIRST_TWO_CHANNELS : audio.channels > 2 ? ['-ac', '2'] : [])];
   }
-  return audio.codecName === 'aac' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '160k'];
+  if (audio.codecName === 'aac' && !tracks) return ['-c:a', 'copy'];
+  return ['-c:a', 'aac', '-b:a', '160k', ...(tracks ? FIRST_TWO_CHANNELS : [])];
 }

@@ -287,6 +287,30 @@ describe('removeBackground on inputs it must refuse', () => {
     expect(await failureOf(removeBackground(request(still)))).toMatchObject({ code: 'invalid_file', details: [{ type: 'still_image' }] });
   });
 
+  // Tracks as a field recorder writes them: raw PCM with no channel layout to mix down by.
+  async function multichannelClip(channels: number): Promise<string> {
+    const input = join(dir, `${channels}-channels.mkv`);
+    const samples = 48_000;
+    const pcm = Buffer.alloc(samples * channels * 2);
+    for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 48_000)), i * channels * 2);
+    await writeFile(join(dir, `${channels}-channels.raw`), pcm);
+    await ffmpeg([
+      '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=1', '-f', 's16le', '-ar', '48000', '-ac', String(channels), '-i', join(dir, `${channels}-channels.raw`),
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', '-f', 'matroska', input,
+    ]);
+    return input;
+  }
+
+  it.each(['vp9', 'h264', 'prores'] as const)('keeps the first two of 16 tracks with no layout as stereo sound (%s)', async (codec) => {
+    const result = await removeBackground(request(await multichannelClip(16), { options: { output_codec: codec, refine_foreground_edges: false } }));
+    expect((await streamsOf(result.files[0].path)).audio).toEqual([expect.objectContaining({ channels: 2 })]);
+  });
+
+  it('fails with input_validation, before decoding, when the audio has more channels than ffmpeg can filter (256)', async () => {
+    const error = await failureOf(removeBackground(request(await multichannelClip(256), { options: { output_codec: 'prores', refine_foreground_edges: false } })));
+    expect(error).toMatchObject({ code: 'input_validation', details: [{ type: 'too_many_audio_channels', field: 'video_url', message: 'The audio has 256 channels; at most 64 can be kept' }] });
+  });
+
   it('fails with input_validation, decoding nothing, when the picture is over 4096x2304', async () => {
     const input = await makeClip('4112x2304.mp4', { size: '4112x2304', seconds: 0.2 });
     const work = request(input);

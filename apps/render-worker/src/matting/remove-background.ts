@@ -16,7 +16,7 @@ import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame
 import { DEFAULT_PLATE } from './background-plate';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
-import type { MatteFiles } from './matting-args';
+import { MAX_KEPT_CHANNELS, type MatteFiles } from './matting-args';
 import { mattingPlan, type MattingPlan } from './matting-plan';
 import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
 import { DEFAULT_STILL_OBJECTS } from './still-object-filter';
@@ -133,6 +133,11 @@ class BackgroundRemoval {
       ]);
     }
     this.checkLength(probe.durationSeconds ?? 0);
+    if (probe.audio && probe.audio.channels > MAX_KEPT_CHANNELS) {
+      throw new MediaError('input_validation', `The audio has more than ${MAX_KEPT_CHANNELS} channels`, [
+        { type: 'too_many_audio_channels', message: `The audio has ${probe.audio.channels} channels; at most ${MAX_KEPT_CHANNELS} can be kept`, field: 'video_url' },
+      ]);
+    }
     if (Math.min(video.width, video.height) < MIN_SIDE) {
       throw new MediaError('input_validation', `The video is smaller than ${MIN_SIDE}x${MIN_SIDE} pixels`, [
         { type: 'video_too_small', message: `The picture is ${video.width}x${video.height}; at least ${MIN_SIDE} pixels a side are needed`, field: 'video_url' },

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineEnv, env, logEnv, natsEnv, observabilityEnv, s3Env, type EnvValues } from '@vj/config';
+import { DEFAULT_MAX_RESULT_BYTES } from './matting/remove-background';
 
 export const renderWorkerEnv = defineEnv({
   ...natsEnv,
@@ -45,8 +46,8 @@ export const renderWorkerEnv = defineEnv({
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
   BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation)', default: 60, min: 1 }),
   BACKGROUND_REMOVAL_MAX_RESULT_BYTES: env.int({
-    doc: 'largest file a video-background-removal job may write: a prores job whose result may be larger is refused (input_validation); keep one input (TRANSLOAD_MAX_BYTES) and this within WORK_DIR\'s disk',
-    default: 4 * 1024 ** 3,
+    doc: 'size at which a video-background-removal result file is cut off and the job fails with input_validation (a prores job estimated past it is refused before it runs); keep one input (TRANSLOAD_MAX_BYTES) and this within WORK_DIR\'s disk',
+    default: DEFAULT_MAX_RESULT_BYTES,
     min: 1024 ** 2,
   }),
   BACKGROUND_REMOVAL_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one video-background-removal run, fetch not included (else timeout)', default: 1800, min: 1 }),

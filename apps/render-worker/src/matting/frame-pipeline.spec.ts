@@ -195,7 +195,10 @@ describe('runFramePipeline', () => {
     // Reads nothing and exits 0, as ffmpeg does once its output reaches -fs.
     const runner = new FakeRunner({ decoder: decoding(frames), encoder: async () => undefined });
     const stage: FrameStage<number> = { start: (main) => main[0], finish: async (value) => Buffer.alloc(64 * 1024, value) };
-    await expect(runFramePipeline(request(runner, stage, { frameBytes: 64 * 1024, alphaBytes: 64 * 1024 }))).rejects.toMatchObject({ part: 'encoder' });
+    await expect(runFramePipeline(request(runner, stage, { frameBytes: 64 * 1024, alphaBytes: 64 * 1024 }))).rejects.toMatchObject({
+      part: 'encoder',
+      reason: expect.objectContaining({ name: 'ProcessFailedError', exitCode: 0, stderrTail: 'encoder done' }),
+    });
   });
 
   it("reports the encoder's own failure, not the write it broke, when its input is reset before it exits", async () => {

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { AbortError, isAbortError } from '../media';
 import { throwIfAborted } from '../media/media-error';
-import type { CommandRunner, RunResult } from '../media/process-runner';
+import { ProcessFailedError, type CommandRunner, type RunResult } from '../media/process-runner';
 import { readFrames, writeFrame } from './frame-stream';
 
 // decoder | this process | encoder, for raw frames: each frame the decoder writes becomes one alpha
@@ -93,11 +93,12 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
     .run({ file: request.ffmpegPath, args: request.decodeArgs }, { ...options, stdout: decoded, outputs: side ? [side] : [] })
     .catch(failed('decoder'));
   // Set once every frame is handed on: an encoder that ends before (a file at its size limit, -fs)
-  // reads no more, and the frames still to come would wait on it for ever.
+  // reads no more, and the frames still to come would wait on it for ever. Its stderr goes with the
+  // failure, for the caller to tell why.
   let handedAll = false;
   const encoding = runner
     .run({ file: request.ffmpegPath, args: request.encodeArgs }, toPictures ? { ...options, stdin: toPictures, inputs: [toAlphas] } : { ...options, stdin: toAlphas })
-    .then((result) => (handedAll ? result : failed('encoder')(new Error('the encoder ended before it took every frame'))), failed('encoder'));
+    .then((result) => (handedAll ? result : failed('encoder')(new ProcessFailedError(request.ffmpegPath, 0, null, result.stderrTail))), failed('encoder'));
   const handing = (async () => {
     let count = 0;
     const emit = async ({ pending, picture }: InFlight<P>): Promise<void> => {

@@ -90,11 +90,10 @@ export interface EncodePlan {
 
 // The pictures, upright like the matting's decode, with one 8-bit alpha frame per picture (grey),
 // become one VP9 WebM with alpha, an H.264 picture and an H.264 matte (luma = alpha), or one ProRes
-// 4444 QuickTime with alpha. The
-// pictures are the decoder's, handed on by the worker on stdin when it reads them anyway, else the
-// input decoded again. Both streams are renumbered n / frame rate, so the n-th alpha frame always
-// meets the n-th picture, whatever the input's own timestamps. The sound comes from the input file,
-// opened once.
+// 4444 QuickTime with alpha. The pictures are the decoder's, handed on by the worker on stdin when it
+// reads them anyway, else the input decoded again. Both streams are renumbered n / frame rate, so the
+// n-th alpha frame always meets the n-th picture, whatever the input's own timestamps. The sound comes
+// from the input file, opened once.
 export function encodeMatteArgs(plan: EncodePlan): string[] {
   const { geometry, alpha, files } = plan;
   // In a time base of one frame, timestamps are exact; setpts=N/rate/TB in the input's time base
@@ -129,7 +128,7 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
 // The encoders and files of a VP9 WebM with alpha, for the stream mapped before them (and the sound).
 export function vp9Output(plan: EncodePlan, webmPath: string): string[] {
   return [
-    ...oneForOne(plan),
+    ...ONE_FOR_ONE, ...sizeLimit(plan),
     '-c:v', 'libvpx-vp9', '-pix_fmt', 'yuva420p',
     // The realtime preset is what makes VP9 with alpha fast enough;
     // constrained quality with a cap keeps the size sensible.
@@ -146,7 +145,7 @@ export function vp9Output(plan: EncodePlan, webmPath: string): string[] {
 // control, which searches quantisers to spend the profile's whole bitrate.
 export function proresOutput(plan: EncodePlan, movPath: string): string[] {
   return [
-    ...oneForOne(plan),
+    ...ONE_FOR_ONE, ...sizeLimit(plan),
     '-c:v', 'prores_ks', '-profile:v', '4444', '-pix_fmt', 'yuva444p10le', '-q:v', '4', '-vendor', 'apl0', ...colour(plan),
     ...(plan.audio ? audioArgs(plan.audio, 'mov') : []),
     '-f', 'mov', '-y', movPath,
@@ -157,11 +156,11 @@ export function proresOutput(plan: EncodePlan, movPath: string): string[] {
 // its H.264 matte (`matte`, a yuv420p stream).
 export function h264Outputs(plan: EncodePlan, files: Extract<MatteFiles, { codec: 'h264' }>, matte: string): string[] {
   return [
-    ...oneForOne(plan),
+    ...ONE_FOR_ONE, ...sizeLimit(plan),
     ...h264Args(plan, H264_BITS_PER_PIXEL, 'veryfast'), ...gop(plan), ...colour(plan),
     ...(plan.audio ? audioArgs(plan.audio, 'mp4') : []),
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.rgbPath,
-    '-map', matte, ...oneForOne(plan),
+    '-map', matte, ...ONE_FOR_ONE, ...sizeLimit(plan),
     // superfast: a matte's flat planes and sharp edges lose nothing to the cheaper search and cost a
     // third less CPU than veryfast (decision 0042).
     ...h264Args(plan, H264_BITS_PER_PIXEL / 2, 'superfast'), ...gop(plan),
@@ -175,10 +174,11 @@ function rawFrames(pixelFormat: 'yuv420p' | 'gray', size: { width: number; heigh
 }
 
 // MP4 would otherwise resample the picture to its nominal rate (r_frame_rate), dropping or
-// repeating frames the matte keeps: every frame goes out once, at the timestamp it was given. And no
-// file grows past the plan's limit.
-function oneForOne(plan: EncodePlan): string[] {
-  return ['-fps_mode', 'passthrough', '-fs', String(plan.maxFileBytes)];
+// repeating frames the matte keeps: every frame goes out once, at the timestamp it was given.
+const ONE_FOR_ONE = ['-fps_mode', 'passthrough'];
+
+function sizeLimit(plan: EncodePlan): string[] {
+  return ['-fs', String(plan.maxFileBytes)];
 }
 
 // A keyframe every two seconds or so keeps seeking quick in players and editors.

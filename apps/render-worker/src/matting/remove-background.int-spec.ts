@@ -166,13 +166,16 @@ describe('removeBackground', () => {
     }
   });
 
-  it('fails with input_validation on output_codec, delivering nothing, when a result file reaches the size limit', async () => {
-    const input = await makeClip('in-large.mp4', { seconds: 2 });
-    const work = request(input, { maxResultBytes: 64 * 1024, options: { output_codec: 'prores', refine_foreground_edges: false } });
+  it.each([
+    ['prores', ['transparent.mov']],
+    ['h264', ['rgb.mp4', 'matte.mp4']],
+  ] as const)('fails with input_validation on output_codec, delivering nothing, when a result file reaches the size limit (%s)', async (codec, names) => {
+    const input = await makeClip(`in-large-${codec}.mp4`, { seconds: 2 });
+    const work = request(input, { maxResultBytes: 64 * 1024, options: { output_codec: codec, refine_foreground_edges: false } });
     const error = await failureOf(removeBackground(work));
     expect(error).toBeInstanceOf(MediaError);
     expect(error).toMatchObject({ code: 'input_validation', details: [expect.objectContaining({ type: 'result_too_large', field: 'output_codec' })] });
-    expect(existsSync(join(work.workDir, 'transparent.mov'))).toBe(false);
+    for (const name of names) expect(existsSync(join(work.workDir, name))).toBe(false);
   });
 
   it('keeps a video without sound silent', async () => {

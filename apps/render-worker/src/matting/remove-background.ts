@@ -56,7 +56,7 @@ export interface RemoveBackgroundRequest {
 // Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
 export const PIPELINE_DEPTH = 4;
 
-// The render worker's BACKGROUND_REMOVAL_MAX_RESULT_BYTES by default.
+// BACKGROUND_REMOVAL_MAX_RESULT_BYTES's default.
 export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 ** 3;
 
 export interface MattedFile {
@@ -91,16 +91,21 @@ export async function removeBackground(request: RemoveBackgroundRequest): Promis
 }
 
 function outputFiles({ workDir, options }: RemoveBackgroundRequest): MattedFile[] {
-  if (options.output_codec === 'vp9') {
-    return [{ path: join(workDir, 'transparent.webm'), role: 'transparent', contentType: 'video/webm', fileExtension: 'webm' }];
+  const codec = options.output_codec;
+  switch (codec) {
+    case 'vp9':
+      return [{ path: join(workDir, 'transparent.webm'), role: 'transparent', contentType: 'video/webm', fileExtension: 'webm' }];
+    case 'prores':
+      return [{ path: join(workDir, 'transparent.mov'), role: 'transparent', contentType: 'video/quicktime', fileExtension: 'mov' }];
+    case 'h264':
+      return [
+        { path: join(workDir, 'rgb.mp4'), role: 'rgb', contentType: 'video/mp4', fileExtension: 'mp4' },
+        { path: join(workDir, 'matte.mp4'), role: 'matte', contentType: 'video/mp4', fileExtension: 'mp4' },
+      ];
+    default:
+      // A codec this worker does not know (a newer gateway in a rolling deploy): never another's files.
+      throw new Error(`unknown output_codec ${String(codec satisfies never)}`);
   }
-  if (options.output_codec === 'prores') {
-    return [{ path: join(workDir, 'transparent.mov'), role: 'transparent', contentType: 'video/quicktime', fileExtension: 'mov' }];
-  }
-  return [
-    { path: join(workDir, 'rgb.mp4'), role: 'rgb', contentType: 'video/mp4', fileExtension: 'mp4' },
-    { path: join(workDir, 'matte.mp4'), role: 'matte', contentType: 'video/mp4', fileExtension: 'mp4' },
-  ];
 }
 
 class BackgroundRemoval {
@@ -170,6 +175,7 @@ class BackgroundRemoval {
     return { files: this.files, durationSeconds, frames, width, height };
   }
 
+  // In outputFiles' order.
   private matteFiles(): MatteFiles {
     const [first, second] = this.files;
     const codec = this.request.options.output_codec;
@@ -178,7 +184,8 @@ class BackgroundRemoval {
   }
 
   // A file that reached the limit was cut short by the encoder (-fs), which then stops reading: the
-  // result is refused whether or not the pipeline noticed.
+  // result is refused whether or not the pipeline noticed. (With two files, as h264 writes, ffmpeg
+  // 5.1 stops neither until both reach it; each is capped by its bitrate.)
   private async resultTooLarge(): Promise<MediaError | null> {
     const sizes = await Promise.all(this.files.map((file) => stat(file.path).then((info) => info.size, () => 0)));
     if (sizes.every((size) => size < this.maxResultBytes)) return null;

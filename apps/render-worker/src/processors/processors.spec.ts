@@ -163,11 +163,11 @@ describe('what the processors refuse of a measured input, before any processing 
       videoFrames,
       probe: { formatName: 'mov', durationSeconds: videoFrames / 30, audio: null, video: { width, height } as NonNullable<MediaProbe['video']> },
     });
-    // 1080p for 60 s: about 3.5 GiB at most; 4096x2304 for 60 s: about 15.8 GiB.
+    // 1080p for 60 s: about 1.7 GiB by the estimate; 4096x2304 for 60 s, encoded at 3840x2160: about 7 GiB.
     expect(matting.refusal(measured(1920, 1080, 1800), mattingJob('prores'))).toBeNull();
     const refusal = matting.refusal(measured(4096, 2304, 1800), mattingJob('prores'));
     expect(refusal).toMatchObject({ code: 'input_validation', details: [{ type: 'result_too_large', field: 'output_codec' }] });
-    expect(refusal?.details?.[0]?.message).toContain('the limit is 4.0 GiB');
+    expect(refusal?.details?.[0]?.message).toContain('at 3840x2160 takes about 7.0 GiB; the limit is 4.0 GiB');
     for (const codec of ['vp9', 'h264'] as const) expect(matting.refusal(measured(4096, 2304, 1800), mattingJob(codec))).toBeNull();
   });
 });

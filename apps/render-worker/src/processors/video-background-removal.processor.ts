@@ -1,15 +1,17 @@
 import { BACKGROUND_REMOVAL_DEFAULTS, type JobWorkRequestedV1, type VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { removeBackground, type RemoveBackgroundRequest, type MattedVideo } from '../matting/remove-background';
 import type { MattingModelRegistry } from '../matting/model-registry';
+import { frameGeometry } from '../matting/frame-geometry';
 import { MediaError } from '../media';
 import type { JobTypeProcessor, MeasuredInput, ProcessorOutput, ProcessorRun } from '../processing/ports';
 
 export const MAX_FRAMES_PER_SECOND = 60;
 
-// The most a ProRes 4444 frame took a pixel here (white noise in every plane but the alpha, at the
-// encoder's fixed quantiser; footage takes a fifth of it): a job refused by none of its estimate
-// cannot reach the result limit (decision 0084).
-const PRORES_BYTES_PER_PIXEL = 1;
+// About twice what footage takes in ProRes 4444 at the encoder's fixed quantiser (0.2 to 0.25 bytes
+// a pixel here): a result this estimate puts over the limit is refused before anything is charged.
+// It is no bound: noise takes up to 5.6 bytes a pixel, and ffmpeg's -fs stops the file at the limit
+// (decision 0084).
+const PRORES_BYTES_PER_PIXEL = 0.5;
 
 export interface BackgroundRemovalSettings {
   maxSeconds: number;
@@ -56,15 +58,17 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     return optionsOf(job).output_codec === 'prores' ? this.proresRefusal(videoFrames, probe) : null;
   }
 
+  // At the size the job encodes (frameGeometry: past 3840x2160 the picture is scaled down).
   private proresRefusal(videoFrames: number, probe: MeasuredInput['probe']): MediaError | null {
-    const pixels = (probe?.video?.width ?? 0) * (probe?.video?.height ?? 0);
-    const bytes = pixels * videoFrames * PRORES_BYTES_PER_PIXEL;
+    if (!probe?.video) return null;
+    const { width, height } = frameGeometry(probe.video);
+    const bytes = width * height * videoFrames * PRORES_BYTES_PER_PIXEL;
     if (bytes <= this.settings.maxResultBytes) return null;
     const gib = (value: number) => (value / 1024 ** 3).toFixed(1);
     return new MediaError('input_validation', 'The ProRes result of this video would be too large', [
       {
         type: 'result_too_large',
-        message: `A ProRes 4444 of ${videoFrames} frames of ${probe?.video?.width}x${probe?.video?.height} may take up to ${gib(bytes)} GiB; the limit is ${gib(this.settings.maxResultBytes)} GiB: choose vp9 or h264, or a shorter or smaller video`,
+        message: `A ProRes 4444 of ${videoFrames} frames at ${width}x${height} takes about ${gib(bytes)} GiB; the limit is ${gib(this.settings.maxResultBytes)} GiB: choose vp9 or h264, or a shorter or smaller video`,
         field: 'output_codec',
       },
     ]);

@@ -15,7 +15,7 @@ import { median } from '../support/stats';
 // ffmpeg decode and encode with no inference. Prints both, and their ratio (median of the runs), and
 // the pipeline's peak memory (compare --seconds 10 and 60: it should not grow with the clip).
 // Usage: npm run bench:bg-removal [-- --runs 3 --seconds 20 --sizes 640x480,1280x720 --threads 1
-//   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264,prores]
+//   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264,prores,png_sequence]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
 async function timed(work: () => Promise<{ frames: number }>): Promise<{ fps: number; memory: PeakMemory }> {

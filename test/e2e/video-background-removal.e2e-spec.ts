@@ -1,7 +1,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalJob } from '@vj/contracts';
-import { decodeGray, decodeMovAlpha, decodeWebmAlpha, regionMean, streamsOf, videoFrameTimes } from '../../apps/render-worker/src/matting/testing/matte-tools';
+import { decodeAlpha, decodeGray, decodeWebmAlpha, regionMean, streamsOf, videoFrameTimes, zipEntries } from '../../apps/render-worker/src/matting/testing/matte-tools';
 import { useE2eStack } from '../support/e2e-stack';
 import { generateVideo } from '../support/media-tools';
 import { SHARED_MEDIA_DIR, sharedMediaAvailable } from '../support/shared-media';
@@ -62,7 +62,18 @@ describe('video-background-removal through the REST API, all four services', () 
     const streams = await streamsOf(mov);
     expect(streams.video).toEqual([expect.objectContaining({ codec_name: 'prores', profile: '4444', width: 320, height: 240 })]);
     expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
-    expect(await decodeMovAlpha(mov, 320, 240)).toHaveLength((await videoFrameTimes(input)).length);
+    expect(await decodeAlpha(mov, 320, 240)).toHaveLength((await videoFrameTimes(input)).length);
+  });
+
+  it('makes one ZIP of RGBA PNGs, one a frame, with the sound as WAV', async () => {
+    const input = join(e2e.dir, 'frames.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 2, audio: true, size: '320x240' });
+    const job = await run({ video_url: await e2e.upload(input, 'video/mp4'), output_codec: 'png_sequence', refine_foreground_edges: false });
+    expect(job.result!.files).toEqual([expect.objectContaining({ content_type: 'application/zip', file_name: `${job.job_id}-frames.zip` })]);
+    const [zip] = await downloadAll(job);
+    const names = [...(await zipEntries(zip)).keys()];
+    const frames = (await videoFrameTimes(input)).length;
+    expect(names).toEqual([...Array.from({ length: frames }, (_, i) => `frames/${String(i).padStart(6, '0')}.png`), 'audio.wav']);
   });
 
   it('fails the job with input_validation naming subject_is_person when no general model is configured', async () => {

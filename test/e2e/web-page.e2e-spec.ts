@@ -59,7 +59,7 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     return status;
   }
 
-  async function chooseAndStart(file: string, type: 'clean-audio-video' | 'video-background-removal', codec?: 'vp9' | 'h264' | 'prores'): Promise<void> {
+  async function chooseAndStart(file: string, type: 'clean-audio-video' | 'video-background-removal', codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'): Promise<void> {
     if (file) await page.setInputFiles('input[type=file]', file);
     await page.getByLabel('Job type').selectOption(type);
     if (codec) await page.getByLabel('Output').selectOption(codec);
@@ -179,11 +179,14 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     await page.locator('#result').screenshot({ path: join(REPO_ROOT, 'reports', 'web-page-h264.png') });
   });
 
-  it('offers a ProRes 4444 MOV for editing suites as a download, saying browsers cannot play it', async () => {
-    await chooseAndStart('', 'video-background-removal', 'prores');
+  it.each([
+    ['prores', /-transparent\.mov$/, 'ProRes 4444 with alpha'],
+    ['png_sequence', /-frames\.zip$/, 'A ZIP of RGBA PNGs'],
+  ] as const)('offers a %s result for editing suites as a download, saying what to do with it', async (codec, file, says) => {
+    await chooseAndStart('', 'video-background-removal', codec);
     expect(await waitForFinalStatus()).toBe('COMPLETED');
-    expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(/-transparent\.mov$/);
-    expect(await page.locator('#compare').textContent()).toContain('ProRes 4444 with alpha');
+    expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(file);
+    expect(await page.locator('#compare').textContent()).toContain(says);
     expect(await page.locator('#compare video').count()).toBe(0);
   });
 

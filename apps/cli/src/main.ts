@@ -64,12 +64,12 @@ program
 
 program
   .command('remove-background')
-  .description('cut the person out: a VP9 WebM with alpha, (--codec h264) an H.264 picture plus its alpha matte beside it, or (--codec prores) a ProRes 4444 MOV with alpha for editing suites')
+  .description('cut the person out: a VP9 WebM with alpha, (--codec h264) an H.264 picture plus its alpha matte beside it, (--codec prores) a ProRes 4444 MOV with alpha, or (--codec png_sequence) a ZIP of RGBA PNGs and the sound as WAV, both for editing suites')
   .argument('<input>', 'a video file, or an http(s) URL')
   .requiredOption('-o, --output <path>', 'where to write the cut-out (the matte goes beside it under its own name)')
-  .addOption(new Option('--codec <codec>', 'output codec').choices(['vp9', 'h264', 'prores']))
+  .addOption(new Option('--codec <codec>', 'output codec').choices(['vp9', 'h264', 'prores', 'png_sequence']))
   .option('--refine', 'refine the edges (slower)')
-  .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264' | 'prores'; refine?: boolean }) => {
+  .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'; refine?: boolean }) => {
     await runAndReport('video-background-removal', input, options.output, {
       ...(options.codec && { output_codec: options.codec }),
       ...(options.refine && { refine_foreground_edges: true }),

@@ -46,7 +46,7 @@ export const renderWorkerEnv = defineEnv({
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
   BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation)', default: 60, min: 1 }),
   BACKGROUND_REMOVAL_MAX_RESULT_BYTES: env.int({
-    doc: 'size at which a video-background-removal result file is cut off and the job fails with input_validation (a prores job estimated past it is refused before it runs); keep one input (TRANSLOAD_MAX_BYTES) and this within WORK_DIR\'s disk',
+    doc: 'size at which a video-background-removal result file is cut off and the job fails with input_validation (a prores or png_sequence job estimated past it is refused before it runs); keep one input (TRANSLOAD_MAX_BYTES) and this within WORK_DIR\'s disk',
     default: DEFAULT_MAX_RESULT_BYTES,
     min: 1024 ** 2,
   }),

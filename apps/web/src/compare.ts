@@ -43,6 +43,11 @@ export function cleanAudioView(job: CleanAudioVideoJob, original: File | null): 
   return { compare, downloads: [downloadLink(video, 'Download the cleaned video')], dispose: () => before && URL.revokeObjectURL(before) };
 }
 
+const EDITOR_FILES: Record<string, string> = {
+  'video/quicktime': 'ProRes 4444 with alpha: open it in an editing suite (Premiere, Final Cut, DaVinci Resolve, After Effects); browsers cannot play it.',
+  'application/zip': 'A ZIP of RGBA PNGs, one a frame (frames/000000.png on), with the sound as audio.wav: import it as an image sequence in an editing suite.',
+};
+
 // Background removal: a VP9 WebM with alpha plays over the checkerboard as it is (Chromium and Firefox
 // decode its alpha); an H.264 picture and its matte are composited in a canvas, frame by frame.
 export function cutoutView(job: VideoBackgroundRemovalJob): ResultView {
@@ -51,10 +56,9 @@ export function cutoutView(job: VideoBackgroundRemovalJob): ResultView {
   const picture = files.find((file) => file !== matte);
   const downloads = files.map((file) => downloadLink(file, file === matte ? 'Download the alpha matte' : 'Download the cut-out'));
   if (!picture) return { compare: el('p', { textContent: 'The job has no result file.' }), downloads, dispose: () => {} };
-  // Browsers decode no ProRes: the file is for editing suites.
-  if (picture.content_type === 'video/quicktime') {
-    return { compare: el('p', { className: 'hint', textContent: 'ProRes 4444 with alpha: open it in an editing suite (Premiere, Final Cut, DaVinci Resolve, After Effects); browsers cannot play it.' }), downloads, dispose: () => {} };
-  }
+  // Browsers decode no ProRes, and a ZIP of PNGs is no video: both are for editing suites.
+  const forEditors = EDITOR_FILES[picture.content_type ?? ''];
+  if (forEditors) return { compare: el('p', { className: 'hint', textContent: forEditors }), downloads, dispose: () => {} };
   if (!matte) {
     const video = media('video', picture.url, 'Cut-out over a checkerboard', { className: 'preview', loop: true, playsInline: true });
     return { compare: figure('Cut-out over a checkerboard', el('div', { className: 'checkerboard' }, video)), downloads, dispose: () => {} };

@@ -51,7 +51,7 @@ export class JobForm {
         },
       };
     }
-    return { type: 'video-background-removal', options: { output_codec: this.codec.value as 'vp9' | 'h264' | 'prores', refine_foreground_edges: this.refine.checked } };
+    return { type: 'video-background-removal', options: { output_codec: this.codec.value as 'vp9' | 'h264' | 'prores' | 'png_sequence', refine_foreground_edges: this.refine.checked } };
   }
 
   // Only the chosen type's options are shown; the loudness target only when loudness is normalised.

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { AbortError, isAbortError } from '../media';
 import { throwIfAborted } from '../media/media-error';
 import { ProcessFailedError, type CommandRunner, type RunResult } from '../media/process-runner';
@@ -33,6 +33,8 @@ export interface FramePipelineRequest<P> {
   // Bytes of one alpha frame the encoder reads (on stdin, or on pipe:3 when the pictures take stdin):
   // the writes are buffered up to `depth` of them.
   alphaBytes: number;
+  // Where the encoder's stdout goes, when it writes the result there (a PNG sequence).
+  encoderOutput?: Writable;
   stage: FrameStage<P>;
   // Frames started and not yet finished, at most (2 or more).
   depth: number;
@@ -97,7 +99,10 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   // failure, for the caller to tell why.
   let handedAll = false;
   const encoding = runner
-    .run({ file: request.ffmpegPath, args: request.encodeArgs }, toPictures ? { ...options, stdin: toPictures, inputs: [toAlphas] } : { ...options, stdin: toAlphas })
+    .run(
+      { file: request.ffmpegPath, args: request.encodeArgs },
+      { ...options, stdout: request.encoderOutput, ...(toPictures ? { stdin: toPictures, inputs: [toAlphas] } : { stdin: toAlphas }) },
+    )
     .then((result) => (handedAll ? result : failed('encoder')(new ProcessFailedError(request.ffmpegPath, 0, null, result.stderrTail))), failed('encoder'));
   const handing = (async () => {
     let count = 0;

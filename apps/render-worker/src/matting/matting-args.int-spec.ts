@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OUTPUT_CODECS, type OutputCodec } from '@vj/contracts';
+import type { OutputCodec } from '@vj/contracts';
 import { probeMedia, ProcessRunner } from '../media';
 import { ffmpeg } from '../media/testing/media-tools';
 import { runFramePipeline } from './frame-pipeline';
 import { decodeFramesArgs, encodeMatteArgs, type MatteFiles } from './matting-args';
-import { decodeGray, decodeMovAlpha, decodeWebmAlpha, videoFrameTimes } from './testing/matte-tools';
+import { decodeAlpha, decodeGray, decodeWebmAlpha, videoFrameTimes } from './testing/matte-tools';
 
 // The pairing of pictures and alpha frames, with the real ffmpeg: frame n of the alpha stream (here a
 // flat grey of 8 n) must land on picture n, whatever the input's time base, whether the encoder
@@ -18,12 +18,16 @@ let dir: string;
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'vj-matte-args-'))));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-function filesOf(codec: OutputCodec): MatteFiles {
+// The codecs that write files of their own (png_sequence's PNGs come on stdout: remove-background.int-spec).
+type FileCodec = Exclude<OutputCodec, 'png_sequence'>;
+const FILE_CODECS: FileCodec[] = ['vp9', 'h264', 'prores'];
+
+function filesOf(codec: FileCodec): MatteFiles {
   if (codec === 'vp9') return { codec, webmPath: join(dir, 'out.webm') };
   return codec === 'h264' ? { codec, rgbPath: join(dir, 'rgb.mp4'), mattePath: join(dir, 'matte.mp4') } : { codec, movPath: join(dir, 'out.mov') };
 }
 
-async function encode(input: string, frameRate: string, codec: OutputCodec, pictures: 'worker' | 'file'): Promise<string[]> {
+async function encode(input: string, frameRate: string, codec: FileCodec, pictures: 'worker' | 'file'): Promise<string[]> {
   const files = filesOf(codec);
   const geometry = { width: 64, height: 48, filters: [] };
   const alpha = { width: 16, height: 8 };
@@ -43,12 +47,13 @@ async function encode(input: string, frameRate: string, codec: OutputCodec, pict
     timeoutMs: 60_000,
   });
   if (files.codec === 'h264') return [files.rgbPath, files.mattePath];
+  if (files.codec === 'png_sequence') throw new Error('png_sequence writes no file of its own');
   return [files.codec === 'vp9' ? files.webmPath : files.movPath];
 }
 
-function alphaOf(codec: OutputCodec, outputs: string[]): Promise<Uint8Array[]> {
+function alphaOf(codec: FileCodec, outputs: string[]): Promise<Uint8Array[]> {
   if (codec === 'vp9') return decodeWebmAlpha(outputs[0], 64, 48);
-  return codec === 'h264' ? decodeGray(outputs[1], 64, 48) : decodeMovAlpha(outputs[0], 64, 48);
+  return codec === 'h264' ? decodeGray(outputs[1], 64, 48) : decodeAlpha(outputs[0], 64, 48);
 }
 
 describe('decodeFramesArgs and encodeMatteArgs with the real ffmpeg', () => {
@@ -65,7 +70,7 @@ describe('decodeFramesArgs and encodeMatteArgs with the real ffmpeg', () => {
     const frames = (await videoFrameTimes(input)).length;
     // The rate the job numbers frames at: the probe's average one.
     const rate = (await probeMedia(new ProcessRunner(), { ffprobePath: 'ffprobe', inputPath: input, timeoutMs: 10_000 })).video?.frameRate ?? '25';
-    for (const codecName of OUTPUT_CODECS) {
+    for (const codecName of FILE_CODECS) {
       for (const pictures of ['file', 'worker'] as const) {
         const outputs = await encode(input, rate, codecName, pictures);
         const alphas = await alphaOf(codecName, outputs);

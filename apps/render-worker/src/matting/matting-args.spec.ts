@@ -277,6 +277,18 @@ describe('encodeMatteArgs', () => {
     ]);
   });
 
+  it('writes RGBA PNGs with nothing under the transparent pixels back to back on stdout, and the sound to a WAV of its own', () => {
+    const args = encodeMatteArgs(plan({ audio: audio('aac'), files: { codec: 'png_sequence', audioPath: '/w/audio.wav' } }));
+    expect(valuesOf(args, '-filter_complex')).toEqual([
+      '[0:V:0]scale=640:480,settb=1/30,setpts=N,format=yuv420p[picture];[1:v]scale=640:480:flags=bilinear,settb=1/30,setpts=N[alpha];[picture][alpha]alphamerge=shortest=1,premultiply=inplace=1,unpremultiply=inplace=1,format=rgba[out]',
+    ]);
+    expect(args.slice(args.indexOf('[out]') - 1)).toEqual([
+      '-map', '[out]', '-fps_mode', 'passthrough', '-c:v', 'png', '-f', 'image2pipe', 'pipe:1',
+      '-map', '0:a:0', '-fs', '1000000', '-c:a', 'pcm_s24le', '-rf64', 'auto', '-f', 'wav', '-y', '/w/audio.wav',
+    ]);
+    expect(encodeMatteArgs(plan({ audio: null, files: { codec: 'png_sequence', audioPath: '/w/audio.wav' } })).slice(-2)).toEqual(['image2pipe', 'pipe:1']);
+  });
+
   it.each([
     ['pcm_s24le', 2, ['-c:a', 'copy']],
     ['opus', 2, ['-c:a', 'pcm_s24le']],

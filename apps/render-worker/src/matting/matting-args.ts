@@ -65,7 +65,12 @@ export function sameSize(a: { width: number; height: number }, b: { width: numbe
   return a.width === b.width && a.height === b.height;
 }
 
-export type MatteFiles = { codec: 'vp9'; webmPath: string } | { codec: 'h264'; rgbPath: string; mattePath: string } | { codec: 'prores'; movPath: string };
+// png_sequence: the PNGs go out on stdout (png-sequence-zip.ts), the sound to its own WAV.
+export type MatteFiles =
+  | { codec: 'vp9'; webmPath: string }
+  | { codec: 'h264'; rgbPath: string; mattePath: string }
+  | { codec: 'prores'; movPath: string }
+  | { codec: 'png_sequence'; audioPath: string };
 
 export interface EncodePlan {
   inputPath: string;
@@ -110,6 +115,16 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   const picture = fromWorker ? `[0:v]${renumber}[picture]` : `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
   const matte = `[1:v]${sameSize(alpha, geometry) ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
   const sound = plan.audio ? ['-map', `${fromWorker ? 2 : 0}:a:0`] : [];
+  if (files.codec === 'png_sequence') {
+    return [
+      ...QUIET, ...inputs,
+      // Premultiplied and back: where the matte is 0 the colour is 0 too. The removed background is
+      // not left in the file, and empty pixels compress to nothing.
+      '-filter_complex', `${picture};${matte};[picture][alpha]alphamerge=shortest=1,premultiply=inplace=1,unpremultiply=inplace=1,format=rgba[out]`,
+      '-map', '[out]', ...ONE_FOR_ONE, '-c:v', 'png', '-f', 'image2pipe', 'pipe:1',
+      ...(plan.audio ? [...sound, ...sizeLimit(plan), ...editorAudio(plan.audio), '-rf64', 'auto', '-f', 'wav', '-y', files.audioPath] : []),
+    ];
+  }
   if (files.codec !== 'h264') {
     return [
       ...QUIET, ...inputs,
@@ -228,9 +243,9 @@ function h264Args(plan: EncodePlan, bitsPerPixel: number, preset: 'veryfast' | '
   return ['-c:v', 'libx264', '-preset', preset, '-crf', '20', '-maxrate', cap, '-bufsize', cap, '-pix_fmt', 'yuv420p'];
 }
 
-// The source's sound, kept: copied when the container takes it as it is, else re-encoded. In a
-// QuickTime for editors: AAC or PCM as they come, anything else as 24-bit PCM (no source loses
-// precision). Up to 8 channels (5.1, 7.1) every encoder takes, or mixes down by their layout; more
+// The source's sound, kept: copied when the container takes it as it is, else re-encoded. For
+// editors (a QuickTime, a PNG sequence's WAV): PCM, or AAC in a QuickTime, as they come, anything
+// else as 24-bit PCM (no source loses precision). Up to 8 channels (5.1, 7.1) every encoder takes, or mixes down by their layout; more
 // are a recorder's tracks, usually without a layout to mix by: the first two are kept, the main pair.
 // The worker refuses more than MAX_KEPT_CHANNELS before anything runs (remove-background.ts).
 const EDITOR_PCM = new Set(['pcm_s16le', 'pcm_s16be', 'pcm_s24le', 'pcm_s24be']);
@@ -243,8 +258,8 @@ export const MAX_KEPT_CHANNELS = 64;
 function audioArgs(audio: AudioStreamProbe, container: 'webm' | 'mp4' | 'mov'): string[] {
   const tracks = audio.channels > MIXED_CHANNELS;
   if (container === 'mov') {
-    if (!tracks && (audio.codecName === 'aac' || EDITOR_PCM.has(audio.codecName))) return ['-c:a', 'copy'];
-    return ['-c:a', 'pcm_s24le', ...(tracks ? FIRST_TWO_CHANNELS : [])];
+    if (!tracks && audio.codecName === 'aac') return ['-c:a', 'copy'];
+    return editorAudio(audio);
   }
   if (container === 'webm') {
     if (audio.codecName === 'opus') return ['-c:a', 'copy'];
@@ -253,4 +268,11 @@ function audioArgs(audio: AudioStreamProbe, container: 'webm' | 'mp4' | 'mov'): 
   }
   if (audio.codecName === 'aac' && !tracks) return ['-c:a', 'copy'];
   return ['-c:a', 'aac', '-b:a', '160k', ...(tracks ? FIRST_TWO_CHANNELS : [])];
+}
+
+// PCM for an editor's timeline: as it comes, else 24-bit.
+function editorAudio(audio: AudioStreamProbe): string[] {
+  const tracks = audio.channels > MIXED_CHANNELS;
+  if (!tracks && EDITOR_PCM.has(audio.codecName)) return ['-c:a', 'copy'];
+  return ['-c:a', 'pcm_s24le', ...(tracks ? FIRST_TWO_CHANNELS : [])];
 }

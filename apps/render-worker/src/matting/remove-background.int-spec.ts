@@ -10,14 +10,15 @@ import { OnnxSegmenter } from './onnx-segmenter';
 import { preparePersonModels } from './person-model';
 import { removeBackground, type RemoveBackgroundRequest } from './remove-background';
 import {
+  decodeAlpha,
   decodeGray,
-  decodeMovAlpha,
   decodeWebmAlpha,
   markRotatedClockwise,
   meanAbsoluteDifference,
   regionMean,
   scaleGray,
   streamsOf,
+  unzip,
   videoFrameTimes,
 } from './testing/matte-tools';
 
@@ -157,7 +158,7 @@ describe('removeBackground', () => {
     expect(streams.video[0].pix_fmt).toMatch(/^yuva444p1[02]le$/);
     expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
 
-    const alphas = await decodeMovAlpha(mov, 320, 240);
+    const alphas = await decodeAlpha(mov, 320, 240);
     expect(alphas).toHaveLength(50);
     for (let i = 0; i < 50; i++) {
       let worst = 0;
@@ -166,9 +167,31 @@ describe('removeBackground', () => {
     }
   });
 
+  it('writes one ZIP of RGBA PNGs, one a frame, whose alpha is the matte it computed, with nothing under the transparent pixels, and the sound as WAV', async () => {
+    const input = await makeClip('in-png.mp4', { seconds: 2, audio: 'aac' });
+    const { mattes, onMatte } = recordMattes();
+    const result = await removeBackground(request(input, { onMatte, options: { output_codec: 'png_sequence', refine_foreground_edges: true } }));
+
+    expect(result.files).toEqual([expect.objectContaining({ role: 'frames', contentType: 'application/zip', fileExtension: 'zip' })]);
+    const unzipped = join(dir, 'unzipped');
+    await unzip(result.files[0].path, unzipped);
+    const names = Array.from({ length: 50 }, (_, i) => `${String(i).padStart(6, '0')}.png`);
+    expect((await readdir(join(unzipped, 'frames'))).sort()).toEqual(names);
+    expect((await streamsOf(join(unzipped, 'audio.wav'))).audio).toEqual([expect.objectContaining({ codec_name: 'pcm_s24le' })]);
+    for (const frame of [0, 25, 49]) {
+      const png = join(unzipped, 'frames', names[frame]);
+      expect((await streamsOf(png)).video).toEqual([expect.objectContaining({ codec_name: 'png', pix_fmt: 'rgba', width: 320, height: 240 })]);
+      const [alpha] = await decodeAlpha(png, 320, 240);
+      expect(Buffer.from(alpha).equals(Buffer.from(mattes[frame]))).toBe(true);
+      const [luma] = await decodeGray(png, 320, 240);
+      for (let p = 0; p < alpha.length; p++) if (alpha[p] === 0) expect(luma[p]).toBe(0);
+    }
+  });
+
   it.each([
     ['prores', ['transparent.mov']],
     ['h264', ['rgb.mp4', 'matte.mp4']],
+    ['png_sequence', ['frames.zip']],
   ] as const)('fails with input_validation on output_codec, delivering nothing, when a result file reaches the size limit (%s)', async (codec, names) => {
     const input = await makeClip(`in-large-${codec}.mp4`, { seconds: 2 });
     const work = request(input, { maxResultBytes: 64 * 1024, options: { output_codec: codec, refine_foreground_edges: false } });

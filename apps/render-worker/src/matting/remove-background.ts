@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
@@ -18,6 +19,7 @@ import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import { MAX_KEPT_CHANNELS, type MatteFiles } from './matting-args';
 import { mattingPlan, type MattingPlan } from './matting-plan';
+import { PngSequenceZip, ResultTooLargeError } from './png-sequence-zip';
 import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
 import { DEFAULT_STILL_OBJECTS } from './still-object-filter';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
@@ -61,9 +63,9 @@ export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 ** 3;
 
 export interface MattedFile {
   path: string;
-  role: 'transparent' | 'rgb' | 'matte';
-  contentType: 'video/webm' | 'video/mp4' | 'video/quicktime';
-  fileExtension: 'webm' | 'mp4' | 'mov';
+  role: 'transparent' | 'rgb' | 'matte' | 'frames';
+  contentType: 'video/webm' | 'video/mp4' | 'video/quicktime' | 'application/zip';
+  fileExtension: 'webm' | 'mp4' | 'mov' | 'zip';
 }
 
 export interface MattedVideo {
@@ -102,6 +104,8 @@ function outputFiles({ workDir, options }: RemoveBackgroundRequest): MattedFile[
         { path: join(workDir, 'rgb.mp4'), role: 'rgb', contentType: 'video/mp4', fileExtension: 'mp4' },
         { path: join(workDir, 'matte.mp4'), role: 'matte', contentType: 'video/mp4', fileExtension: 'mp4' },
       ];
+    case 'png_sequence':
+      return [{ path: join(workDir, 'frames.zip'), role: 'frames', contentType: 'application/zip', fileExtension: 'zip' }];
     default:
       // A codec this worker does not know (a newer gateway in a rolling deploy): never another's files.
       throw new Error(`unknown output_codec ${String(codec satisfies never)}`);
@@ -180,15 +184,24 @@ class BackgroundRemoval {
     const [first, second] = this.files;
     const codec = this.request.options.output_codec;
     if (codec === 'h264') return { codec, rgbPath: first.path, mattePath: second.path };
+    if (codec === 'png_sequence') return { codec, audioPath: this.audioPath };
     return codec === 'vp9' ? { codec, webmPath: first.path } : { codec, movPath: first.path };
+  }
+
+  // A PNG sequence's sound, before it goes into the ZIP.
+  private get audioPath(): string {
+    return join(this.request.workDir, 'audio.wav');
   }
 
   // A file that reached the limit was cut short by the encoder (-fs), which then stops reading: the
   // result is refused whether or not the pipeline noticed. (With two files, as h264 writes, ffmpeg
   // 5.1 stops neither until both reach it; each is capped by its bitrate.)
-  private async resultTooLarge(): Promise<MediaError | null> {
+  private async reachedLimit(): Promise<boolean> {
     const sizes = await Promise.all(this.files.map((file) => stat(file.path).then((info) => info.size, () => 0)));
-    if (sizes.every((size) => size < this.maxResultBytes)) return null;
+    return sizes.some((size) => size >= this.maxResultBytes);
+  }
+
+  private tooLarge(): MediaError {
     return new MediaError('input_validation', 'The result of this video is too large', [
       { type: 'result_too_large', message: `A result file reached the limit of ${this.maxResultBytes} bytes: choose another output_codec, or a shorter or smaller video`, field: 'output_codec' },
     ]);
@@ -209,6 +222,7 @@ class BackgroundRemoval {
         return alpha;
       },
     };
+    const zip = request.options.output_codec === 'png_sequence' ? new PngSequenceZip(this.files[0].path, this.maxResultBytes) : null;
     try {
       const { frames, decoder } = await runFramePipeline({
         runner: this.runner,
@@ -219,6 +233,7 @@ class BackgroundRemoval {
         sideFrameBytes: plan.smallFromSide ? undefined : plan.sideBytes || undefined,
         sideToEncoder: plan.sideIsPicture,
         alphaBytes: plan.alpha.width * plan.alpha.height,
+        encoderOutput: zip?.frames,
         stage,
         depth: request.depth ?? PIPELINE_DEPTH,
         timeoutMs: this.deadline.remainingMs(),
@@ -233,13 +248,17 @@ class BackgroundRemoval {
       if (frames === 0) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
       // A still the probe could not tell from a video (a container that does not say how long it is).
       if (frames === 1) throw stillImage('Decoding the video stream produced a single frame');
-      const tooLarge = await this.resultTooLarge();
-      if (tooLarge) throw tooLarge;
+      if (zip) {
+        await zip.finish(existsSync(this.audioPath) ? this.audioPath : null);
+        if (zip.frameCount !== frames) throw new Error(`the PNG sequence holds ${zip.frameCount} pictures of ${frames}`);
+      }
+      if (await this.reachedLimit()) throw this.tooLarge();
       return frames;
     } catch (error) {
+      zip?.abort();
+      if (error instanceof ResultTooLargeError) throw this.tooLarge();
       if (!(error instanceof FramePipelineFailure)) throw error;
-      const tooLarge = await this.resultTooLarge();
-      if (tooLarge) throw tooLarge;
+      if (error.reason instanceof ResultTooLargeError || (await this.reachedLimit())) throw this.tooLarge();
       if (error.part === 'decoder') throw this.decoderFailure(error.reason);
       if (error.part === 'encoder') throw this.encoderFailure(error.reason);
       throw error.reason;

@@ -157,7 +157,7 @@ describe('what the processors refuse of a measured input, before any processing 
     expect(matting.refusal({ seconds: 3, videoFrames: 3000 }, vp9)).toMatchObject({ code: 'input_validation', details: [{ type: 'frame_rate_too_high', field: 'video_url' }] });
   });
 
-  it('refuses a ProRes result that may outgrow the result limit, on output_codec, and no other codec for it', () => {
+  it('refuses a ProRes or PNG sequence result that may outgrow the result limit, on output_codec, and no other codec for it', () => {
     const measured = (width: number, height: number, videoFrames: number) => ({
       seconds: videoFrames / 30,
       videoFrames,
@@ -169,5 +169,9 @@ describe('what the processors refuse of a measured input, before any processing 
     expect(refusal).toMatchObject({ code: 'input_validation', details: [{ type: 'result_too_large', field: 'output_codec' }] });
     expect(refusal?.details?.[0]?.message).toContain('at 3840x2160 takes about 7.0 GiB; the limit is 4.0 GiB');
     for (const codec of ['vp9', 'h264'] as const) expect(matting.refusal(measured(4096, 2304, 1800), mattingJob(codec))).toBeNull();
+    // A PNG sequence: 1080p30 for 60 s about 3.5 GiB by the estimate, 1080p60 twice that.
+    const frames = (fps: number) => ({ ...measured(1920, 1080, 60 * fps), seconds: 60 });
+    expect(matting.refusal(frames(30), mattingJob('png_sequence'))).toBeNull();
+    expect(matting.refusal(frames(60), mattingJob('png_sequence'))).toMatchObject({ details: [{ type: 'result_too_large', message: expect.stringContaining('A PNG sequence of 3600 frames at 1920x1080') }] });
   });
 });

@@ -1,4 +1,4 @@
-import { BACKGROUND_REMOVAL_DEFAULTS, type JobWorkRequestedV1, type VideoBackgroundRemovalOptions } from '@vj/contracts';
+import { BACKGROUND_REMOVAL_DEFAULTS, type JobWorkRequestedV1, type OutputCodec, type VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { removeBackground, type RemoveBackgroundRequest, type MattedVideo } from '../matting/remove-background';
 import type { MattingModelRegistry } from '../matting/model-registry';
 import { frameGeometry } from '../matting/frame-geometry';
@@ -7,11 +7,15 @@ import type { JobTypeProcessor, MeasuredInput, ProcessorOutput, ProcessorRun } f
 
 export const MAX_FRAMES_PER_SECOND = 60;
 
-// About twice what footage takes in ProRes 4444 at the encoder's fixed quantiser (0.2 to 0.25 bytes
-// a pixel here): a result this estimate puts over the limit is refused before anything is charged.
-// It is no bound: noise takes up to 5.6 bytes a pixel, and ffmpeg's -fs stops the file at the limit
-// (decision 0084).
-const PRORES_BYTES_PER_PIXEL = 0.5;
+// The result's bytes a pixel of a frame, for the codecs whose files grow with the pictures: about twice
+// what footage takes here (ProRes 4444 at the encoder's fixed quantiser 0.2 to 0.25, decision 0084;
+// RGBA PNGs with nothing under the transparent pixels about 0.4, decision 0085). A result this estimate
+// puts over the limit is refused before anything is charged. It is no bound (noise takes up to 5.6
+// bytes a pixel): the file itself stops at the limit.
+const LARGE_RESULTS: Partial<Record<OutputCodec, { bytesPerPixel: number; name: string }>> = {
+  prores: { bytesPerPixel: 0.5, name: 'ProRes 4444' },
+  png_sequence: { bytesPerPixel: 1, name: 'PNG sequence' },
+};
 
 export interface BackgroundRemovalSettings {
   maxSeconds: number;
@@ -55,20 +59,21 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
         },
       ]);
     }
-    return optionsOf(job).output_codec === 'prores' ? this.proresRefusal(videoFrames, probe) : null;
+    return this.resultRefusal(optionsOf(job).output_codec, videoFrames, probe);
   }
 
   // At the size the job encodes (frameGeometry: past 3840x2160 the picture is scaled down).
-  private proresRefusal(videoFrames: number, probe: MeasuredInput['probe']): MediaError | null {
-    if (!probe?.video) return null;
+  private resultRefusal(codec: OutputCodec, videoFrames: number, probe: MeasuredInput['probe']): MediaError | null {
+    const large = LARGE_RESULTS[codec];
+    if (!large || !probe?.video) return null;
     const { width, height } = frameGeometry(probe.video);
-    const bytes = width * height * videoFrames * PRORES_BYTES_PER_PIXEL;
+    const bytes = width * height * videoFrames * large.bytesPerPixel;
     if (bytes <= this.settings.maxResultBytes) return null;
     const gib = (value: number) => (value / 1024 ** 3).toFixed(1);
-    return new MediaError('input_validation', 'The ProRes result of this video would be too large', [
+    return new MediaError('input_validation', `The ${large.name} of this video would be too large`, [
       {
         type: 'result_too_large',
-        message: `A ProRes 4444 of ${videoFrames} frames at ${width}x${height} takes about ${gib(bytes)} GiB; the limit is ${gib(this.settings.maxResultBytes)} GiB: choose vp9 or h264, or a shorter or smaller video`,
+        message: `A ${large.name} of ${videoFrames} frames at ${width}x${height} takes about ${gib(bytes)} GiB; the limit is ${gib(this.settings.maxResultBytes)} GiB: choose vp9 or h264, or a shorter or smaller video`,
         field: 'output_codec',
       },
     ]);

@@ -1,8 +1,9 @@
 // Job options after defaults are applied (docs/spec/api-v1.md, "Job types and their inputs").
 
 // vp9: one WebM with alpha; h264: an RGB video and its matte; prores: one QuickTime ProRes 4444 with
-// alpha, for editing suites (decision 0084).
-export const OUTPUT_CODECS = ['vp9', 'h264', 'prores'] as const;
+// alpha, for editing suites (decision 0084); png_sequence: one ZIP of RGBA PNGs and the sound as WAV
+// (decision 0085).
+export const OUTPUT_CODECS = ['vp9', 'h264', 'prores', 'png_sequence'] as const;
 export type OutputCodec = (typeof OUTPUT_CODECS)[number];
 
 export interface VideoBackgroundRemovalOptions {

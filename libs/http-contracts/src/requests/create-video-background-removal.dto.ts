@@ -13,7 +13,7 @@ export class CreateVideoBackgroundRemovalDto {
     enum: OUTPUT_CODECS,
     default: BACKGROUND_REMOVAL_DEFAULTS.output_codec,
     description:
-      'vp9: one WebM with alpha (plays in Chromium and Firefox). h264: two MP4s, the picture and its alpha matte (luma = alpha). prores: one QuickTime MOV, ProRes 4444 with alpha, for editing suites. Each keeps the sound of the source.',
+      'vp9: one WebM with alpha (plays in Chromium and Firefox). h264: two MP4s, the picture and its alpha matte (luma = alpha). prores: one QuickTime MOV, ProRes 4444 with alpha, for editing suites. png_sequence: one ZIP of RGBA PNGs named by frame index (frames/000000.png on), and audio.wav. Each keeps the sound of the source.',
   })
   @IsOptional()
   @IsIn(OUTPUT_CODECS)

@@ -562,11 +562,11 @@ export interface components {
         };
         CreateVideoBackgroundRemovalJobRequest: {
             /**
-             * @description vp9: one WebM with alpha (plays in Chromium and Firefox). h264: two MP4s, the picture and its alpha matte (luma = alpha). prores: one QuickTime MOV, ProRes 4444 with alpha, for editing suites. Each keeps the sound of the source.
+             * @description vp9: one WebM with alpha (plays in Chromium and Firefox). h264: two MP4s, the picture and its alpha matte (luma = alpha). prores: one QuickTime MOV, ProRes 4444 with alpha, for editing suites. png_sequence: one ZIP of RGBA PNGs named by frame index (frames/000000.png on), and audio.wav. Each keeps the sound of the source.
              * @default vp9
              * @enum {string}
              */
-            output_codec?: "vp9" | "h264" | "prores";
+            output_codec?: "vp9" | "h264" | "prores" | "png_sequence";
             /** @default true */
             refine_foreground_edges?: boolean;
             /** @default true */

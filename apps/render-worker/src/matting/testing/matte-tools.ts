@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { open as openZip, type Entry, type ZipFile } from 'yauzl';
 import { FFMPEG_PATH, FFPROBE_PATH } from '../../media/testing/media-tools';
 
 // Test helpers that read matting results back with the real ffmpeg: the alpha of a VP9 WebM, the
-// luma of an H.264 matte, frame timestamps, stream descriptions.
+// luma of an H.264 matte, frame timestamps, stream descriptions; and the entries of a ZIP.
 
 const execFileAsync = promisify(execFile);
 const MAX_BUFFER = 512 * 1024 * 1024;
@@ -24,9 +26,41 @@ export function decodeWebmAlpha(path: string, width: number, height: number): Pr
   return grayFrames(['-c:v', 'libvpx-vp9', '-i', path, '-vf', 'alphaextract'], width, height);
 }
 
-// A ProRes 4444's alpha plane, at 8 bits.
-export function decodeMovAlpha(path: string, width: number, height: number): Promise<Uint8Array[]> {
+// The alpha plane of a ProRes 4444 or of a PNG, at 8 bits.
+export function decodeAlpha(path: string, width: number, height: number): Promise<Uint8Array[]> {
   return grayFrames(['-i', path, '-vf', 'alphaextract'], width, height);
+}
+
+// Each entry of a ZIP file, by name, in the order stored.
+export async function zipEntries(path: string): Promise<Map<string, Buffer>> {
+  const zip = await new Promise<ZipFile>((resolve, reject) => openZip(path, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))));
+  const entries = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: Entry) =>
+      zip.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('error', reject);
+        stream.on('end', () => {
+          entries.set(entry.fileName, Buffer.concat(chunks));
+          zip.readEntry();
+        });
+      }),
+    );
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return entries;
+}
+
+// A ZIP's entries written out under `dir`.
+export async function unzip(path: string, dir: string): Promise<void> {
+  for (const [name, bytes] of await zipEntries(path)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), bytes);
+  }
 }
 
 // Full-range grey of a video's picture: an H.264 matte's luma comes back on the 0..255 alpha scale.

@@ -53,7 +53,7 @@ export async function codecBaseline(inputPath: string, codec: OutputCodec, refin
   return { frames: Math.round((probe.durationSeconds ?? 0) * plan.fps) };
 }
 
-function filesFor(codec: OutputCodec, workDir: string): MatteFiles {
+function filesFor(codec: OutputCodec, workDir: string): Exclude<MatteFiles, { codec: 'composite' }> {
   switch (codec) {
     case 'vp9':
       return { codec, webmPath: join(workDir, 'baseline.webm') };

@@ -91,6 +91,22 @@ describe('clients: the SDK and the vj CLI, end to end', () => {
     for (const path of outcome.outputs) expect(statSync(join(e2e.dir, path)).size).toBeGreaterThan(0);
   });
 
+  it('CLI: puts a person on a colour with --background, and writes a PNG sequence with --codec png_sequence', async () => {
+    const input = await clip('person-on-green.mp4', 1);
+    for (const [args, output] of [
+      [['--background', '#00ff00'], 'on-green.mp4'],
+      [['--codec', 'png_sequence'], 'frames.zip'],
+    ] as const) {
+      const run = await vj(['--json', 'remove-background', input, '-o', output, ...args]);
+      expect(run.code).toBe(0);
+      expect((JSON.parse(run.stdout) as { outputs: string[] }).outputs).toEqual([output]);
+      expect(statSync(join(e2e.dir, output)).size).toBeGreaterThan(0);
+    }
+    const wrong = await vj(['remove-background', input, '-o', 'never.mp4', '--background', 'green']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/#RRGGBB/);
+  });
+
   it('CLI: lists and shows jobs, the balance and the usage as CSV; exit codes say what went wrong', async () => {
     const list = await vj(['--json', 'jobs', 'list', '--limit', '3']);
     expect(list.code).toBe(0);

@@ -76,6 +76,17 @@ describe('video-background-removal through the REST API, all four services', () 
     expect(names).toEqual([...Array.from({ length: frames }, (_, i) => `frames/${String(i).padStart(6, '0')}.png`), 'audio.wav']);
   });
 
+  it('puts the person on a colour: one opaque H.264 MP4 with the sound', async () => {
+    const input = join(e2e.dir, 'on-colour.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 2, audio: true, size: '320x240' });
+    const job = await run({ video_url: await e2e.upload(input, 'video/mp4'), background: { color: '#00b140' } });
+    expect(job.result!.files).toEqual([expect.objectContaining({ content_type: 'video/mp4', file_name: `${job.job_id}-composite.mp4` })]);
+    const [mp4] = await downloadAll(job);
+    const streams = await streamsOf(mp4);
+    expect(streams.video).toEqual([expect.objectContaining({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 320, height: 240 })]);
+    expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+  });
+
   it('fails the job with input_validation naming subject_is_person when no general model is configured', async () => {
     const input = join(e2e.dir, 'object.mp4');
     await generateVideo(input, { codec: 'h264', seconds: 1, audio: false, size: '320x240' });

@@ -59,10 +59,11 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     return status;
   }
 
-  async function chooseAndStart(file: string, type: 'clean-audio-video' | 'video-background-removal', codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'): Promise<void> {
+  async function chooseAndStart(file: string, type: 'clean-audio-video' | 'video-background-removal', codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence', background: 'none' | 'color' = 'none'): Promise<void> {
     if (file) await page.setInputFiles('input[type=file]', file);
     await page.getByLabel('Job type').selectOption(type);
     if (codec) await page.getByLabel('Output').selectOption(codec);
+    if (type === 'video-background-removal') await page.locator('#new-background').selectOption(background);
     // Uploaded at once, then priced from the probed duration of this very file.
     await page.locator('#estimate').filter({ hasText: /^Estimate: \d[\d,]* credits? for \d+\.\d s of video\./ }).waitFor({ timeout: 60_000 });
     expect(await page.locator('#upload-progress').evaluate((bar) => (bar as unknown as { value: number }).value)).toBe(1);
@@ -188,6 +189,13 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(file);
     expect(await page.locator('#compare').textContent()).toContain(says);
     expect(await page.locator('#compare video').count()).toBe(0);
+  });
+
+  it('puts the person on a colour: one MP4 that plays in the page', async () => {
+    await chooseAndStart('', 'video-background-removal', undefined, 'color');
+    expect(await waitForFinalStatus()).toBe('COMPLETED');
+    expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(/-composite\.mp4$/);
+    await playsFor('#compare video.preview');
   });
 
   it('lists the jobs with their status and credits, and shows the balance, without an error in the page', async () => {

@@ -8,6 +8,15 @@ import { runJob } from './run-job';
 const JOB_TYPES: JobType[] = ['clean-audio-video', 'video-background-removal'];
 const STATUSES: JobStatus[] = ['PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'];
 
+// --background: a colour (#RRGGBB) or blur, blur:0..1 (blur alone: 0.5).
+function background(value: string): { color: string } | { blur: number } {
+  if (/^#[0-9A-Fa-f]{6}$/.test(value)) return { color: value };
+  const blur = /^blur(?::(\d*\.?\d+))?$/.exec(value);
+  const strength = blur ? Number(blur[1] ?? 0.5) : NaN;
+  if (!(strength >= 0 && strength <= 1)) throw new InvalidArgumentError('a colour #RRGGBB, or blur[:0..1]');
+  return { blur: strength };
+}
+
 function number(value: string): number {
   const parsed = Number(value);
   if (!Number.isFinite(parsed)) throw new InvalidArgumentError('not a number');
@@ -64,14 +73,18 @@ program
 
 program
   .command('remove-background')
-  .description('cut the person out: a VP9 WebM with alpha, (--codec h264) an H.264 picture plus its alpha matte beside it, (--codec prores) a ProRes 4444 MOV with alpha, or (--codec png_sequence) a ZIP of RGBA PNGs and the sound as WAV, both for editing suites')
+  .description(
+    'cut the person out: a VP9 WebM with alpha, (--codec h264) an H.264 picture plus its alpha matte beside it, (--codec prores) a ProRes 4444 MOV with alpha, or (--codec png_sequence) a ZIP of RGBA PNGs and the sound as WAV, both for editing suites; or (--background) put the person on a colour or on the picture blurred, one MP4',
+  )
   .argument('<input>', 'a video file, or an http(s) URL')
   .requiredOption('-o, --output <path>', 'where to write the cut-out (the matte goes beside it under its own name)')
   .addOption(new Option('--codec <codec>', 'output codec').choices(['vp9', 'h264', 'prores', 'png_sequence']))
   .option('--refine', 'refine the edges (slower)')
-  .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'; refine?: boolean }) => {
+  .option('--background <background>', "a colour '#RRGGBB', or blur[:0..1] (the picture blurred behind the person)", background)
+  .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'; refine?: boolean; background?: ReturnType<typeof background> }) => {
     await runAndReport('video-background-removal', input, options.output, {
       ...(options.codec && { output_codec: options.codec }),
+      ...(options.background && { background: options.background }),
       ...(options.refine && { refine_foreground_edges: true }),
     });
   });

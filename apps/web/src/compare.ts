@@ -59,6 +59,10 @@ export function cutoutView(job: VideoBackgroundRemovalJob): ResultView {
   // Browsers decode no ProRes, and a ZIP of PNGs is no video: both are for editing suites.
   const forEditors = EDITOR_FILES[picture.content_type ?? ''];
   if (forEditors) return { compare: el('p', { className: 'hint', textContent: forEditors }), downloads, dispose: () => {} };
+  if (picture.file_name?.endsWith('-composite.mp4')) {
+    const video = media('video', picture.url, 'The person on the new background', { className: 'preview', loop: true, playsInline: true });
+    return { compare: figure('The person on the new background', video), downloads, dispose: () => {} };
+  }
   if (!matte) {
     const video = media('video', picture.url, 'Cut-out over a checkerboard', { className: 'preview', loop: true, playsInline: true });
     return { compare: figure('Cut-out over a checkerboard', el('div', { className: 'checkerboard' }, video)), downloads, dispose: () => {} };

@@ -17,13 +17,18 @@ export class JobForm {
   private readonly targetLufs = byId<HTMLInputElement>('target-lufs');
   private readonly codec = byId<HTMLSelectElement>('output-codec');
   private readonly refine = byId<HTMLInputElement>('refine-edges');
+  private readonly newBackground = byId<HTMLSelectElement>('new-background');
+  private readonly backgroundColor = byId<HTMLInputElement>('background-color');
+  private readonly backgroundBlur = byId<HTMLInputElement>('background-blur');
 
   constructor(onChange: () => void) {
     const changed = () => {
       this.sync();
       onChange();
     };
-    for (const control of [this.jobType, this.strength, this.normalize, this.targetLufs, this.codec, this.refine]) control.addEventListener('change', changed);
+    for (const control of [this.jobType, this.strength, this.normalize, this.targetLufs, this.codec, this.refine, this.newBackground, this.backgroundColor, this.backgroundBlur]) {
+      control.addEventListener('change', changed);
+    }
     this.strength.addEventListener('input', () => this.sync());
     this.sync();
   }
@@ -51,13 +56,20 @@ export class JobForm {
         },
       };
     }
-    return { type: 'video-background-removal', options: { output_codec: this.codec.value as 'vp9' | 'h264' | 'prores' | 'png_sequence', refine_foreground_edges: this.refine.checked } };
+    const refine_foreground_edges = this.refine.checked;
+    // A composite is one opaque H.264 MP4: the API takes no other output with a background.
+    if (this.newBackground.value === 'color') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { color: this.backgroundColor.value } } };
+    if (this.newBackground.value === 'blur') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { blur: Number(this.backgroundBlur.value) } } };
+    return { type: 'video-background-removal', options: { output_codec: this.codec.value as 'vp9' | 'h264' | 'prores' | 'png_sequence', refine_foreground_edges } };
   }
 
   // Only the chosen type's options are shown; the loudness target only when loudness is normalised.
   private sync(): void {
     this.cleanAudio.hidden = this.type !== 'clean-audio-video';
     this.background.hidden = this.type !== 'video-background-removal';
+    this.codec.disabled = this.newBackground.value !== 'none';
+    byId('background-color-label').hidden = this.newBackground.value !== 'color';
+    byId('background-blur-label').hidden = this.newBackground.value !== 'blur';
     this.targetLufs.disabled = !this.normalize.checked;
     this.strengthValue.value = Number(this.strength.value).toFixed(2);
   }

@@ -72,8 +72,26 @@ describe('job endpoints', () => {
       ['an unknown output_codec', { output_codec: 'av1' }, 'output_codec'],
       ['refine_foreground_edges as a number', { refine_foreground_edges: 1 }, 'refine_foreground_edges'],
       ['subject_is_person as null', { subject_is_person: null }, 'subject_is_person'],
+      ['a background and output_codec vp9', { background: { color: '#00ff00' }, output_codec: 'vp9' }, 'background'],
+      ['a background and output_codec prores', { background: { blur: 0.5 }, output_codec: 'prores' }, 'background'],
+      ['a background of both a colour and a blur', { background: { color: '#00ff00', blur: 0.5 } }, 'background'],
+      ['an empty background', { background: {} }, 'background'],
+      // Not yet a kind of background: an unknown property, and no kind given.
+      ['a background of an unknown kind', { background: { image_url: 'https://media.example.com/beach.jpg' } }, ['background', 'background.image_url']],
+      ['a colour not written #RRGGBB', { background: { color: 'green' } }, 'background.color'],
+      ['a blur past 1', { background: { blur: 2 } }, 'background.blur'],
+      ['a background as a string', { background: '#00ff00' }, 'background'],
     ])('refuses background-removal with %s with 422 on that field', async (_name, extra, field) => {
-      expectInvalid(await create('video-background-removal', { video_url: VIDEO, ...extra }), 422, [field]);
+      expectInvalid(await create('video-background-removal', { video_url: VIDEO, ...extra }), 422, [field].flat());
+    });
+
+    it.each([
+      ['a colour', { background: { color: '#00B140' } }, { output_codec: 'h264', background: { color: '#00b140' } }],
+      ['a blur, output_codec h264', { background: { blur: 0.25 }, output_codec: 'h264' }, { output_codec: 'h264', background: { blur: 0.25 } }],
+    ])('sends a background-removal on %s as an h264 composite', async (_name, extra, options) => {
+      const res = await create('video-background-removal', { video_url: VIDEO, ...extra });
+      expect(res.status).toBe(202);
+      expect(gw.jobs.creates.at(-1)?.options).toEqual({ refine_foreground_edges: true, subject_is_person: true, ...options });
     });
 
     it.each([

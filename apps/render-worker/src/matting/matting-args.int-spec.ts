@@ -47,8 +47,9 @@ async function encode(input: string, frameRate: string, codec: FileCodec, pictur
     timeoutMs: 60_000,
   });
   if (files.codec === 'h264') return [files.rgbPath, files.mattePath];
-  if (files.codec === 'png_sequence') throw new Error('png_sequence writes no file of its own');
-  return [files.codec === 'vp9' ? files.webmPath : files.movPath];
+  if (files.codec === 'vp9') return [files.webmPath];
+  if (files.codec === 'prores') return [files.movPath];
+  throw new Error(`${files.codec} is not tested here`);
 }
 
 function alphaOf(codec: FileCodec, outputs: string[]): Promise<Uint8Array[]> {

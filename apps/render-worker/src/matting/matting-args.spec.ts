@@ -290,6 +290,27 @@ describe('encodeMatteArgs', () => {
   });
 
   it.each([
+    [{ color: '#00b140' }, 'color=c=0x00b140:s=640x480:r=30/1,format=yuv444p[behind];[back]nullsink'],
+    [{ blur: 0.5 }, '[back]gblur=sigma=8.0[behind]'],
+  ] as const)('puts the person, edges in their own colours, on %j: one opaque H.264 MP4 with the sound', (background, behind) => {
+    const args = encodeMatteArgs(plan({ audio: audio('aac'), files: { codec: 'composite', mp4Path: '/w/composite.mp4', background } }));
+    expect(valuesOf(args, '-filter_complex')[0].split(';').slice(2)).toEqual([
+      '[alpha]split=2[merge][keep]',
+      '[picture]split=2[front][back]',
+      '[front][merge]alphamerge,format=yuva444p,split=2[cut][around]',
+      '[around]premultiply=inplace=1,gblur=sigma=3.2:planes=15,unpremultiply=inplace=1,format=yuv444p[nearby]',
+      '[nearby][cut]overlay=format=yuv444:shortest=1[colours]',
+      '[colours][keep]alphamerge[person]',
+      ...behind.split(';'),
+      '[behind][person]overlay=format=yuv420:shortest=1,format=yuv420p[out]',
+    ]);
+    expect(valuesOf(args, '-map')).toEqual(['[out]', '0:a:0']);
+    expect(valuesOf(args, '-c:v')).toEqual(['libx264']);
+    expect(valuesOf(args, '-c:a')).toEqual(['copy']);
+    expect(args.at(-1)).toBe('/w/composite.mp4');
+  });
+
+  it.each([
     ['pcm_s24le', 2, ['-c:a', 'copy']],
     ['opus', 2, ['-c:a', 'pcm_s24le']],
     ['flac', 6, ['-c:a', 'pcm_s24le']],

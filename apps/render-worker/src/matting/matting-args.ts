@@ -1,3 +1,4 @@
+import type { CompositeBackground } from '@vj/contracts';
 import type { AudioStreamProbe, VideoStreamProbe } from '../media';
 import { ownInput, userFileInput } from '../media/input-fence';
 import { MAX_MATTING_PICTURE, type FrameGeometry } from './frame-geometry';
@@ -70,7 +71,9 @@ export type MatteFiles =
   | { codec: 'vp9'; webmPath: string }
   | { codec: 'h264'; rgbPath: string; mattePath: string }
   | { codec: 'prores'; movPath: string }
-  | { codec: 'png_sequence'; audioPath: string };
+  | { codec: 'png_sequence'; audioPath: string }
+  // The person on a background: one opaque H.264 MP4 (decision 0086).
+  | { codec: 'composite'; mp4Path: string; background: CompositeBackground };
 
 export interface EncodePlan {
   inputPath: string;
@@ -115,6 +118,16 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   const picture = fromWorker ? `[0:v]${renumber}[picture]` : `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
   const matte = `[1:v]${sameSize(alpha, geometry) ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
   const sound = plan.audio ? ['-map', `${fromWorker ? 2 : 0}:a:0`] : [];
+  if (files.codec === 'composite') {
+    return [
+      ...QUIET, ...inputs,
+      '-filter_complex', `${picture};${matte};${compositeGraph(plan, files.background)}`,
+      '-map', '[out]', ...sound, ...ONE_FOR_ONE, ...sizeLimit(plan),
+      ...h264Args(plan, H264_BITS_PER_PIXEL, 'veryfast'), ...gop(plan), ...colour(plan),
+      ...(plan.audio ? audioArgs(plan.audio, 'mp4') : []),
+      '-movflags', '+faststart', '-f', 'mp4', '-y', files.mp4Path,
+    ];
+  }
   if (files.codec === 'png_sequence') {
     return [
       ...QUIET, ...inputs,
@@ -138,6 +151,29 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
     '-filter_complex', `${picture};${matte};[alpha]format=yuv420p[matte]`,
     '-map', '[picture]', ...sound, ...h264Outputs(plan, files, '[matte]'),
   ];
+}
+
+// [picture] and [alpha] into [out], the person on `background` (decision 0086). Each edge pixel's
+// colour is mostly the old background where the alpha is low: it is taken instead from the person
+// around it (the picture premultiplied by its alpha, blurred, divided by the blurred alpha), weighed
+// by its alpha, so no fringe of the old background shows on the new one.
+function compositeGraph(plan: EncodePlan, background: CompositeBackground): string {
+  const { width, height } = plan.geometry;
+  const longSide = Math.max(width, height);
+  const edgeSigma = Math.max(1, longSide / 200).toFixed(1);
+  const person = [
+    '[alpha]split=2[merge][keep]',
+    '[picture]split=2[front][back]',
+    '[front][merge]alphamerge,format=yuva444p,split=2[cut][around]',
+    `[around]premultiply=inplace=1,gblur=sigma=${edgeSigma}:planes=15,unpremultiply=inplace=1,format=yuv444p[nearby]`,
+    '[nearby][cut]overlay=format=yuv444:shortest=1[colours]',
+    '[colours][keep]alphamerge[person]',
+  ];
+  const behind =
+    'color' in background
+      ? `color=c=0x${background.color.slice(1)}:s=${width}x${height}:r=${plan.frameRate},format=yuv444p[behind];[back]nullsink`
+      : `[back]gblur=sigma=${Math.max(1, (background.blur * longSide) / 40).toFixed(1)}[behind]`;
+  return [...person, behind, '[behind][person]overlay=format=yuv420:shortest=1,format=yuv420p[out]'].join(';');
 }
 
 // The encoders and files of a VP9 WebM with alpha, for the stream mapped before them (and the sound).

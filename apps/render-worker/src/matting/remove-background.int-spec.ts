@@ -12,6 +12,7 @@ import { removeBackground, type RemoveBackgroundRequest } from './remove-backgro
 import {
   decodeAlpha,
   decodeGray,
+  decodeRgb,
   decodeWebmAlpha,
   markRotatedClockwise,
   meanAbsoluteDifference,
@@ -186,6 +187,56 @@ describe('removeBackground', () => {
       const [luma] = await decodeGray(png, 320, 240);
       for (let p = 0; p < alpha.length; p++) if (alpha[p] === 0) expect(luma[p]).toBe(0);
     }
+  });
+
+  it('puts the person on a colour: one opaque H.264 MP4 with the sound, the colour where the matte is 0 and the picture where it is 1', async () => {
+    const input = await makeClip('in-colour.mp4', { seconds: 2, audio: 'aac' });
+    const { mattes, onMatte } = recordMattes();
+    const result = await removeBackground(request(input, { onMatte, options: { output_codec: 'h264', refine_foreground_edges: true, background: { color: '#00b140' } } }));
+
+    expect(result.files).toEqual([expect.objectContaining({ role: 'composite', contentType: 'video/mp4', fileExtension: 'mp4' })]);
+    const mp4 = result.files[0].path;
+    const streams = await streamsOf(mp4);
+    expect(streams.video).toEqual([expect.objectContaining({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 320, height: 240 })]);
+    expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+    const composite = await decodeRgb(mp4, 320, 240);
+    const picture = await decodeRgb(input, 320, 240);
+    expect(composite).toHaveLength(50);
+    // Away from the matte's edges (4 pixels in either way), on average: the colour, and the picture as
+    // H.264 and 4:2:0 chroma leave a test pattern's sharp colour edges, within a few levels.
+    const green = [0x00, 0xb1, 0x40];
+    let background = 0;
+    let person = 0;
+    let backgroundError = 0;
+    let personError = 0;
+    for (const frame of [10, 30]) {
+      const alpha = mattes[frame];
+      for (let y = 4; y < 236; y += 3) {
+        for (let x = 4; x < 316; x += 3) {
+          const around = [-4, 0, 4].flatMap((dy) => [-4, 0, 4].map((dx) => alpha[(y + dy) * 320 + x + dx]));
+          const p = (y * 320 + x) * 3;
+          if (around.every((a) => a === 0)) {
+            background++;
+            for (let c = 0; c < 3; c++) backgroundError += Math.abs(composite[frame][p + c] - green[c]);
+          } else if (around.every((a) => a === 255)) {
+            person++;
+            for (let c = 0; c < 3; c++) personError += Math.abs(composite[frame][p + c] - picture[frame][p + c]);
+          }
+        }
+      }
+    }
+    expect(backgroundError / (3 * background)).toBeLessThan(3);
+    expect(personError / (3 * person)).toBeLessThan(4);
+    expect(background).toBeGreaterThan(100);
+    expect(person).toBeGreaterThan(100);
+  });
+
+  it('puts the person on the picture blurred', async () => {
+    const input = await makeClip('in-blur.mp4', { seconds: 1 });
+    const result = await removeBackground(request(input, { options: { output_codec: 'h264', refine_foreground_edges: false, background: { blur: 0.5 } } }));
+    expect(result.files.map((file) => file.role)).toEqual(['composite']);
+    expect((await streamsOf(result.files[0].path)).video).toEqual([expect.objectContaining({ codec_name: 'h264', width: 320, height: 240 })]);
+    expect(await decodeRgb(result.files[0].path, 320, 240)).toHaveLength(25);
   });
 
   it.each([

@@ -30,7 +30,7 @@ export interface RemoveBackgroundRequest {
   workDir: string;
   // The worker's probe of this input, taken when it was measured: not run again.
   probe?: MediaProbe;
-  options: Pick<VideoBackgroundRemovalOptions, 'output_codec' | 'refine_foreground_edges'>;
+  options: Pick<VideoBackgroundRemovalOptions, 'output_codec' | 'refine_foreground_edges' | 'background'>;
   // The chosen model's variants; each video uses the one closest to its shape.
   segmenters: readonly Segmenter[];
   maxSeconds: number;
@@ -63,7 +63,7 @@ export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 ** 3;
 
 export interface MattedFile {
   path: string;
-  role: 'transparent' | 'rgb' | 'matte' | 'frames';
+  role: 'transparent' | 'rgb' | 'matte' | 'frames' | 'composite';
   contentType: 'video/webm' | 'video/mp4' | 'video/quicktime' | 'application/zip';
   fileExtension: 'webm' | 'mp4' | 'mov' | 'zip';
 }
@@ -93,6 +93,9 @@ export async function removeBackground(request: RemoveBackgroundRequest): Promis
 }
 
 function outputFiles({ workDir, options }: RemoveBackgroundRequest): MattedFile[] {
+  // On a background the person is one opaque H.264 MP4, whatever output_codec says (the API allows
+  // only h264 with it).
+  if (options.background) return [{ path: join(workDir, 'composite.mp4'), role: 'composite', contentType: 'video/mp4', fileExtension: 'mp4' }];
   const codec = options.output_codec;
   switch (codec) {
     case 'vp9':
@@ -182,6 +185,8 @@ class BackgroundRemoval {
   // In outputFiles' order.
   private matteFiles(): MatteFiles {
     const [first, second] = this.files;
+    const { background } = this.request.options;
+    if (background) return { codec: 'composite', mp4Path: first.path, background };
     const codec = this.request.options.output_codec;
     if (codec === 'h264') return { codec, rgbPath: first.path, mattePath: second.path };
     if (codec === 'png_sequence') return { codec, audioPath: this.audioPath };
@@ -222,7 +227,7 @@ class BackgroundRemoval {
         return alpha;
       },
     };
-    const zip = request.options.output_codec === 'png_sequence' ? new PngSequenceZip(this.files[0].path, this.maxResultBytes) : null;
+    const zip = this.files[0].role === 'frames' ? new PngSequenceZip(this.files[0].path, this.maxResultBytes) : null;
     try {
       const { frames, decoder } = await runFramePipeline({
         runner: this.runner,

@@ -6,10 +6,16 @@
 export const OUTPUT_CODECS = ['vp9', 'h264', 'prores', 'png_sequence'] as const;
 export type OutputCodec = (typeof OUTPUT_CODECS)[number];
 
+// What the person is put on instead of transparency (decision 0086): a colour (#RRGGBB), or the
+// original picture blurred (0: barely, 1: the most). The result is then one opaque H.264 MP4.
+export type CompositeBackground = { color: string } | { blur: number };
+
 export interface VideoBackgroundRemovalOptions {
   output_codec: OutputCodec;
   refine_foreground_edges: boolean;
   subject_is_person: boolean;
+  // Absent: a cut-out with transparency (and in every message written before it existed).
+  background?: CompositeBackground;
 }
 
 export interface CleanAudioVideoOptions {

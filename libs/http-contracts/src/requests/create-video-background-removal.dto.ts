@@ -1,6 +1,8 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { BACKGROUND_REMOVAL_DEFAULTS, OUTPUT_CODECS, type OutputCodec } from '@vj/contracts';
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, registerDecorator, ValidateNested, type ValidationArguments } from 'class-validator';
+import { CompositeBackgroundDto } from './composite-background.dto';
 import { VideoUrlProperty, WebhookUrlProperty } from './create-job-properties';
 
 // The name generated clients see.
@@ -29,6 +31,31 @@ export class CreateVideoBackgroundRemovalDto {
   @IsBoolean()
   subject_is_person?: boolean;
 
+  @ApiPropertyOptional({ type: CompositeBackgroundDto, description: 'put the person on a colour or on the picture blurred; output_codec must then be h264 (or left out), and the result is one opaque H.264 MP4' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CompositeBackgroundDto)
+  @IsCompositeBackground()
+  background?: CompositeBackgroundDto;
+
   @WebhookUrlProperty()
   webhook_url?: string;
+}
+
+// Exactly one kind of background, and an output that can hold it: one opaque H.264 MP4.
+function IsCompositeBackground(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isCompositeBackground',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown, { object }: ValidationArguments) => {
+          const given = ['color', 'blur'].filter((key) => (value as Record<string, unknown>)?.[key] !== undefined && (value as Record<string, unknown>)?.[key] !== null);
+          const codec = (object as CreateVideoBackgroundRemovalDto).output_codec;
+          return given.length === 1 && (codec === undefined || codec === 'h264');
+        },
+        defaultMessage: () => '$property takes exactly one of color or blur, and output_codec h264 (or none): the result is one opaque H.264 MP4',
+      },
+    });
 }

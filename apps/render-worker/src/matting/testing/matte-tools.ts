@@ -11,13 +11,16 @@ import { FFMPEG_PATH, FFPROBE_PATH } from '../../media/testing/media-tools';
 const execFileAsync = promisify(execFile);
 const MAX_BUFFER = 512 * 1024 * 1024;
 
-async function grayFrames(args: string[], width: number, height: number): Promise<Uint8Array[]> {
+function grayFrames(args: string[], width: number, height: number): Promise<Uint8Array[]> {
+  return rawFrames(args, 'gray', width * height);
+}
+
+async function rawFrames(args: string[], pixelFormat: 'gray' | 'rgb24', size: number): Promise<Uint8Array[]> {
   // passthrough: one raw frame per coded frame, never duplicated to fill a nominal rate.
-  const { stdout } = await execFileAsync(FFMPEG_PATH, ['-v', 'error', '-nostdin', ...args, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], {
+  const { stdout } = await execFileAsync(FFMPEG_PATH, ['-v', 'error', '-nostdin', ...args, '-fps_mode', 'passthrough', '-f', 'rawvideo', '-pix_fmt', pixelFormat, 'pipe:1'], {
     encoding: 'buffer',
     maxBuffer: MAX_BUFFER,
   });
-  const size = width * height;
   return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => new Uint8Array(stdout.subarray(i * size, (i + 1) * size)));
 }
 
@@ -29,6 +32,11 @@ export function decodeWebmAlpha(path: string, width: number, height: number): Pr
 // The alpha plane of a ProRes 4444 or of a PNG, at 8 bits.
 export function decodeAlpha(path: string, width: number, height: number): Promise<Uint8Array[]> {
   return grayFrames(['-i', path, '-vf', 'alphaextract'], width, height);
+}
+
+// Each frame of a video's picture as packed RGB (3 bytes a pixel).
+export function decodeRgb(path: string, width: number, height: number): Promise<Uint8Array[]> {
+  return rawFrames(['-i', path], 'rgb24', width * height * 3);
 }
 
 // Each entry of a ZIP file, by name, in the order stored.

@@ -81,6 +81,8 @@ describe('job endpoints', () => {
       ['a colour not written #RRGGBB', { background: { color: 'green' } }, 'background.color'],
       ['a blur past 1', { background: { blur: 2 } }, 'background.blur'],
       ['a background as a string', { background: '#00ff00' }, 'background'],
+      ['a null colour beside a blur', { background: { color: null, blur: 0.5 } }, 'background'],
+      ['a null colour', { background: { color: null } }, 'background'],
     ])('refuses background-removal with %s with 422 on that field', async (_name, extra, field) => {
       expectInvalid(await create('video-background-removal', { video_url: VIDEO, ...extra }), 422, [field].flat());
     });

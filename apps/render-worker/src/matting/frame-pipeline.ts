@@ -81,7 +81,7 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   const toPictures = request.sideToEncoder && request.sideFrameBytes ? new PassThrough({ highWaterMark: request.sideFrameBytes * 2 }) : undefined;
   // Once anything fails, no stream is read again: destroying them lets the processes' pipes settle
   // instead of waiting for a reader that is gone.
-  stop.signal.addEventListener('abort', () => [decoded, side, toAlphas, toPictures].forEach((stream) => stream?.destroy()), { once: true });
+  stop.signal.addEventListener('abort', () => [decoded, side, toAlphas, toPictures, request.encoderOutput].forEach((stream) => stream?.destroy()), { once: true });
   let failure: FramePipelineFailure | undefined;
   const failed =
     (part: FramePipelineFailure['part']) =>

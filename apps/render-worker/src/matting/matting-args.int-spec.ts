@@ -18,12 +18,13 @@ let dir: string;
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'vj-matte-args-'))));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-// The codecs that write files of their own (png_sequence's PNGs come on stdout: remove-background.int-spec).
-type FileCodec = Exclude<OutputCodec, 'png_sequence'>;
-const FILE_CODECS: FileCodec[] = ['vp9', 'h264', 'prores'];
+// The outputs that write files of their own (png_sequence's PNGs come on stdout: remove-background.int-spec).
+type FileCodec = Exclude<OutputCodec, 'png_sequence'> | 'composite';
+const FILE_CODECS: FileCodec[] = ['vp9', 'h264', 'prores', 'composite'];
 
 function filesOf(codec: FileCodec): MatteFiles {
   if (codec === 'vp9') return { codec, webmPath: join(dir, 'out.webm') };
+  if (codec === 'composite') return { codec, mp4Path: join(dir, 'composite.mp4'), background: { color: '#00b140' } };
   return codec === 'h264' ? { codec, rgbPath: join(dir, 'rgb.mp4'), mattePath: join(dir, 'matte.mp4') } : { codec, movPath: join(dir, 'out.mov') };
 }
 
@@ -49,10 +50,11 @@ async function encode(input: string, frameRate: string, codec: FileCodec, pictur
   if (files.codec === 'h264') return [files.rgbPath, files.mattePath];
   if (files.codec === 'vp9') return [files.webmPath];
   if (files.codec === 'prores') return [files.movPath];
+  if (files.codec === 'composite') return [files.mp4Path];
   throw new Error(`${files.codec} is not tested here`);
 }
 
-function alphaOf(codec: FileCodec, outputs: string[]): Promise<Uint8Array[]> {
+function alphaOf(codec: Exclude<FileCodec, 'composite'>, outputs: string[]): Promise<Uint8Array[]> {
   if (codec === 'vp9') return decodeWebmAlpha(outputs[0], 64, 48);
   return codec === 'h264' ? decodeGray(outputs[1], 64, 48) : decodeAlpha(outputs[0], 64, 48);
 }
@@ -74,6 +76,11 @@ describe('decodeFramesArgs and encodeMatteArgs with the real ffmpeg', () => {
     for (const codecName of FILE_CODECS) {
       for (const pictures of ['file', 'worker'] as const) {
         const outputs = await encode(input, rate, codecName, pictures);
+        // A composite has no alpha left: one picture a frame is what is checked of it.
+        if (codecName === 'composite') {
+          expect(await videoFrameTimes(outputs[0])).toHaveLength(frames);
+          continue;
+        }
         const alphas = await alphaOf(codecName, outputs);
         expect(alphas).toHaveLength(frames);
         // The H.264 picture, a file of its own, has exactly as many frames as its matte.

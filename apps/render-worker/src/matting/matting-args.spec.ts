@@ -290,18 +290,30 @@ describe('encodeMatteArgs', () => {
   });
 
   it.each([
-    [{ color: '#00b140' }, 'color=c=0x00b140:s=640x480:r=30/1,format=yuv444p[behind];[back]nullsink'],
-    [{ blur: 0.5 }, '[back]gblur=sigma=8.0[behind]'],
-  ] as const)('puts the person, edges in their own colours, on %j: one opaque H.264 MP4 with the sound', (background, behind) => {
-    const args = encodeMatteArgs(plan({ audio: audio('aac'), files: { codec: 'composite', mp4Path: '/w/composite.mp4', background } }));
+    ['pcm_s16le', ['-c:a', 'copy']],
+    ['pcm_s24le', ['-c:a', 'copy']],
+    // QuickTime's big-endian PCM: the MOV takes it, WAV does not.
+    ['pcm_s16be', ['-c:a', 'pcm_s24le']],
+    ['pcm_s24be', ['-c:a', 'pcm_s24le']],
+  ])("gives a PNG sequence's WAV %s sound as WAV takes it", (codec, expected) => {
+    const args = encodeMatteArgs(plan({ audio: audio(codec), files: { codec: 'png_sequence', audioPath: '/w/audio.wav' } }));
+    expect(args.slice(args.indexOf('-c:a'), args.indexOf('-rf64'))).toEqual(expected);
+  });
+
+  it.each([
+    [{ color: '#00b140' }, UNTAGGED, '[picture]null[front]', 'color=c=0x00b140:s=640x480:r=30/1,format=rgb24,scale=out_color_matrix=bt601:out_range=tv,format=yuv444p[behind]'],
+    [{ color: '#00b140' }, BT709, '[picture]null[front]', 'color=c=0x00b140:s=640x480:r=30/1,format=rgb24,scale=out_color_matrix=bt709:out_range=tv,format=yuv444p[behind]'],
+    [{ blur: 0.5 }, UNTAGGED, '[picture]split=2[front][back]', '[back]gblur=sigma=8.0[behind]'],
+  ] as const)('puts the person, edges in their own colours, on %j (%j): one opaque H.264 MP4 with the sound', (background, colour, front, behind) => {
+    const args = encodeMatteArgs(plan({ audio: audio('aac'), colour, files: { codec: 'composite', mp4Path: '/w/composite.mp4', background } }));
     expect(valuesOf(args, '-filter_complex')[0].split(';').slice(2)).toEqual([
       '[alpha]split=2[merge][keep]',
-      '[picture]split=2[front][back]',
-      '[front][merge]alphamerge,format=yuva444p,split=2[cut][around]',
+      front,
+      '[front][merge]alphamerge=shortest=1,format=yuva444p,split=2[cut][around]',
       '[around]premultiply=inplace=1,gblur=sigma=3.2:planes=15,unpremultiply=inplace=1,format=yuv444p[nearby]',
       '[nearby][cut]overlay=format=yuv444:shortest=1[colours]',
-      '[colours][keep]alphamerge[person]',
-      ...behind.split(';'),
+      '[colours][keep]alphamerge=shortest=1[person]',
+      behind,
       '[behind][person]overlay=format=yuv420:shortest=1,format=yuv420p[out]',
     ]);
     expect(valuesOf(args, '-map')).toEqual(['[out]', '0:a:0']);

@@ -2,6 +2,7 @@ import type { CompositeBackground } from '@vj/contracts';
 import type { AudioStreamProbe, VideoStreamProbe } from '../media';
 import { ownInput, userFileInput } from '../media/input-fence';
 import { MAX_MATTING_PICTURE, type FrameGeometry } from './frame-geometry';
+import { yuvMatrixFor } from './model-input';
 
 // ffmpeg argument lists for the matting job, built from probe data and options only. Both open the
 // user's file, fenced (input-fence.ts) and held to the job's picture limit.
@@ -135,7 +136,7 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
       // not left in the file, and empty pixels compress to nothing.
       '-filter_complex', `${picture};${matte};[picture][alpha]alphamerge=shortest=1,premultiply=inplace=1,unpremultiply=inplace=1,format=rgba[out]`,
       '-map', '[out]', ...ONE_FOR_ONE, '-c:v', 'png', '-f', 'image2pipe', 'pipe:1',
-      ...(plan.audio ? [...sound, ...sizeLimit(plan), ...editorAudio(plan.audio), '-rf64', 'auto', '-f', 'wav', '-y', files.audioPath] : []),
+      ...(plan.audio ? [...sound, ...sizeLimit(plan), ...editorAudio(plan.audio, 'wav'), '-rf64', 'auto', '-f', 'wav', '-y', files.audioPath] : []),
     ];
   }
   if (files.codec !== 'h264') {
@@ -156,23 +157,25 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
 // [picture] and [alpha] into [out], the person on `background` (decision 0086). Each edge pixel's
 // colour is mostly the old background where the alpha is low: it is taken instead from the person
 // around it (the picture premultiplied by its alpha, blurred, divided by the blurred alpha), weighed
-// by its alpha, so no fringe of the old background shows on the new one.
+// by its alpha, so no fringe of the old background shows on the new one. A colour is made in RGB and
+// turned to YUV by the matrix players read the picture with: ffmpeg's colour source would use BT.601.
 function compositeGraph(plan: EncodePlan, background: CompositeBackground): string {
   const { width, height } = plan.geometry;
   const longSide = Math.max(width, height);
   const edgeSigma = Math.max(1, longSide / 200).toFixed(1);
+  const colour = 'color' in background;
   const person = [
     '[alpha]split=2[merge][keep]',
-    '[picture]split=2[front][back]',
-    '[front][merge]alphamerge,format=yuva444p,split=2[cut][around]',
+    colour ? '[picture]null[front]' : '[picture]split=2[front][back]',
+    '[front][merge]alphamerge=shortest=1,format=yuva444p,split=2[cut][around]',
     `[around]premultiply=inplace=1,gblur=sigma=${edgeSigma}:planes=15,unpremultiply=inplace=1,format=yuv444p[nearby]`,
     '[nearby][cut]overlay=format=yuv444:shortest=1[colours]',
-    '[colours][keep]alphamerge[person]',
+    '[colours][keep]alphamerge=shortest=1[person]',
   ];
-  const behind =
-    'color' in background
-      ? `color=c=0x${background.color.slice(1)}:s=${width}x${height}:r=${plan.frameRate},format=yuv444p[behind];[back]nullsink`
-      : `[back]gblur=sigma=${Math.max(1, (background.blur * longSide) / 40).toFixed(1)}[behind]`;
+  const matrix = yuvMatrixFor(plan.colour.colorSpace, height);
+  const behind = colour
+    ? `color=c=0x${background.color.slice(1)}:s=${width}x${height}:r=${plan.frameRate},format=rgb24,scale=out_color_matrix=${matrix}:out_range=tv,format=yuv444p[behind]`
+    : `[back]gblur=sigma=${Math.max(1, (background.blur * longSide) / 40).toFixed(1)}[behind]`;
   return [...person, behind, '[behind][person]overlay=format=yuv420:shortest=1,format=yuv420p[out]'].join(';');
 }
 
@@ -295,7 +298,7 @@ function audioArgs(audio: AudioStreamProbe, container: 'webm' | 'mp4' | 'mov'): 
   const tracks = audio.channels > MIXED_CHANNELS;
   if (container === 'mov') {
     if (!tracks && audio.codecName === 'aac') return ['-c:a', 'copy'];
-    return editorAudio(audio);
+    return editorAudio(audio, 'mov');
   }
   if (container === 'webm') {
     if (audio.codecName === 'opus') return ['-c:a', 'copy'];
@@ -306,9 +309,11 @@ function audioArgs(audio: AudioStreamProbe, container: 'webm' | 'mp4' | 'mov'): 
   return ['-c:a', 'aac', '-b:a', '160k', ...(tracks ? FIRST_TWO_CHANNELS : [])];
 }
 
-// PCM for an editor's timeline: as it comes, else 24-bit.
-function editorAudio(audio: AudioStreamProbe): string[] {
+// PCM for an editor's timeline: as it comes where the container takes it (WAV is little-endian only),
+// else 24-bit.
+function editorAudio(audio: AudioStreamProbe, container: 'mov' | 'wav'): string[] {
   const tracks = audio.channels > MIXED_CHANNELS;
-  if (!tracks && EDITOR_PCM.has(audio.codecName)) return ['-c:a', 'copy'];
+  const taken = container === 'mov' ? EDITOR_PCM.has(audio.codecName) : audio.codecName === 'pcm_s16le' || audio.codecName === 'pcm_s24le';
+  if (!tracks && taken) return ['-c:a', 'copy'];
   return ['-c:a', 'pcm_s24le', ...(tracks ? FIRST_TWO_CHANNELS : [])];
 }

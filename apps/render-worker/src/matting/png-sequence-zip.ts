@@ -1,18 +1,15 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { Transform, Writable } from 'node:stream';
+import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
+import { PngSplitter } from './png-splitter';
 
 // A PNG sequence delivered as one ZIP (decision 0085): the encoder writes PNG files back to back on
 // its stdout (image2pipe); each becomes `frames/<frame index, 6 digits>.png`, stored as it is (PNG is
-// compressed already), and the sound `audio.wav` at the end. Nothing lands on disk but the ZIP, and
-// it stops at `maxBytes`: past it the writes fail with ResultTooLargeError.
+// compressed already), and the sound `audio.wav` at the end. No picture is written to disk but into
+// the ZIP, none is held once written, and the ZIP stops at `maxBytes`: past it the writes fail with
+// ResultTooLargeError.
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-// A chunk's length, type and CRC around its data.
-const CHUNK_OVERHEAD = 12;
-// Our own encoder's chunks: anything near this is a broken stream, not a picture.
-const MAX_CHUNK_BYTES = 256 * 1024 ** 2;
 // Pictures handed to the ZIP and not yet written to the file, at most: the encoder waits past it.
 const AHEAD_BYTES = 64 * 1024 ** 2;
 const NAME_DIGITS = 6;
@@ -21,42 +18,6 @@ export class ResultTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`the result reached its limit of ${maxBytes} bytes`);
     this.name = 'ResultTooLargeError';
-  }
-}
-
-// Cuts PNG files written back to back into one Buffer each.
-export class PngSplitter {
-  private pending: Buffer = Buffer.alloc(0);
-  // Where the next chunk of the PNG at the start of `pending` begins (0: its signature is next).
-  private next = 0;
-
-  push(chunk: Buffer): Buffer[] {
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    const pictures: Buffer[] = [];
-    for (;;) {
-      if (this.next === 0) {
-        if (this.pending.length < SIGNATURE.length) break;
-        if (!this.pending.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error('the encoder wrote something other than a PNG');
-        this.next = SIGNATURE.length;
-      }
-      if (this.pending.length < this.next + 8) break;
-      const length = this.pending.readUInt32BE(this.next);
-      if (length > MAX_CHUNK_BYTES) throw new Error(`a PNG chunk of ${length} bytes`);
-      const end = this.next + CHUNK_OVERHEAD + length;
-      if (this.pending.length < end) break;
-      const type = this.pending.toString('latin1', this.next + 4, this.next + 8);
-      this.next = end;
-      if (type !== 'IEND') continue;
-      pictures.push(Buffer.from(this.pending.subarray(0, end)));
-      this.pending = this.pending.subarray(end);
-      this.next = 0;
-    }
-    return pictures;
-  }
-
-  // Part of a PNG is waiting for the rest.
-  get partial(): boolean {
-    return this.pending.length > 0;
   }
 }
 
@@ -81,6 +42,8 @@ export class PngSequenceZip {
         done(this.stored >= maxBytes ? new ResultTooLargeError(maxBytes) : null, chunk);
       },
     });
+    // A file yazl cannot read (the WAV) fails the archive instead of the process.
+    this.zip.on('error', (error: Error) => (this.zip.outputStream as Readable).destroy(error));
     this.written = pipeline(this.zip.outputStream, counted, this.file).catch((error: unknown) => {
       this.failure ??= error instanceof Error ? error : new Error(String(error));
       this.wake();
@@ -109,6 +72,7 @@ export class PngSequenceZip {
 
   // Closes the ZIP once the encoder is done, with `audioPath`'s WAV when there is one.
   async finish(audioPath: string | null): Promise<void> {
+    if (this.failure) throw this.failure;
     if (audioPath) this.zip.addFile(audioPath, 'audio.wav', { compress: false });
     this.zip.end();
     await this.written;
@@ -119,8 +83,16 @@ export class PngSequenceZip {
     this.file.destroy();
   }
 
+  // Handed over as a stream that lets go of the picture once yazl reads it: yazl keeps each entry
+  // (for the central directory) with what made it, and a buffer added whole stays until the end.
   private add(picture: Buffer): void {
-    this.zip.addBuffer(picture, `frames/${String(this.pictures).padStart(NAME_DIGITS, '0')}.png`, { compress: false });
+    if (this.failure) return;
+    let held: Buffer | null = picture;
+    this.zip.addReadStreamLazy(`frames/${String(this.pictures).padStart(NAME_DIGITS, '0')}.png`, { compress: false }, (give) => {
+      const stream = Readable.from([held as Buffer]);
+      held = null;
+      give(null, stream);
+    });
     this.pictures++;
     this.added += picture.length;
   }

@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 // testsrc2 with a moving shape, 25 fps; audio is a tone when asked for.
-async function makeClip(name: string, options: { size?: string; seconds?: number; audio?: 'aac' | 'opus'; container?: string } = {}): Promise<string> {
+async function makeClip(name: string, options: { size?: string; seconds?: number; audio?: 'aac' | 'opus'; container?: string; bt709?: boolean } = {}): Promise<string> {
   const path = join(dir, name);
   const seconds = String(options.seconds ?? 1);
   const audio = options.audio
@@ -55,6 +55,7 @@ async function makeClip(name: string, options: { size?: string; seconds?: number
     '-f', 'lavfi', '-i', `testsrc2=size=${options.size ?? '320x240'}:rate=25:duration=${seconds}`,
     ...audio,
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p',
+    ...(options.bt709 ? ['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709'] : []),
     ...(options.container ? ['-f', options.container] : []),
     path,
   ]);
@@ -189,8 +190,8 @@ describe('removeBackground', () => {
     }
   });
 
-  it('puts the person on a colour: one opaque H.264 MP4 with the sound, the colour where the matte is 0 and the picture where it is 1', async () => {
-    const input = await makeClip('in-colour.mp4', { seconds: 2, audio: 'aac' });
+  it.each([false, true])('puts the person on a colour: one opaque H.264 MP4 with the sound, the colour where the matte is 0 and the picture where it is 1 (tagged BT.709: %s)', async (bt709) => {
+    const input = await makeClip(`in-colour-${bt709}.mp4`, { seconds: 2, audio: 'aac', bt709 });
     const { mattes, onMatte } = recordMattes();
     const result = await removeBackground(request(input, { onMatte, options: { output_codec: 'h264', refine_foreground_edges: true, background: { color: '#00b140' } } }));
 

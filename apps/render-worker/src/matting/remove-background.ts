@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
@@ -121,6 +120,8 @@ class BackgroundRemoval {
   private readonly deadline: Deadline;
   private readonly tracking: TrackingSettings | null;
   private readonly maxResultBytes: number;
+  // Whether the encoder writes the sound (into audioPath, for a PNG sequence).
+  private hasAudio = false;
 
   constructor(
     private readonly request: RemoveBackgroundRequest,
@@ -145,6 +146,7 @@ class BackgroundRemoval {
       ]);
     }
     this.checkLength(probe.durationSeconds ?? 0);
+    this.hasAudio = probe.audio !== null;
     if (probe.audio && probe.audio.channels > MAX_KEPT_CHANNELS) {
       throw new MediaError('input_validation', `The audio has more than ${MAX_KEPT_CHANNELS} channels`, [
         { type: 'too_many_audio_channels', message: `The audio has ${probe.audio.channels} channels; at most ${MAX_KEPT_CHANNELS} can be kept`, field: 'video_url' },
@@ -198,9 +200,9 @@ class BackgroundRemoval {
     return join(this.request.workDir, 'audio.wav');
   }
 
-  // A file that reached the limit was cut short by the encoder (-fs), which then stops reading: the
-  // result is refused whether or not the pipeline noticed. (With two files, as h264 writes, ffmpeg
-  // 5.1 stops neither until both reach it; each is capped by its bitrate.)
+  // A file that reached the limit was cut short (the encoder's -fs, the ZIP's own count), and the
+  // encoder then stops reading: the result is refused whether or not the pipeline noticed. (With two
+  // files, as h264 writes, ffmpeg 5.1 stops neither until both reach it; each is capped by its bitrate.)
   private async reachedLimit(): Promise<boolean> {
     const sizes = await Promise.all(this.files.map((file) => stat(file.path).then((info) => info.size, () => 0)));
     return sizes.some((size) => size >= this.maxResultBytes);
@@ -254,7 +256,7 @@ class BackgroundRemoval {
       // A still the probe could not tell from a video (a container that does not say how long it is).
       if (frames === 1) throw stillImage('Decoding the video stream produced a single frame');
       if (zip) {
-        await zip.finish(existsSync(this.audioPath) ? this.audioPath : null);
+        await zip.finish(this.hasAudio ? this.audioPath : null);
         if (zip.frameCount !== frames) throw new Error(`the PNG sequence holds ${zip.frameCount} pictures of ${frames}`);
       }
       if (await this.reachedLimit()) throw this.tooLarge();

@@ -127,6 +127,18 @@ describe('VideoBackgroundRemovalProcessor', () => {
     expect(() => processor.check(bgJob({}))).not.toThrow();
   });
 
+  it.each([
+    [{ color: '#00ff00[x];movie=/etc/passwd' }],
+    [{ color: '#00ff00', blur: 0.5 }],
+    [{ blur: Number.NaN }],
+    [{ blur: 2 }],
+    [{ image_url: 'https://media.example.com/beach.jpg' }],
+  ])('refuses a background the API would not take, %j, before the input is fetched', (background) => {
+    const processor = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [segmenter('person')], general: [] }));
+    expect(() => processor.check(bgJob({ output_codec: 'h264', background }))).toThrow(expect.objectContaining({ code: 'input_validation', details: [expect.objectContaining({ field: 'background' })] }));
+    expect(() => processor.check(bgJob({ output_codec: 'h264', background: { color: '#00ff00' } }))).not.toThrow();
+  });
+
   it('uses the general model for subject_is_person: false when one is configured', async () => {
     const general = segmenter('general');
     const requests: RemoveBackgroundRequest[] = [];

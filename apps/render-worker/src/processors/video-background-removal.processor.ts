@@ -7,11 +7,11 @@ import type { JobTypeProcessor, MeasuredInput, ProcessorOutput, ProcessorRun } f
 
 export const MAX_FRAMES_PER_SECOND = 60;
 
-// The result's bytes a pixel of a frame, for the codecs whose files grow with the pictures: about twice
-// what footage takes here (ProRes 4444 at the encoder's fixed quantiser 0.2 to 0.25, decision 0084;
-// RGBA PNGs with nothing under the transparent pixels about 0.4, decision 0085). A result this estimate
-// puts over the limit is refused before anything is charged. It is no bound (noise takes up to 5.6
-// bytes a pixel): the file itself stops at the limit.
+// The result's bytes a pixel of a frame, for the codecs whose files grow with the pictures: two to
+// three times what footage takes here (ProRes 4444 at the encoder's fixed quantiser 0.2 to 0.25,
+// decision 0084; RGBA PNGs with nothing under the transparent pixels about 0.4, decision 0085). A
+// result this estimate puts over the limit is refused before anything is charged. It is no bound
+// (noise takes up to 5.6 bytes a pixel): the file itself stops at the limit.
 const LARGE_RESULTS: Partial<Record<OutputCodec, { bytesPerPixel: number; name: string }>> = {
   prores: { bytesPerPixel: 0.5, name: 'ProRes 4444' },
   png_sequence: { bytesPerPixel: 1, name: 'PNG sequence' },
@@ -80,8 +80,15 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
   }
 
   // Before the input is fetched: a model this deployment lacks fails the job at once.
+  // A background goes into ffmpeg's filter graph: only what the API lets through is taken.
   check(job: JobWorkRequestedV1<'video-background-removal'>): void {
-    this.models.segmentersFor(optionsOf(job).subject_is_person);
+    const options = optionsOf(job);
+    this.models.segmentersFor(options.subject_is_person);
+    if (options.background && !isCompositeBackground(options.background)) {
+      throw new MediaError('input_validation', 'The background is not one the API takes', [
+        { type: 'invalid_background', message: 'background must be { "color": "#RRGGBB" } or { "blur": 0..1 }', field: 'background' },
+      ]);
+    }
   }
 
   async run({ job, inputPath, workDir, signal, probe, onProgress }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
@@ -110,4 +117,12 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
 // Defaults again, for work messages written before an option existed.
 function optionsOf(job: JobWorkRequestedV1<'video-background-removal'>): VideoBackgroundRemovalOptions {
   return { ...BACKGROUND_REMOVAL_DEFAULTS, ...job.options };
+}
+
+function isCompositeBackground(background: unknown): boolean {
+  const given = background as Record<string, unknown>;
+  const keys = Object.keys(given);
+  if (keys.length !== 1) return false;
+  if (keys[0] === 'color') return typeof given.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(given.color);
+  return keys[0] === 'blur' && typeof given.blur === 'number' && given.blur >= 0 && given.blur <= 1;
 }

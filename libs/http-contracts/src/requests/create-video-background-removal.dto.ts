@@ -51,9 +51,10 @@ function IsCompositeBackground(): PropertyDecorator {
       propertyName: propertyName as string,
       validator: {
         validate: (value: unknown, { object }: ValidationArguments) => {
-          const given = ['color', 'blur'].filter((key) => (value as Record<string, unknown>)?.[key] !== undefined && (value as Record<string, unknown>)?.[key] !== null);
+          // A null inside counts as given: no property of the API takes null.
+          const given = ['color', 'blur'].filter((key) => (value as Record<string, unknown>)?.[key] !== undefined);
           const codec = (object as CreateVideoBackgroundRemovalDto).output_codec;
-          return given.length === 1 && (codec === undefined || codec === 'h264');
+          return given.length === 1 && (value as Record<string, unknown>)[given[0]] !== null && (codec === undefined || codec === 'h264');
         },
         defaultMessage: () => '$property takes exactly one of color or blur, and output_codec h264 (or none): the result is one opaque H.264 MP4',
       },

@@ -39,6 +39,22 @@ export function decodeRgb(path: string, width: number, height: number): Promise<
   return rawFrames(['-i', path], 'rgb24', width * height * 3);
 }
 
+// A PNG's chunk structure around `dataBytes` bytes of picture data, all `value` (the splitter reads
+// only the structure).
+export function fakePng(value: number, dataBytes: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    return Buffer.concat([length, Buffer.from(type, 'latin1'), data, Buffer.alloc(4, value)]);
+  };
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', Buffer.alloc(13, value)),
+    chunk('IDAT', Buffer.alloc(dataBytes, value)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 // Each entry of a ZIP file, by name, in the order stored.
 export async function zipEntries(path: string): Promise<Map<string, Buffer>> {
   const zip = await new Promise<ZipFile>((resolve, reject) => openZip(path, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))));

@@ -54,7 +54,7 @@ export function cutoutView(job: VideoBackgroundRemovalJob): ResultView {
   const files = job.result?.files ?? [];
   const matte = files.find((file) => file.file_name?.endsWith('-matte.mp4')) ?? (files.length === 2 ? files[1] : undefined);
   const picture = files.find((file) => file !== matte);
-  const downloads = files.map((file) => downloadLink(file, file === matte ? 'Download the alpha matte' : 'Download the cut-out'));
+  const downloads = files.map((file) => downloadLink(file, file === matte ? 'Download the alpha matte' : file.file_name?.endsWith('-composite.mp4') ? 'Download the video' : 'Download the cut-out'));
   if (!picture) return { compare: el('p', { textContent: 'The job has no result file.' }), downloads, dispose: () => {} };
   // Browsers decode no ProRes, and a ZIP of PNGs is no video: both are for editing suites.
   const forEditors = EDITOR_FILES[picture.content_type ?? ''];

@@ -60,7 +60,7 @@ export class JobForm {
     // A composite is one opaque H.264 MP4: the API takes no other output with a background.
     if (this.newBackground.value === 'color') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { color: this.backgroundColor.value } } };
     if (this.newBackground.value === 'blur') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { blur: Number(this.backgroundBlur.value) } } };
-    return { type: 'video-background-removal', options: { output_codec: this.codec.value as 'vp9' | 'h264' | 'prores' | 'png_sequence', refine_foreground_edges } };
+    return { type: 'video-background-removal', options: { output_codec: this.codec.value as CreateVideoBackgroundRemovalJob['output_codec'], refine_foreground_edges } };
   }
 
   // Only the chosen type's options are shown; the loudness target only when loudness is normalised.

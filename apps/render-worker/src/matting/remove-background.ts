@@ -82,32 +82,51 @@ export interface MattedVideo {
 // error when the failure is ours: that one is retried, and reported generation_failed after the
 // last attempt (docs/spec/api-v1.md: "generation_failed ... after retries").
 export async function removeBackground(request: RemoveBackgroundRequest): Promise<MattedVideo> {
-  const files = outputFiles(request);
+  const outputs = outputsOf(request);
   try {
-    return await new BackgroundRemoval(request, files).run();
+    return await new BackgroundRemoval(request, outputs).run();
   } catch (error) {
-    await Promise.all(files.map((file) => rm(file.path, { force: true }))); // never upload a partial result
+    await Promise.all(outputs.files.map((file) => rm(file.path, { force: true }))); // never upload a partial result
     throw error;
   }
 }
 
-function outputFiles({ workDir, options }: RemoveBackgroundRequest): MattedFile[] {
+// What the job delivers, and the same files as the encoder writes them.
+interface Outputs {
+  files: MattedFile[];
+  encoded: MatteFiles;
+}
+
+function outputsOf({ workDir, options }: RemoveBackgroundRequest): Outputs {
+  const file = (stem: string, fileExtension: MattedFile['fileExtension'], role: MattedFile['role'], contentType: MattedFile['contentType']): MattedFile => ({
+    path: join(workDir, `${stem}.${fileExtension}`),
+    role,
+    contentType,
+    fileExtension,
+  });
   // On a background the person is one opaque H.264 MP4, whatever output_codec says (the API allows
   // only h264 with it).
-  if (options.background) return [{ path: join(workDir, 'composite.mp4'), role: 'composite', contentType: 'video/mp4', fileExtension: 'mp4' }];
+  if (options.background) {
+    const composite = file('composite', 'mp4', 'composite', 'video/mp4');
+    return { files: [composite], encoded: { codec: 'composite', mp4Path: composite.path, background: options.background } };
+  }
   const codec = options.output_codec;
   switch (codec) {
-    case 'vp9':
-      return [{ path: join(workDir, 'transparent.webm'), role: 'transparent', contentType: 'video/webm', fileExtension: 'webm' }];
-    case 'prores':
-      return [{ path: join(workDir, 'transparent.mov'), role: 'transparent', contentType: 'video/quicktime', fileExtension: 'mov' }];
-    case 'h264':
-      return [
-        { path: join(workDir, 'rgb.mp4'), role: 'rgb', contentType: 'video/mp4', fileExtension: 'mp4' },
-        { path: join(workDir, 'matte.mp4'), role: 'matte', contentType: 'video/mp4', fileExtension: 'mp4' },
-      ];
+    case 'vp9': {
+      const webm = file('transparent', 'webm', 'transparent', 'video/webm');
+      return { files: [webm], encoded: { codec, webmPath: webm.path } };
+    }
+    case 'prores': {
+      const mov = file('transparent', 'mov', 'transparent', 'video/quicktime');
+      return { files: [mov], encoded: { codec, movPath: mov.path } };
+    }
+    case 'h264': {
+      const [rgb, matte] = [file('rgb', 'mp4', 'rgb', 'video/mp4'), file('matte', 'mp4', 'matte', 'video/mp4')];
+      return { files: [rgb, matte], encoded: { codec, rgbPath: rgb.path, mattePath: matte.path } };
+    }
     case 'png_sequence':
-      return [{ path: join(workDir, 'frames.zip'), role: 'frames', contentType: 'application/zip', fileExtension: 'zip' }];
+      // The sound waits beside the ZIP until it goes in (png-sequence-zip.ts).
+      return { files: [file('frames', 'zip', 'frames', 'application/zip')], encoded: { codec, audioPath: join(workDir, 'audio.wav') } };
     default:
       // A codec this worker does not know (a newer gateway in a rolling deploy): never another's files.
       throw new Error(`unknown output_codec ${String(codec satisfies never)}`);
@@ -120,12 +139,10 @@ class BackgroundRemoval {
   private readonly deadline: Deadline;
   private readonly tracking: TrackingSettings | null;
   private readonly maxResultBytes: number;
-  // Whether the encoder writes the sound (into audioPath, for a PNG sequence).
-  private hasAudio = false;
 
   constructor(
     private readonly request: RemoveBackgroundRequest,
-    private readonly files: MattedFile[],
+    private readonly outputs: Outputs,
   ) {
     this.runner = request.runner ?? new ProcessRunner();
     this.ffmpegPath = request.ffmpegPath ?? 'ffmpeg';
@@ -146,7 +163,6 @@ class BackgroundRemoval {
       ]);
     }
     this.checkLength(probe.durationSeconds ?? 0);
-    this.hasAudio = probe.audio !== null;
     if (probe.audio && probe.audio.channels > MAX_KEPT_CHANNELS) {
       throw new MediaError('input_validation', `The audio has more than ${MAX_KEPT_CHANNELS} channels`, [
         { type: 'too_many_audio_channels', message: `The audio has ${probe.audio.channels} channels; at most ${MAX_KEPT_CHANNELS} can be kept`, field: 'video_url' },
@@ -163,7 +179,7 @@ class BackgroundRemoval {
       refine: request.options.refine_foreground_edges,
       segmenters: request.segmenters,
       tracking: this.tracking ? { sourceScale: this.tracking.sourceScale } : null,
-      files: this.matteFiles(),
+      files: this.outputs.encoded,
       maxFileBytes: this.maxResultBytes,
     });
     const { width, height } = plan.geometry;
@@ -178,33 +194,17 @@ class BackgroundRemoval {
       plate: this.tracking ? DEFAULT_PLATE : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,
     });
-    const frames = await this.stream(matter, plan, probe.durationSeconds ?? 0);
+    const frames = await this.stream(matter, plan, probe);
     const durationSeconds = frames / plan.fps;
     this.checkLength(durationSeconds);
-    return { files: this.files, durationSeconds, frames, width, height };
-  }
-
-  // In outputFiles' order.
-  private matteFiles(): MatteFiles {
-    const [first, second] = this.files;
-    const { background } = this.request.options;
-    if (background) return { codec: 'composite', mp4Path: first.path, background };
-    const codec = this.request.options.output_codec;
-    if (codec === 'h264') return { codec, rgbPath: first.path, mattePath: second.path };
-    if (codec === 'png_sequence') return { codec, audioPath: this.audioPath };
-    return codec === 'vp9' ? { codec, webmPath: first.path } : { codec, movPath: first.path };
-  }
-
-  // A PNG sequence's sound, before it goes into the ZIP.
-  private get audioPath(): string {
-    return join(this.request.workDir, 'audio.wav');
+    return { files: this.outputs.files, durationSeconds, frames, width, height };
   }
 
   // A file that reached the limit was cut short (the encoder's -fs, the ZIP's own count), and the
   // encoder then stops reading: the result is refused whether or not the pipeline noticed. (With two
   // files, as h264 writes, ffmpeg 5.1 stops neither until both reach it; each is capped by its bitrate.)
   private async reachedLimit(): Promise<boolean> {
-    const sizes = await Promise.all(this.files.map((file) => stat(file.path).then((info) => info.size, () => 0)));
+    const sizes = await Promise.all(this.outputs.files.map((file) => stat(file.path).then((info) => info.size, () => 0)));
     return sizes.some((size) => size >= this.maxResultBytes);
   }
 
@@ -215,8 +215,9 @@ class BackgroundRemoval {
   }
 
   // decoder | segment, smooth, refine here | encoder, streamed (frame-pipeline.ts).
-  private async stream(matter: FrameMatter, plan: MattingPlan, probedSeconds: number): Promise<number> {
+  private async stream(matter: FrameMatter, plan: MattingPlan, probe: MediaProbe): Promise<number> {
     const { request } = this;
+    const probedSeconds = probe.durationSeconds ?? 0;
     let index = 0;
     const expectedFrames = Math.max(1, plan.fps * Math.min(probedSeconds, request.maxSeconds));
     const stage: FrameStage<PendingMatte> = {
@@ -229,7 +230,9 @@ class BackgroundRemoval {
         return alpha;
       },
     };
-    const zip = this.files[0].role === 'frames' ? new PngSequenceZip(this.files[0].path, this.maxResultBytes) : null;
+    const { files, encoded } = this.outputs;
+    const zip = encoded.codec === 'png_sequence' ? new PngSequenceZip(files[0].path, this.maxResultBytes) : null;
+    const zipAudio = encoded.codec === 'png_sequence' && probe.audio ? encoded.audioPath : null;
     try {
       const { frames, decoder } = await runFramePipeline({
         runner: this.runner,
@@ -256,7 +259,7 @@ class BackgroundRemoval {
       // A still the probe could not tell from a video (a container that does not say how long it is).
       if (frames === 1) throw stillImage('Decoding the video stream produced a single frame');
       if (zip) {
-        await zip.finish(this.hasAudio ? this.audioPath : null);
+        await zip.finish(zipAudio);
         if (zip.frameCount !== frames) throw new Error(`the PNG sequence holds ${zip.frameCount} pictures of ${frames}`);
       }
       if (await this.reachedLimit()) throw this.tooLarge();

@@ -1,4 +1,4 @@
-import { BACKGROUND_REMOVAL_DEFAULTS, type JobWorkRequestedV1, type OutputCodec, type VideoBackgroundRemovalOptions } from '@vj/contracts';
+import { BACKGROUND_REMOVAL_DEFAULTS, isCompositeBackground, type JobWorkRequestedV1, type OutputCodec, type VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { removeBackground, type RemoveBackgroundRequest, type MattedVideo } from '../matting/remove-background';
 import type { MattingModelRegistry } from '../matting/model-registry';
 import { frameGeometry } from '../matting/frame-geometry';
@@ -117,12 +117,4 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
 // Defaults again, for work messages written before an option existed.
 function optionsOf(job: JobWorkRequestedV1<'video-background-removal'>): VideoBackgroundRemovalOptions {
   return { ...BACKGROUND_REMOVAL_DEFAULTS, ...job.options };
-}
-
-function isCompositeBackground(background: unknown): boolean {
-  const given = background as Record<string, unknown>;
-  const keys = Object.keys(given);
-  if (keys.length !== 1) return false;
-  if (keys[0] === 'color') return typeof given.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(given.color);
-  return keys[0] === 'blur' && typeof given.blur === 'number' && given.blur >= 0 && given.blur <= 1;
 }

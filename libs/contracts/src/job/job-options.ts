@@ -10,6 +10,19 @@ export type OutputCodec = (typeof OUTPUT_CODECS)[number];
 // original picture blurred (0: barely, 1: the most). The result is then one opaque H.264 MP4.
 export type CompositeBackground = { color: string } | { blur: number };
 
+export const BACKGROUND_COLOR = /^#[0-9A-Fa-f]{6}$/;
+
+// Exactly one kind, each within its range: what the API takes, checked again where it goes into an
+// ffmpeg filter graph.
+export function isCompositeBackground(value: unknown): value is CompositeBackground {
+  if (typeof value !== 'object' || value === null) return false;
+  const given = value as Record<string, unknown>;
+  const keys = Object.keys(given);
+  if (keys.length !== 1) return false;
+  if (keys[0] === 'color') return typeof given.color === 'string' && BACKGROUND_COLOR.test(given.color);
+  return keys[0] === 'blur' && typeof given.blur === 'number' && given.blur >= 0 && given.blur <= 1;
+}
+
 export interface VideoBackgroundRemovalOptions {
   output_codec: OutputCodec;
   refine_foreground_edges: boolean;

@@ -1,4 +1,5 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { BACKGROUND_COLOR } from '@vj/contracts';
 import { IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
 
 // `background` of a background removal: exactly one of its properties (IsCompositeBackground).
@@ -6,7 +7,7 @@ import { IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
 export class CompositeBackgroundDto {
   @ApiPropertyOptional({ description: 'a colour, #RRGGBB', pattern: '^#[0-9A-Fa-f]{6}$', example: '#00b140' })
   @IsOptional()
-  @Matches(/^#[0-9A-Fa-f]{6}$/, { message: '$property must be a colour written #RRGGBB' })
+  @Matches(BACKGROUND_COLOR, { message: '$property must be a colour written #RRGGBB' })
   color?: string;
 
   @ApiPropertyOptional({ description: 'the original picture blurred behind the person: 0 barely, 1 the most', minimum: 0, maximum: 1 })

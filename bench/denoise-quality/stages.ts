@@ -1,16 +1,19 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
 import { denoiseCommand } from '../../apps/render-worker/src/media/denoise-command';
 import { readDenoisedLoudness } from '../../apps/render-worker/src/media/denoised-loudness';
 import { firstLoudnessPlan, loudnessFilter } from '../../apps/render-worker/src/media/loudness';
+import { lowBandWeight, readLowBandEnergy, removeLowBand } from '../../apps/render-worker/src/media/low-band';
 import { ProcessRunner, type ProcessCommand } from '../../apps/render-worker/src/media/process-runner';
 import { FFMPEG_PATH } from '../../apps/render-worker/src/media/testing/media-tools';
-import { PcmCollector, toBytes } from '../../apps/render-worker/src/media/testing/pcm';
+import { PcmCollector, toBytes, toSamples, withLowBand } from '../../apps/render-worker/src/media/testing/pcm';
 
 // The clean-audio job's stages on 48 kHz mono samples, run as the job runs them, one process at a time:
-//   denoised: rnnoise-filter.mjs at the default strength, measuring what it writes (the job's denoiser);
+//   denoised: rnnoise-filter.mjs at the default strength, measuring what it writes, with the low band
+//     it removed given back as the whole input decides (low-band.ts; the job mixes it in while it
+//     encodes, here it is added to the samples);
 //   chain: that output through the job's loudness step at default options (normalise to target_lufs):
 //     the gain and limiter of its first plan, from the denoiser's own measurement (firstLoudnessPlan,
 //     loudnessFilter), applied by ffmpeg to the raw PCM. The job applies the same filter while it
@@ -44,16 +47,16 @@ export class JobStages {
     if (!CLEAN_AUDIO_DEFAULTS.normalize_loudness) throw new Error('the default options no longer normalise loudness: update the chain here');
   }
 
-  // RNNoise alone at `strength`.
+  // The denoiser alone at `strength`.
   async denoise(input: Int16Array, strength: number): Promise<Int16Array> {
-    return this.pipeThrough(denoiseCommand(process.execPath, strength), input);
+    return this.denoiseWith(input, strength);
   }
 
   async chain(input: Int16Array): Promise<ChainOutput> {
     const meterPath = join(this.workDir, 'denoised.loudness');
     try {
       const started = process.hrtime.bigint();
-      const denoised = await this.pipeThrough(denoiseCommand(process.execPath, CLEAN_AUDIO_DEFAULTS.strength, meterPath), input);
+      const denoised = await this.denoiseWith(input, CLEAN_AUDIO_DEFAULTS.strength, meterPath);
       const denoisedAt = process.hrtime.bigint();
       const chain = await this.normalise(denoised, meterPath);
       this.cost.audioSeconds += input.length / SAMPLE_RATE;
@@ -62,6 +65,18 @@ export class JobStages {
       return { denoised, chain };
     } finally {
       await rm(meterPath, { force: true });
+    }
+  }
+
+  private async denoiseWith(input: Int16Array, strength: number, meterPath?: string): Promise<Int16Array> {
+    const lowBandPath = join(this.workDir, 'denoised.low');
+    try {
+      const denoised = await this.pipeThrough(denoiseCommand(process.execPath, strength, meterPath, lowBandPath), input);
+      const weight = lowBandWeight([await readLowBandEnergy(lowBandPath)]);
+      if (weight === 0) return denoised;
+      return withLowBand(denoised, toSamples(await readFile(lowBandPath)), weight);
+    } finally {
+      await removeLowBand(lowBandPath);
     }
   }
 

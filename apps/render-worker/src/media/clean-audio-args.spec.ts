@@ -21,6 +21,7 @@ function plan(videoCodec: string, overrides: Partial<MuxPlan> = {}): MuxPlan {
   return {
     inputPath: '/w/in',
     rawAudioPath: '/w/denoised.s16le',
+    lowBand: null,
     outputPath: '/w/out',
     format: formatFor(videoCodec),
     audioFilter: null,
@@ -116,6 +117,18 @@ describe('muxArgs', () => {
     const args = muxArgs(plan('h264'));
     const maps = args.flatMap((arg, i) => (arg === '-map' ? [args[i + 1]] : []));
     expect(maps).toEqual(['0:V:0', '1:a:0']);
+  });
+
+  it('mixes the low band given back into the raw audio before the audio filter', () => {
+    const args = muxArgs(plan('h264', { audioFilter: 'volume=2.00dB', lowBand: { path: '/w/low.s16le', weight: 0.5 } }));
+    expect(args.slice(args.indexOf('/w/denoised.s16le') + 1, args.lastIndexOf('-ar'))).toEqual([
+      '-f', 's16le', '-ar', '48000', '-ac', '1', '-protocol_whitelist', 'file', '-i', '/w/low.s16le',
+      '-map', '0:V:0',
+      '-map', '[audio]',
+      '-c:v', 'copy',
+      '-filter_complex', '[1:a][2:a]amix=inputs=2:weights=1 0.5:normalize=0,volume=2.00dB[audio]',
+    ]);
+    expect(muxArgs(plan('h264', { lowBand: { path: '/w/low.s16le', weight: 1 } }))).toContain('[1:a][2:a]amix=inputs=2:weights=1 1:normalize=0[audio]');
   });
 
   it('applies no audio filter when loudness is not normalised', () => {

@@ -41,6 +41,9 @@ export function measureLoudnessArgs(input: readonly string[]): string[] {
 export interface MuxPlan {
   inputPath: string;
   rawAudioPath: string;
+  // What the denoiser removed under 300 Hz (low-band.ts), added back to the raw audio with this weight
+  // before the audio filter; null adds nothing.
+  lowBand: { path: string; weight: number } | null;
   outputPath: string;
   format: OutputFormat;
   // null: the audio is left as it is (silence).
@@ -63,10 +66,11 @@ export function muxArgs(plan: MuxPlan, tap = false): string[] {
     '-y',
     ...userFileInput(plan.inputPath),
     ...rawAudioInput(plan.rawAudioPath),
+    ...(plan.lowBand ? rawAudioInput(plan.lowBand.path) : []),
     '-map', '0:V:0',
-    '-map', '1:a:0',
+    '-map', plan.lowBand ? MIXED_AUDIO : '1:a:0',
     '-c:v', 'copy',
-    ...(plan.audioFilter ? ['-af', plan.audioFilter] : []),
+    ...audioFiltering(plan),
     '-ar', String(PCM_SAMPLE_RATE),
     '-ac', '1',
     ...plan.format.audioCodecArgs,
@@ -74,6 +78,15 @@ export function muxArgs(plan: MuxPlan, tap = false): string[] {
     ...(plan.language ? ['-metadata:s:a:0', `language=${plan.language}`] : []),
     ...output,
   ];
+}
+
+// The raw audio (input 1) through the audio filter, with the low band (input 2) mixed in first where
+// there is one: amix without normalising is a plain weighted sum.
+const MIXED_AUDIO = '[audio]';
+function audioFiltering(plan: MuxPlan): string[] {
+  if (!plan.lowBand) return plan.audioFilter ? ['-af', plan.audioFilter] : [];
+  const mixed = `[1:a][2:a]amix=inputs=2:weights=1 ${plan.lowBand.weight}:normalize=0`;
+  return ['-filter_complex', `${mixed}${plan.audioFilter ? `,${plan.audioFilter}` : ''}${MIXED_AUDIO}`];
 }
 
 // The tap muxArgs streams, as a measuring ffmpeg's input.

@@ -223,7 +223,9 @@ describe('cleanAudioVideo with ffmpeg', () => {
     const result = await clean(media(`${name}.mp4`), options);
     const output = await loudnessOf(result.outputPath);
     expect(output.truePeakDb).toBeLessThanOrEqual(-1);
-    expect(result.measuredLufs).toBe(output.integratedLufs);
+    // Measured from the tap while muxing: its raw AAC keeps the encoder's priming samples, which the
+    // MP4's edit list skips, so the two readings may round 0.1 LU apart.
+    expect(Math.abs((result.measuredLufs ?? NaN) - output.integratedLufs)).toBeLessThanOrEqual(0.1);
     // Lands below the target, as much as holding the peak takes, never above it.
     const targetLufs = options.normalize_loudness === false ? input.integratedLufs : -8;
     expect(output.integratedLufs).toBeLessThanOrEqual(targetLufs + 1);

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
 import { cleanAudioVideo, type CleanAudioVideoRequest } from './clean-audio-video';
 import { parseEbur128Summary, type LoudnessMeasurement } from './loudness';
+import { lowBandEnergyPath, type LowBandEnergy } from './low-band';
 import { AbortError, isAbortError, MediaError } from './media-error';
 import {
   ProcessFailedError,
@@ -44,6 +45,9 @@ interface Script {
   decode?: () => Promise<{ bytes: number; decoderStderr?: string; pauseMs?: number }>;
   measure?: (input: string, call: number) => Promise<string>;
   mux?: (args: readonly string[]) => Promise<void>;
+  // What the denoiser says it removed in the low band: by default as much as the input held there
+  // (noise), so nothing is given back.
+  lowBand?: LowBandEnergy;
 }
 
 class ScriptedRunner implements CommandRunner {
@@ -90,6 +94,9 @@ class ScriptedRunner implements CommandRunner {
     const measured = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))('pipe:0', this.measures++);
     const denoiser = commands[1].args;
     saveMeter(denoiser[denoiser.indexOf('--measure') + 1], parseEbur128Summary(measured));
+    const lowBandPath = denoiser[denoiser.indexOf('--low-band') + 1];
+    writeFileSync(lowBandPath, Buffer.alloc(bytes));
+    writeFileSync(lowBandEnergyPath(lowBandPath), JSON.stringify(this.script.lowBand ?? { inputEnergy: 1, removedEnergy: 1 }));
     return [
       { stdout: '', stderrTail: decoderStderr },
       { stdout: '', stderrTail: '' },
@@ -151,6 +158,16 @@ describe('cleanAudioVideo', () => {
     });
     expect(runner.muxes[0]).toContain('volume=6.00dB');
     // Only the result is left in the work folder.
+    expect(readdirSync(workDir)).toEqual(['clean-audio.mp4']);
+  });
+
+  it('gives back the low band the denoiser removed where the file shows it held no noise, and removes its files', async () => {
+    // 1/100 of the input's low band removed (-20 dB): speech alone, all of it given back.
+    const runner = new ScriptedRunner({ lowBand: { inputEnergy: 100, removedEnergy: 1 } });
+    await cleanAudioVideo(request(runner));
+    const lowBandPath = join(workDir, 'denoised-low-band.s16le');
+    expect(runner.muxes[0].slice(runner.muxes[0].indexOf(lowBandPath) - 1, runner.muxes[0].indexOf(lowBandPath) + 1)).toEqual(['-i', lowBandPath]);
+    expect(runner.muxes[0]).toContain('[1:a][2:a]amix=inputs=2:weights=1 1:normalize=0,volume=6.00dB[audio]');
     expect(readdirSync(workDir)).toEqual(['clean-audio.mp4']);
   });
 
@@ -233,8 +250,8 @@ describe('cleanAudioVideo', () => {
     });
     const result = await cleanAudioVideo(request(runner));
     expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux', 'measure', 'mux', 'measure']);
-    expect(runner.muxes[0]).toContain('volume=2.00dB,alimiter=limit=0.7943:level=false:latency=true');
-    expect(runner.muxes[1]).toContain('volume=2.00dB,alimiter=limit=0.6683:level=false:latency=true');
+    expect(runner.muxes[0]).toContain('volume=2.00dB,alimiter=limit=0.7943:attack=1:release=20:level=false:latency=true');
+    expect(runner.muxes[1]).toContain('volume=2.00dB,alimiter=limit=0.6683:attack=1:release=20:level=false:latency=true');
     expect(result.measuredLufs).toBe(-19.2);
   });
 
@@ -245,9 +262,9 @@ describe('cleanAudioVideo', () => {
     });
     const result = await cleanAudioVideo(request(runner));
     expect(runner.steps).toEqual(['probe', 'decode', 'measure', ...Array<Step[]>(4).fill(['mux', 'measure']).flat()]);
-    expect(runner.muxes[2]).toContain('volume=2.80dB,alimiter=limit=0.6683:level=false:latency=true');
+    expect(runner.muxes[2]).toContain('volume=2.80dB,alimiter=limit=0.6683:attack=1:release=20:level=false:latency=true');
     // The last planned encode peaked 0.6 dB over: scaled down by that plus a 0.5 dB margin.
-    expect(runner.muxes[3]).toContain('volume=2.80dB,alimiter=limit=0.6683:level=false:latency=true,volume=-1.10dB');
+    expect(runner.muxes[3]).toContain('volume=2.80dB,alimiter=limit=0.6683:attack=1:release=20:level=false:latency=true,volume=-1.10dB');
     expect(result.measuredLufs).toBe(-20.1);
   });
 

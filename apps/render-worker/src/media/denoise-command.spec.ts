@@ -13,4 +13,8 @@ describe('denoiseCommand', () => {
   it('asks for the loudness of what it writes, saved to a file', () => {
     expect(denoiseCommand('/usr/bin/node', 1, '/w/denoised.loudness').args.slice(3)).toEqual(['--measure', '/w/denoised.loudness']);
   });
+
+  it('asks for what the output lost in the low band, written to a file', () => {
+    expect(denoiseCommand('/usr/bin/node', 1, '/w/m', '/w/low.s16le').args.slice(3)).toEqual(['--measure', '/w/m', '--low-band', '/w/low.s16le']);
+  });
 });

@@ -9,6 +9,7 @@ import { readDenoisedLoudness } from './denoised-loudness';
 import { denoiseInParts } from './denoise-in-parts';
 import { denoiseParts } from './denoise-parts';
 import type { LoudnessMeasurement } from './loudness';
+import { lowBandWeight, readLowBandEnergy, type LowBandEnergy } from './low-band';
 import { AbortError } from './media-error';
 import { ProcessRunner, type CommandRunner, type RunOptions } from './process-runner';
 import { siSdr } from './si-sdr';
@@ -17,11 +18,13 @@ import { noisyVoice, PcmCollector, toBytes, toSamples } from './testing/pcm';
 // Two denoisers on the two halves of 32 s of noisy voice, against one denoiser on all of it.
 describe('denoiseInParts', () => {
   const runner = new ProcessRunner();
-  const denoiser = (meterPath: string) => denoiseCommand(process.execPath, 0.874, meterPath);
+  const denoiser = (meterPath: string, lowBandPath: string) => denoiseCommand(process.execPath, 0.874, meterPath, lowBandPath);
   let dir: string;
   let pcmPath: string;
   let whole: Int16Array;
   let wholeLoudness: LoudnessMeasurement;
+  let wholeLowBand: Int16Array;
+  let wholeLowBandEnergy: LowBandEnergy;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vj-denoise-parts-'));
@@ -29,9 +32,12 @@ describe('denoiseInParts', () => {
     await writeFile(pcmPath, toBytes(noisyVoice(32 * PCM_SAMPLE_RATE)));
     const output = new PcmCollector();
     const meterPath = join(dir, 'whole.loudness');
-    await runner.run(denoiser(meterPath), { timeoutMs: 60_000, stdin: createReadStream(pcmPath), stdout: output });
+    const lowBandPath = join(dir, 'whole.low');
+    await runner.run(denoiser(meterPath, lowBandPath), { timeoutMs: 60_000, stdin: createReadStream(pcmPath), stdout: output });
     whole = output.samples;
     wholeLoudness = await readDenoisedLoudness([{ path: meterPath }]);
+    wholeLowBand = toSamples(await readFile(lowBandPath));
+    wholeLowBandEnergy = await readLowBandEnergy(lowBandPath);
   });
 
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -42,7 +48,8 @@ describe('denoiseInParts', () => {
     expect(parts).toHaveLength(2);
     const rawPath = join(dir, 'denoised.s16le');
     const counted: number[] = [];
-    const loudness = await denoiseInParts({ runner, denoiser, pcmPath, rawPath, parts, timeoutMs: 60_000, onBytes: (total) => counted.push(total) });
+    const lowBandPath = join(dir, 'denoised.low');
+    const { loudness, lowBand } = await denoiseInParts({ runner, denoiser, pcmPath, rawPath, lowBandPath, parts, timeoutMs: 60_000, onBytes: (total) => counted.push(total) });
     const parted = toSamples(await readFile(rawPath));
     expect(parted.length).toBe(whole.length);
     expect(counted.at(-1)).toBe(size);
@@ -54,12 +61,21 @@ describe('denoiseInParts', () => {
     // Measured by the parts over the frames they kept, gated as one file: as one denoiser measured it.
     expect(loudness.integratedLufs).toBeCloseTo(wholeLoudness.integratedLufs, 2);
     expect(loudness.truePeakDb).toBeCloseTo(wholeLoudness.truePeakDb, 1);
+    // The low band is put together the same way. It is a small signal, so what the pre-roll leaves
+    // different after the boundary weighs more in it. Its energies, each part's over all it read, weigh
+    // the pre-roll twice, so they come within a few per cent of one denoiser's.
+    const partedLowBand = toSamples(await readFile(lowBandPath));
+    expect(partedLowBand.length).toBe(wholeLowBand.length);
+    expect(bytes(partedLowBand.subarray(0, boundary)).equals(bytes(wholeLowBand.subarray(0, boundary)))).toBe(true);
+    expect(siSdr(partedLowBand.subarray(boundary), wholeLowBand.subarray(boundary))).toBeGreaterThan(15);
+    expect(lowBandWeight(lowBand)).toBeCloseTo(lowBandWeight([wholeLowBandEnergy]), 1);
+    expect(readdirSync(dir).filter((name) => /\.low(\.json)?$/.test(name)).sort()).toEqual(['denoised.low', 'whole.low', 'whole.low.json']);
     expect(readdirSync(dir).filter((name) => name.endsWith('.loudness'))).toEqual(['whole.loudness']);
   });
 
   it('fails with an AbortError when the job is cancelled just before its parts start', async () => {
     const parts = denoiseParts(whole.length * 2, 2);
-    const cancelled = denoiseInParts({ runner, denoiser, pcmPath, rawPath: join(dir, 'cancelled.s16le'), parts, timeoutMs: 60_000, signal: AbortSignal.abort() });
+    const cancelled = denoiseInParts({ runner, denoiser, pcmPath, rawPath: join(dir, 'cancelled.s16le'), lowBandPath: join(dir, 'cancelled.low'), parts, timeoutMs: 60_000, signal: AbortSignal.abort() });
     await expect(cancelled).rejects.toBeInstanceOf(AbortError);
     expect(readdirSync(dir).filter((name) => name.endsWith('.loudness'))).toEqual(['whole.loudness']);
   });
@@ -84,7 +100,7 @@ describe('denoiseInParts', () => {
       pipe: () => Promise.reject(new Error('unused')),
     };
     const parts = denoiseParts(whole.length * 2, 2);
-    await expect(denoiseInParts({ runner: failing, denoiser, pcmPath, rawPath: join(dir, 'failed.s16le'), parts, timeoutMs: 60_000 })).rejects.toBe(failure);
+    await expect(denoiseInParts({ runner: failing, denoiser, pcmPath, rawPath: join(dir, 'failed.s16le'), lowBandPath: join(dir, 'failed.low'), parts, timeoutMs: 60_000 })).rejects.toBe(failure);
     expect(abortedOthers).toBeGreaterThanOrEqual(1);
   });
 });

@@ -5,16 +5,20 @@ import { pipeline } from 'node:stream/promises';
 import { readDenoisedLoudness } from './denoised-loudness';
 import { FRAME_BYTES, type DenoisePart } from './denoise-parts';
 import type { LoudnessMeasurement } from './loudness';
+import { joinLowBand, readLowBandEnergy, removeLowBand, type LowBandEnergy } from './low-band';
 import { runTogether, type CommandRunner, type ProcessCommand } from './process-runner';
 
 export interface DenoiseInPartsRequest {
   runner: CommandRunner;
-  // One part's denoiser, saving the loudness of what it writes to the meter file.
-  denoiser: (meterPath: string) => ProcessCommand;
+  // One part's denoiser, saving the loudness of what it writes to the meter file and what it lost in
+  // the low band to the low-band file.
+  denoiser: (meterPath: string, lowBandPath: string) => ProcessCommand;
   // Decoded s16le PCM, read by every part's denoiser over its range.
   pcmPath: string;
-  // The denoised file, written by every part at its own offset.
+  // The denoised file, written by every part at its own offset; the low band's, put together from
+  // the parts' once they are done.
   rawPath: string;
+  lowBandPath: string;
   parts: readonly DenoisePart[];
   timeoutMs: number;
   signal?: AbortSignal;
@@ -22,11 +26,16 @@ export interface DenoiseInPartsRequest {
   onBytes?: (total: number) => void;
 }
 
+export interface PartsMeasurement {
+  loudness: LoudnessMeasurement;
+  lowBand: LowBandEnergy[];
+}
+
 // Runs one denoiser per part at once, each on its own core: RNNoise is single-threaded, so a long
 // file's denoising takes the time of its longest part instead of the whole. Returns the loudness of
-// the whole denoised file, from what each part measured of the output it kept. The first failure
-// stops the other parts; the caller removes the files.
-export async function denoiseInParts(request: DenoiseInPartsRequest): Promise<LoudnessMeasurement> {
+// the whole denoised file, from what each part measured of the output it kept, and each part's
+// low-band energies. The first failure stops the other parts; the caller removes the files.
+export async function denoiseInParts(request: DenoiseInPartsRequest): Promise<PartsMeasurement> {
   await writeFile(request.rawPath, Buffer.alloc(0));
   let written = 0;
   const count = (bytes: number): void => {
@@ -34,20 +43,32 @@ export async function denoiseInParts(request: DenoiseInPartsRequest): Promise<Lo
     request.onBytes?.(written);
   };
   const meters = request.parts.map((_, index) => `${request.rawPath}.${index}.loudness`);
+  const lowBands = request.parts.map((_, index) => `${request.rawPath}.${index}.low`);
   try {
-    await runTogether(request.signal, (stop) => request.parts.map((part, index) => denoisePart(request, part, meters[index], stop, count)));
-    return await readDenoisedLoudness(
+    await runTogether(request.signal, (stop) => request.parts.map((part, index) => denoisePart(request, part, { meter: meters[index], lowBand: lowBands[index] }, stop, count)));
+    await joinLowBand(
+      request.parts.map((part, index) => ({ path: lowBands[index], start: part.dropBytes, bytes: part.keepBytes, at: part.outputStart })),
+      request.lowBandPath,
+    );
+    const loudness = await readDenoisedLoudness(
       request.parts.map((part, index) => ({ path: meters[index], firstFrame: part.dropBytes / FRAME_BYTES, frames: Math.floor(part.keepBytes / FRAME_BYTES) })),
     );
+    return { loudness, lowBand: await Promise.all(lowBands.map(readLowBandEnergy)) };
   } finally {
-    await Promise.all(meters.map((path) => rm(path, { force: true })));
+    await Promise.all([...meters.map((path) => rm(path, { force: true })), ...lowBands.map(removeLowBand)]);
   }
 }
 
-async function denoisePart(request: DenoiseInPartsRequest, part: DenoisePart, meterPath: string, signal: AbortSignal, count: (bytes: number) => void): Promise<void> {
+async function denoisePart(
+  request: DenoiseInPartsRequest,
+  part: DenoisePart,
+  paths: { meter: string; lowBand: string },
+  signal: AbortSignal,
+  count: (bytes: number) => void,
+): Promise<void> {
   const kept = new ByteWindow(part.dropBytes, part.keepBytes, count);
   const writing = pipeline(kept, createWriteStream(request.rawPath, { flags: 'r+', start: part.outputStart }));
-  const denoising = request.runner.run(request.denoiser(meterPath), {
+  const denoising = request.runner.run(request.denoiser(paths.meter, paths.lowBand), {
     timeoutMs: request.timeoutMs,
     signal,
     // end is inclusive; callers pass parts of decoded audio, never empty.

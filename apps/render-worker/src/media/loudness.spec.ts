@@ -65,13 +65,13 @@ describe('loudnessFilter', () => {
 
   it('adds a delay-compensated limiter at the ceiling when the gain takes the peaks past it', () => {
     expect(loudnessFilter({ gainDb: 2, ceilingDb: -2 }, { integratedLufs: -21, truePeakDb: -3 })).toBe(
-      'volume=2.00dB,alimiter=limit=0.7943:level=false:latency=true',
+      'volume=2.00dB,alimiter=limit=0.7943:attack=1:release=20:level=false:latency=true',
     );
   });
 
   it('scales the limited audio down after the limiter by the trim', () => {
     expect(loudnessFilter({ gainDb: 2, ceilingDb: -2, trimDb: -1.3 }, { integratedLufs: -21, truePeakDb: -3 })).toBe(
-      'volume=2.00dB,alimiter=limit=0.7943:level=false:latency=true,volume=-1.30dB',
+      'volume=2.00dB,alimiter=limit=0.7943:attack=1:release=20:level=false:latency=true,volume=-1.30dB',
     );
     expect(loudnessFilter({ gainDb: -3.5, ceilingDb: -2, trimDb: -0.8 }, { integratedLufs: -15.5, truePeakDb: -1 })).toBe('volume=-3.50dB,volume=-0.80dB');
   });

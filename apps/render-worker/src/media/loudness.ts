@@ -59,10 +59,13 @@ export function firstLoudnessPlan(measured: LoudnessMeasurement, targetLufs: num
 // volume, and alimiter only where the gain would take the peaks past the ceiling; latency=true
 // removes the limiter's look-ahead delay so the audio stays in sync with the picture.
 // A trim, when the plan has one, scales the result down after the limiter.
+// The limiter acts in 1 ms and lets go in 20 ms, not its default 5 and 50: it changes only the
+// peaks, not the syllables around them (clean speech lifted 6 dB into a -2 dB ceiling kept 26.5 dB
+// SI-SDR against itself instead of 24.7; 0.5 and 5 ms would keep 29.3 but distort low voices).
 export function loudnessFilter(plan: LoudnessPlan, measured: LoudnessMeasurement): string {
   const filters = [`volume=${plan.gainDb.toFixed(2)}dB`];
   if (measured.truePeakDb + plan.gainDb > plan.ceilingDb) {
-    filters.push(`alimiter=limit=${(10 ** (plan.ceilingDb / 20)).toFixed(4)}:level=false:latency=true`);
+    filters.push(`alimiter=limit=${(10 ** (plan.ceilingDb / 20)).toFixed(4)}:attack=1:release=20:level=false:latency=true`);
   }
   if (plan.trimDb) filters.push(`volume=${plan.trimDb.toFixed(2)}dB`);
   return filters.join(',');

@@ -1,8 +1,11 @@
 // @ts-check
 // Denoises raw PCM with RNNoise: s16le 48 kHz mono on stdin, the same on stdout, same length.
-//   node rnnoise-filter.mjs --strength 0.874 [--measure <file>]
+//   node rnnoise-filter.mjs --strength 0.874 [--measure <file>] [--low-band <file>]
 // With --measure, the output's loudness is measured as it is written (loudness-meter.mjs) and saved to
-// the file at the end.
+// the file at the end. With --low-band, what the output lost below 300 Hz (spectral-gain.mjs) is
+// written to the file as s16le, sample for sample beside stdout, and at the end the low band's
+// energies go to <file>.json as { inputEnergy, removedEnergy }: the job gives it back where the
+// whole file shows it held no noise (low-band.ts).
 // Plain JS run as a child process: the wasm package is ESM-only and Jest cannot load it in-process.
 // A DC offset is not noise: it is taken out first and given back in the output, so a recording's offset
 // comes out as it went in (decision 0078). Mains hum, once found, is subtracted next
@@ -14,6 +17,7 @@
 // sample i matches input sample i.
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { LoudnessMeter } from './loudness-meter.mjs';
 import { MainsHum } from './mains-hum.mjs';
@@ -28,7 +32,7 @@ const HUM_DETECTION_SAMPLES = 4 * SAMPLE_RATE;
 
 /** @param {string} message */
 function usage(message) {
-  process.stderr.write(`rnnoise-filter.mjs: ${message}\nusage: rnnoise-filter.mjs --strength <0..1> [--measure <file>]\n`);
+  process.stderr.write(`rnnoise-filter.mjs: ${message}\nusage: rnnoise-filter.mjs --strength <0..1> [--measure <file>] [--low-band <file>]\n`);
   process.exit(2);
 }
 
@@ -48,6 +52,8 @@ const strength = Number(option(argv, '--strength'));
 if (!(strength >= 0 && strength <= 1)) usage('--strength takes a number from 0 to 1');
 const measurePath = option(argv, '--measure');
 const meter = measurePath === undefined ? null : new LoudnessMeter();
+const lowBandPath = option(argv, '--low-band');
+const lowBand = lowBandPath === undefined ? null : createWriteStream(lowBandPath);
 const rnnoise = await RNNoise();
 if (rnnoise._rnnoise_get_frame_size() !== FRAME) throw new Error('unexpected RNNoise frame size');
 const state = rnnoise._rnnoise_create(0);
@@ -72,12 +78,13 @@ let started = false; // the first frame's output belongs to input that precedes 
 
 /**
  * Feeds one frame (int16 values, zero-padded at the end) and writes the mixed output for the frame
- * two before it into out at outOffset (in samples). Returns false while the first two frames are in.
+ * two before it into out at outOffset (in samples), and what that output lost in the low band into
+ * low. Returns false while the first two frames are in.
  * @param {Int16Array | Float32Array} input
- * @param {Int16Array} out
+ * @param {{ out: Int16Array, low: Int16Array }} output
  * @param {number} outOffset
  */
-function processFrame(input, out, outOffset) {
+function processFrame(input, { out, low }, outOffset) {
   // HEAPF32 is read each time: the view is replaced if the wasm memory ever grows.
   const frame = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
   frame.set(input);
@@ -93,7 +100,8 @@ function processFrame(input, out, outOffset) {
   if (gained) {
     for (let i = 0; i < FRAME; i++) {
       const mixed = strength * (gained[i] + offsetsBeforePrevious[i]) + (1 - strength) * inputBeforePrevious[i];
-      out[outOffset + i] = Math.max(-32768, Math.min(32767, Math.round(mixed)));
+      out[outOffset + i] = toSample(mixed);
+      low[outOffset + i] = toSample(strength * spectralGain.removedLow[i]);
     }
   }
   seenBefore.set(seen);
@@ -104,24 +112,40 @@ function processFrame(input, out, outOffset) {
   return gained !== null;
 }
 
+/** @param {number} value */
+function toSample(value) {
+  return Math.max(-32768, Math.min(32767, Math.round(value)));
+}
+
+/** @param {number} samples */
+function outputOf(samples) {
+  return { out: new Int16Array(samples), low: new Int16Array(samples) };
+}
+
 /**
  * Denoises whole frames and writes what comes out.
  * @param {Int16Array} input
  */
 async function denoise(input) {
-  const out = new Int16Array(input.length);
+  const output = outputOf(input.length);
   let written = 0;
   for (let offset = 0; offset < input.length; offset += FRAME) {
-    if (processFrame(input.subarray(offset, offset + FRAME), out, written)) written += FRAME;
+    if (processFrame(input.subarray(offset, offset + FRAME), output, written)) written += FRAME;
   }
-  await write(out.subarray(0, written));
+  await write(output, written);
 }
 
-/** @param {Int16Array} samples */
-async function write(samples) {
-  if (samples.length === 0) return;
-  meter?.add(samples);
-  if (!process.stdout.write(toBytes(samples))) await once(process.stdout, 'drain');
+/**
+ * @param {{ out: Int16Array, low: Int16Array }} output
+ * @param {number} samples how many of them to write
+ */
+async function write({ out, low }, samples) {
+  if (samples <= 0) return;
+  meter?.add(out.subarray(0, samples));
+  const drained = [];
+  if (!process.stdout.write(toBytes(out.subarray(0, samples)))) drained.push(once(process.stdout, 'drain'));
+  if (lowBand && !lowBand.write(toBytes(low.subarray(0, samples)))) drained.push(once(lowBand, 'drain'));
+  await Promise.all(drained);
 }
 
 /** @param {Buffer} bytes whole frames of s16le */
@@ -137,6 +161,10 @@ function toBytes(samples) {
 
 process.stdout.on('error', (error) => {
   process.stderr.write(`rnnoise-filter: stdout: ${error.message}\n`);
+  process.exit(1);
+});
+lowBand?.on('error', (error) => {
+  process.stderr.write(`rnnoise-filter: --low-band: ${error.message}\n`);
   process.exit(1);
 });
 
@@ -185,14 +213,19 @@ if (holding) await releaseHeld();
 const tailSamples = Math.floor(pending.length / 2);
 const tail = new Int16Array(FRAME);
 tail.set(framesOf(pending.subarray(0, tailSamples * 2)));
-const out = new Int16Array(3 * FRAME);
+const flushed = outputOf(3 * FRAME);
 let written = 0;
-if (tailSamples > 0 && processFrame(tail, out, written)) written += FRAME;
-for (let silent = 0; silent < 2; silent++) if (processFrame(new Int16Array(FRAME), out, written)) written += FRAME;
+if (tailSamples > 0 && processFrame(tail, flushed, written)) written += FRAME;
+for (let silent = 0; silent < 2; silent++) if (processFrame(new Int16Array(FRAME), flushed, written)) written += FRAME;
 // The zero padding of the last frame produced output past the input's end: cut it.
-const keep = written - (tailSamples > 0 ? FRAME - tailSamples : 0);
-await write(out.subarray(0, Math.max(0, keep)));
+await write(flushed, written - (tailSamples > 0 ? FRAME - tailSamples : 0));
 rnnoise._free(framePtr);
 rnnoise._rnnoise_destroy(state);
 if (meter && measurePath) meter.save(measurePath);
+if (lowBand && lowBandPath) {
+  lowBand.end();
+  await once(lowBand, 'finish');
+  const { inputLowEnergy: inputEnergy, removedLowEnergy: removedEnergy } = spectralGain;
+  writeFileSync(`${lowBandPath}.json`, JSON.stringify({ inputEnergy, removedEnergy }));
+}
 process.stdout.end();

@@ -8,6 +8,12 @@
 // and the noise is removed as well or better (decision 0075).
 // Frames of FRAME samples go in as aligned (input, denoised) pairs; each push returns the frame pushed
 // before it, gained, once both analysis windows that cover it are done: one frame of look-ahead.
+//
+// What the gains took away below LOW_BAND_HZ is also put back together as a signal (`removedLow`,
+// aligned with the gained frame) and its energy summed against the input's there: RNNoise lumps
+// 0-200 Hz into one band, so on clean speech most of what it changes is the voice's fundamental,
+// while rumble lives in the same band. The job decides from the whole file's sums whether to give
+// that part back (low-band.ts, decision 0087).
 
 const FRAME = 480;
 const WINDOW = 2 * FRAME;
@@ -17,6 +23,14 @@ const SMOOTH_BINS = 1;
 const BINS = FFT_SIZE / 2 + 1;
 // sin window for analysis and synthesis: its square sums to 1 over two half-overlapping frames.
 const SINE = Float64Array.from({ length: WINDOW }, (_, i) => Math.sin((Math.PI * (i + 0.5)) / WINDOW));
+// Bins 0..LOW_BINS-1 (at 48 kHz, 46.9 Hz apart) make the low band: up to 281 Hz, under 300 Hz.
+const SAMPLE_RATE = 48_000;
+const LOW_BAND_HZ = 300;
+const LOW_BINS = Math.ceil((LOW_BAND_HZ * FFT_SIZE) / SAMPLE_RATE);
+// The low band's inverse transform summed directly (a few bins over the window: cheaper than an FFT),
+// from a table of each bin's cosine and sine over the window.
+const LOW_COS = Float64Array.from({ length: LOW_BINS * WINDOW }, (_, at) => Math.cos((2 * Math.PI * Math.floor(at / WINDOW) * (at % WINDOW)) / FFT_SIZE));
+const LOW_SIN = Float64Array.from({ length: LOW_BINS * WINDOW }, (_, at) => Math.sin((2 * Math.PI * Math.floor(at / WINDOW) * (at % WINDOW)) / FFT_SIZE));
 
 export class SpectralGain {
   constructor() {
@@ -31,6 +45,15 @@ export class SpectralGain {
     this.inputPower = new Float64Array(BINS);
     this.denoisedPower = new Float64Array(BINS);
     this.started = false;
+    // The low band's removed spectrum of the current window, its synthesis, and the overlap carried on.
+    this.removedRe = new Float64Array(LOW_BINS);
+    this.removedIm = new Float64Array(LOW_BINS);
+    this.removedWindow = new Float64Array(WINDOW);
+    this.removedTail = new Float64Array(FRAME);
+    this.removedLow = new Float64Array(FRAME);
+    // Sums over the windows so far of the low band's power: the input's, and what the gains removed.
+    this.inputLowEnergy = 0;
+    this.removedLowEnergy = 0;
   }
 
   /**
@@ -59,6 +82,7 @@ export class SpectralGain {
       gained[i] = this.tail[i] + inputRe[i] * SINE[i];
       this.tail[i] = inputRe[FRAME + i] * SINE[FRAME + i];
     }
+    this.synthesiseRemovedLow();
     this.previousInput.set(input);
     this.previousDenoised.set(denoised);
     const wasStarted = this.started;
@@ -81,12 +105,43 @@ export class SpectralGain {
         denoised += denoisedPower[j];
       }
       const gain = input > 0 ? Math.min(1, Math.sqrt(denoised / input)) : 0;
+      if (k < LOW_BINS) this.removeLow(k, gain);
       inputRe[k] *= gain;
       inputIm[k] *= gain;
       if (k > 0 && k < BINS - 1) {
         inputRe[FFT_SIZE - k] *= gain;
         inputIm[FFT_SIZE - k] *= gain;
       }
+    }
+  }
+
+  /**
+   * Keeps what the gain takes from low bin k, and counts its power and the input's. Bins past 0 stand
+   * for their mirror too.
+   * @param {number} k
+   * @param {number} gain
+   */
+  removeLow(k, gain) {
+    const removedRe = this.inputRe[k] * (1 - gain);
+    const removedIm = this.inputIm[k] * (1 - gain);
+    this.removedRe[k] = removedRe;
+    this.removedIm[k] = removedIm;
+    const mirrored = k === 0 ? 1 : 2;
+    this.inputLowEnergy += mirrored * this.inputPower[k];
+    this.removedLowEnergy += mirrored * (removedRe * removedRe + removedIm * removedIm);
+  }
+
+  // The removed low band back to samples, windowed and overlapped as the gained frame is.
+  synthesiseRemovedLow() {
+    const { removedRe, removedIm, removedWindow } = this;
+    for (let n = 0; n < WINDOW; n++) {
+      let value = removedRe[0];
+      for (let k = 1, at = WINDOW + n; k < LOW_BINS; k++, at += WINDOW) value += 2 * (removedRe[k] * LOW_COS[at] - removedIm[k] * LOW_SIN[at]);
+      removedWindow[n] = value / FFT_SIZE;
+    }
+    for (let i = 0; i < FRAME; i++) {
+      this.removedLow[i] = this.removedTail[i] + removedWindow[i] * SINE[i];
+      this.removedTail[i] = removedWindow[FRAME + i] * SINE[FRAME + i];
     }
   }
 }

@@ -28,6 +28,12 @@ export function toBytes(samples: ArrayLike<number>): Buffer {
   return bytes;
 }
 
+// The denoised samples with `weight` of the low band the denoiser removed added back, as the job's
+// mux mixes them (clean-audio-args.ts), rounded to samples.
+export function withLowBand(denoised: Int16Array, lowBand: Int16Array, weight: number): Int16Array {
+  return Int16Array.from(denoised, (sample, i) => Math.max(-32768, Math.min(32767, Math.round(sample + weight * lowBand[i]))));
+}
+
 // A vowel-like voice (harmonics of a gliding 140 Hz, in syllables) plus white noise, at 48 kHz.
 export function noisyVoice(samples: number, noiseAmplitude = 600): Int16Array {
   let seed = 12345;

@@ -185,6 +185,18 @@ describe('cleanAudioVideo with ffmpeg', () => {
       });
     });
 
+    it('delivers an audio stream of one sample, the picture copied', async () => {
+      const input = media('one-sample.mkv');
+      writeFileSync(media('one-sample.raw'), Buffer.from([0x00, 0x40]));
+      await ffmpeg([
+        '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25:duration=2', '-f', 's16le', '-ar', '48000', '-ac', '1', '-i', media('one-sample.raw'),
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_s16le', '-f', 'matroska', input,
+      ]);
+      const result = await clean(input);
+      await expectPictureCopied(input, result.outputPath);
+      expect((await streamsOf(result.outputPath)).map((stream) => stream.codec_type)).toEqual(['video', 'audio']);
+    });
+
     it('keeps audio that starts 10 s after the picture where it was', async () => {
       const input = media('late-audio.mp4');
       await ffmpeg([

@@ -14,7 +14,9 @@
 // reshapes speech. Then output = strength * gained + (1 - strength) * dry, the dry signal delayed to
 // meet it: RNNoise's output lags its input by one frame and the spectral step by one more; mixing
 // unaligned comb-filters (denoise-quality.int-spec.ts measures it). The lag is then removed so output
-// sample i matches input sample i.
+// sample i matches input sample i. Hum is a fault, not the room's ambience that the dry part keeps:
+// the dry part loses it too, all of it from strength HUM_GONE_FROM up, in proportion below, so
+// strength 0 still gives the input back (decision 0087).
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
@@ -29,6 +31,7 @@ const SAMPLE_RATE = 48_000;
 // Hum is looked for, and its frequency measured, on this much audio: the start is held back until
 // then (or the end, if shorter); while none is found, each stretch as long after it is looked at too.
 const HUM_DETECTION_SAMPLES = 4 * SAMPLE_RATE;
+const HUM_GONE_FROM = 0.5;
 
 /** @param {string} message */
 function usage(message) {
@@ -51,6 +54,7 @@ const argv = process.argv.slice(2);
 const strength = Number(option(argv, '--strength'));
 if (!(strength >= 0 && strength <= 1)) usage('--strength takes a number from 0 to 1');
 const measurePath = option(argv, '--measure');
+const humWeight = Math.min(1, strength / HUM_GONE_FROM);
 const meter = measurePath === undefined ? null : new LoudnessMeter();
 const lowBandPath = option(argv, '--low-band');
 const lowBand = lowBandPath === undefined ? null : createWriteStream(lowBandPath);
@@ -59,9 +63,9 @@ if (rnnoise._rnnoise_get_frame_size() !== FRAME) throw new Error('unexpected RNN
 const state = rnnoise._rnnoise_create(0);
 const framePtr = rnnoise._malloc(FRAME * 4);
 const seenBefore = new Float32Array(FRAME); // the previous input frame as RNNoise saw it, aligned with its output
-// The input frames one and two before, unfiltered: the dry signal of the mix.
-let previousInput = new Float32Array(FRAME);
-let inputBeforePrevious = new Float32Array(FRAME);
+// The input frames one and two before, unfiltered but for hum: the dry signal of the mix.
+let previousDry = new Float32Array(FRAME);
+let dryBeforePrevious = new Float32Array(FRAME);
 const spectralGain = new SpectralGain();
 const mainsHum = new MainsHum(SAMPLE_RATE, HUM_DETECTION_SAMPLES);
 let holding = true; // the start is held back until hum has been looked for on it
@@ -95,19 +99,21 @@ function processFrame(input, { out, low }, outOffset) {
   }
   mainsHum.process(frame);
   const seen = Float32Array.from(frame);
+  // The input less the hum subtracted from it (its offset and what is left after the hum removed).
+  const dry = Float32Array.from(input, (sample, i) => sample - humWeight * (sample - offsets[i] - seen[i]));
   rnnoise._rnnoise_process_frame(state, framePtr, framePtr);
   const gained = started ? spectralGain.push(seenBefore, frame) : null;
   if (gained) {
     for (let i = 0; i < FRAME; i++) {
-      const mixed = strength * (gained[i] + offsetsBeforePrevious[i]) + (1 - strength) * inputBeforePrevious[i];
+      const mixed = strength * (gained[i] + offsetsBeforePrevious[i]) + (1 - strength) * dryBeforePrevious[i];
       out[outOffset + i] = toSample(mixed);
       low[outOffset + i] = toSample(strength * spectralGain.removedLow[i]);
     }
   }
   seenBefore.set(seen);
-  inputBeforePrevious = previousInput;
+  dryBeforePrevious = previousDry;
   [offsetsBeforePrevious, previousOffsets, offsets] = [previousOffsets, offsets, offsetsBeforePrevious];
-  previousInput = Float32Array.from(input);
+  previousDry = dry;
   started = true;
   return gained !== null;
 }

@@ -1,6 +1,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalJob } from '@vj/contracts';
+import { ffmpeg as ffmpegTool } from '../../apps/render-worker/src/media/testing/media-tools';
 import { decodeAlpha, decodeGray, decodeWebmAlpha, regionMean, streamsOf, videoFrameTimes, zipEntries } from '../../apps/render-worker/src/matting/testing/matte-tools';
 import { useE2eStack } from '../support/e2e-stack';
 import { generateVideo } from '../support/media-tools';
@@ -85,6 +86,20 @@ describe('video-background-removal through the REST API, all four services', () 
     const streams = await streamsOf(mp4);
     expect(streams.video).toEqual([expect.objectContaining({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 320, height: 240 })]);
     expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+  });
+
+  it('puts the person on an image fetched from a URL, and fails a GIF background with input_validation on background', async () => {
+    const input = join(e2e.dir, 'on-image.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 1, audio: true, size: '320x240' });
+    await ffmpegTool(['-f', 'lavfi', '-i', 'color=c=0x2850c8:size=640x360', '-frames:v', '1', join(e2e.dir, 'studio.jpg')]);
+    await ffmpegTool(['-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=5:duration=1', join(e2e.dir, 'studio.gif')]);
+    const job = await run({ video_url: await e2e.upload(input, 'video/mp4'), background: { image_url: `${e2e.files.baseUrl}/studio.jpg` } });
+    expect(job.result!.files).toEqual([expect.objectContaining({ content_type: 'video/mp4', file_name: `${job.job_id}-composite.mp4` })]);
+    const [mp4] = await downloadAll(job);
+    expect((await streamsOf(mp4)).video).toEqual([expect.objectContaining({ codec_name: 'h264', width: 320, height: 240 })]);
+    const gif = await run({ video_url: await e2e.upload(input, 'video/mp4'), background: { image_url: `${e2e.files.baseUrl}/studio.gif` } });
+    expect(gif.status).toBe('FAILED');
+    expect(gif.error).toMatchObject({ code: 'input_validation', details: [expect.objectContaining({ type: 'invalid_background_image', field: 'background' })] });
   });
 
   it('fails the job with input_validation naming subject_is_person when no general model is configured', async () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../../scripts/stack/service-process';
+import { ffmpeg as ffmpegTool } from '../../apps/render-worker/src/media/testing/media-tools';
 import { useE2eStack } from '../support/e2e-stack';
 import { generateVideo } from '../support/media-tools';
 import { SHARED_MEDIA_DIR } from '../support/shared-media';
@@ -59,11 +60,12 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     return status;
   }
 
-  async function chooseAndStart(file: string, type: 'clean-audio-video' | 'video-background-removal', codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence', background: 'none' | 'color' = 'none'): Promise<void> {
+  async function chooseAndStart(file: string, type: 'clean-audio-video' | 'video-background-removal', codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence', background: 'none' | 'color' | 'image' = 'none', imageUrl = ''): Promise<void> {
     if (file) await page.setInputFiles('input[type=file]', file);
     await page.getByLabel('Job type').selectOption(type);
     if (codec) await page.getByLabel('Output').selectOption(codec);
     if (type === 'video-background-removal') await page.locator('#new-background').selectOption(background);
+    if (imageUrl) await page.getByLabel(/^Image URL/).fill(imageUrl);
     // Uploaded at once, then priced from the probed duration of this very file.
     await page.locator('#estimate').filter({ hasText: /^Estimate: \d[\d,]* credits? for \d+\.\d s of video\./ }).waitFor({ timeout: 60_000 });
     expect(await page.locator('#upload-progress').evaluate((bar) => (bar as unknown as { value: number }).value)).toBe(1);
@@ -196,6 +198,13 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     expect(await waitForFinalStatus()).toBe('COMPLETED');
     expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(/-composite\.mp4$/);
     await playsFor('#compare video.preview');
+  });
+
+  it('puts the person on an image from a URL', async () => {
+    await ffmpegTool(['-f', 'lavfi', '-i', 'color=c=0x2850c8:size=640x360', '-frames:v', '1', join(e2e.dir, 'studio.png')]);
+    await chooseAndStart('', 'video-background-removal', undefined, 'image', `${e2e.files.baseUrl}/studio.png`);
+    expect(await waitForFinalStatus()).toBe('COMPLETED');
+    expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(/-composite\.mp4$/);
   });
 
   it('lists the jobs with their status and credits, and shows the balance, without an error in the page', async () => {

@@ -8,12 +8,14 @@ import { runJob } from './run-job';
 const JOB_TYPES: JobType[] = ['clean-audio-video', 'video-background-removal'];
 const STATUSES: JobStatus[] = ['PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'];
 
-// --background: a colour (#RRGGBB) or blur, blur:0..1 (blur alone: 0.5).
-function background(value: string): { color: string } | { blur: number } {
+// --background: a colour (#RRGGBB), blur or blur:0..1 (blur alone: 0.5), or an image's http(s) URL
+// (the API checks the URL itself).
+function background(value: string): { color: string } | { blur: number } | { image_url: string } {
   if (/^#[0-9A-Fa-f]{6}$/.test(value)) return { color: value };
+  if (/^https?:\/\//i.test(value)) return { image_url: value };
   const blur = /^blur(?::(\d*\.?\d+))?$/.exec(value);
   const strength = blur ? Number(blur[1] ?? 0.5) : NaN;
-  if (!(strength >= 0 && strength <= 1)) throw new InvalidArgumentError('a colour #RRGGBB, or blur[:0..1]');
+  if (!(strength >= 0 && strength <= 1)) throw new InvalidArgumentError("a colour #RRGGBB, blur[:0..1], or an image's http(s) URL");
   return { blur: strength };
 }
 
@@ -74,13 +76,13 @@ program
 program
   .command('remove-background')
   .description(
-    'cut the person out: a VP9 WebM with alpha, (--codec h264) an H.264 picture plus its alpha matte beside it, (--codec prores) a ProRes 4444 MOV with alpha, or (--codec png_sequence) a ZIP of RGBA PNGs and the sound as WAV, both for editing suites; or (--background) put the person on a colour or on the picture blurred, one MP4',
+    'cut the person out: a VP9 WebM with alpha, (--codec h264) an H.264 picture plus its alpha matte beside it, (--codec prores) a ProRes 4444 MOV with alpha, or (--codec png_sequence) a ZIP of RGBA PNGs and the sound as WAV, both for editing suites; or (--background) put the person on a colour, on the picture blurred or on an image, one MP4',
   )
   .argument('<input>', 'a video file, or an http(s) URL')
   .requiredOption('-o, --output <path>', 'where to write the cut-out (the matte goes beside it under its own name)')
   .addOption(new Option('--codec <codec>', 'output codec').choices(['vp9', 'h264', 'prores', 'png_sequence']))
   .option('--refine', 'refine the edges (slower)')
-  .option('--background <background>', "a colour '#RRGGBB', or blur[:0..1] (the picture blurred behind the person)", background)
+  .option('--background <background>', "a colour '#RRGGBB', blur[:0..1] (the picture blurred behind the person), or an image's http(s) URL (PNG, JPEG or WebP, scaled to cover)", background)
   .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'; refine?: boolean; background?: ReturnType<typeof background> }) => {
     await runAndReport('video-background-removal', input, options.output, {
       ...(options.codec && { output_codec: options.codec }),

@@ -45,6 +45,11 @@ export const renderWorkerEnv = defineEnv({
   }),
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
   BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation)', default: 60, min: 1 }),
+  BACKGROUND_IMAGE_MAX_BYTES: env.int({
+    doc: "largest image fetched for a background removal's background.image_url (else transload_failed); fetched with TRANSLOAD_TIMEOUT_SECONDS and TRANSLOAD_ALLOW_HOSTS",
+    default: 25 * 1024 ** 2,
+    min: 1024,
+  }),
   BACKGROUND_REMOVAL_MAX_RESULT_BYTES: env.int({
     doc: 'size at which a video-background-removal result file is cut off and the job fails with input_validation (a prores or png_sequence job estimated past it is refused before it runs); keep one input (TRANSLOAD_MAX_BYTES) and this within WORK_DIR\'s disk',
     default: DEFAULT_MAX_RESULT_BYTES,

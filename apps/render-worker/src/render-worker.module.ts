@@ -6,6 +6,8 @@ import { availableParallelism, hostname } from 'node:os';
 import { DurationProbe } from './estimate/duration-probe';
 import { AllowList } from '@vj/egress';
 import { JobInputSource } from './input/job-input-source';
+import { BackgroundImages } from './matting/background-image';
+import { removeBackground } from './matting/remove-background';
 import type { MattingModelRegistry } from './matting/model-registry';
 import { ProcessRunner, RNNOISE_FILTER, WarmNodeProcesses } from './media';
 import { CancelListener } from './messaging/cancel-listener';
@@ -58,6 +60,7 @@ export class RenderWorkerModule {
     const denoisers = config.CLEAN_AUDIO_DENOISERS || Math.max(1, Math.floor(availableParallelism() / config.WORKER_CONCURRENCY));
     const warmDenoisers = new WarmNodeProcesses({ scripts: [RNNOISE_FILTER], size: config.CLEAN_AUDIO_WARM_DENOISERS ?? denoisers });
     warmDenoisers.fill();
+    const allowHosts = AllowList.parse(config.TRANSLOAD_ALLOW_HOSTS);
     const processors: JobProcessors = {
       'clean-audio-video': new CleanAudioVideoProcessor({
         maxAudioSeconds: config.CLEAN_AUDIO_MAX_SECONDS,
@@ -76,6 +79,13 @@ export class RenderWorkerModule {
           ffprobePath: config.FFPROBE_PATH,
         },
         models,
+        removeBackground,
+        new BackgroundImages({
+          maxBytes: config.BACKGROUND_IMAGE_MAX_BYTES,
+          timeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
+          allowHosts,
+          ffprobePath: config.FFPROBE_PATH,
+        }),
       ),
     };
     const settings: WorkerSettings = {
@@ -89,7 +99,6 @@ export class RenderWorkerModule {
     };
     // Processing time and frames per second by job type, for /metrics.
     const metrics = new ProcessingMetrics();
-    const allowHosts = AllowList.parse(config.TRANSLOAD_ALLOW_HOSTS);
     const inputs = new JobInputSource(storage, {
       maxBytes: config.TRANSLOAD_MAX_BYTES,
       timeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,

@@ -20,13 +20,14 @@ export class JobForm {
   private readonly newBackground = byId<HTMLSelectElement>('new-background');
   private readonly backgroundColor = byId<HTMLInputElement>('background-color');
   private readonly backgroundBlur = byId<HTMLInputElement>('background-blur');
+  private readonly backgroundImage = byId<HTMLInputElement>('background-image');
 
   constructor(onChange: () => void) {
     const changed = () => {
       this.sync();
       onChange();
     };
-    for (const control of [this.jobType, this.strength, this.normalize, this.targetLufs, this.codec, this.refine, this.newBackground, this.backgroundColor, this.backgroundBlur]) {
+    for (const control of [this.jobType, this.strength, this.normalize, this.targetLufs, this.codec, this.refine, this.newBackground, this.backgroundColor, this.backgroundBlur, this.backgroundImage]) {
       control.addEventListener('change', changed);
     }
     this.strength.addEventListener('input', () => this.sync());
@@ -40,7 +41,7 @@ export class JobForm {
   // The options as the API takes them, or null (with the browser's message on the control) when one
   // is out of range.
   read(report = false): JobChoice | null {
-    const controls = this.type === 'clean-audio-video' ? [this.strength, this.targetLufs] : [];
+    const controls = this.type === 'clean-audio-video' ? [this.strength, this.targetLufs] : this.newBackground.value === 'image' ? [this.backgroundImage] : [];
     const invalid = controls.find((control) => !control.checkValidity() || control.value === '');
     if (invalid) {
       if (report) invalid.reportValidity();
@@ -60,6 +61,7 @@ export class JobForm {
     // A composite is one opaque H.264 MP4: the API takes no other output with a background.
     if (this.newBackground.value === 'color') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { color: this.backgroundColor.value } } };
     if (this.newBackground.value === 'blur') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { blur: Number(this.backgroundBlur.value) } } };
+    if (this.newBackground.value === 'image') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { image_url: this.backgroundImage.value.trim() } } };
     return { type: 'video-background-removal', options: { output_codec: this.codec.value as CreateVideoBackgroundRemovalJob['output_codec'], refine_foreground_edges } };
   }
 
@@ -70,6 +72,7 @@ export class JobForm {
     this.codec.disabled = this.newBackground.value !== 'none';
     byId('background-color-label').hidden = this.newBackground.value !== 'color';
     byId('background-blur-label').hidden = this.newBackground.value !== 'blur';
+    byId('background-image-label').hidden = this.newBackground.value !== 'image';
     this.targetLufs.disabled = !this.normalize.checked;
     this.strengthValue.value = Number(this.strength.value).toFixed(2);
   }

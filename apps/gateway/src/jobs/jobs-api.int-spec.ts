@@ -76,8 +76,13 @@ describe('job endpoints', () => {
       ['a background and output_codec prores', { background: { blur: 0.5 }, output_codec: 'prores' }, 'background'],
       ['a background of both a colour and a blur', { background: { color: '#00ff00', blur: 0.5 } }, 'background'],
       ['an empty background', { background: {} }, 'background'],
-      // Not yet a kind of background: an unknown property, and no kind given.
-      ['a background of an unknown kind', { background: { image_url: 'https://media.example.com/beach.jpg' } }, ['background', 'background.image_url']],
+      // An unknown property, and no kind given.
+      ['a background of an unknown kind', { background: { video_url: 'https://media.example.com/beach.mp4' } }, ['background', 'background.video_url']],
+      ['an image_url of a file', { background: { image_url: 'file:///etc/passwd' } }, 'background.image_url'],
+      ['an image_url with credentials', { background: { image_url: 'https://user:secret@media.example.com/beach.jpg' } }, 'background.image_url'],
+      ['an upload:// image_url (not taken yet)', { background: { image_url: 'upload://9b2e4c1d-7f3a-4e8b-a6d5-1c0f2e3d4b5a' } }, 'background.image_url'],
+      ['an image_url longer than 2048 characters', { background: { image_url: `https://media.example.com/${'a'.repeat(2030)}` } }, 'background.image_url'],
+      ['an image_url beside a colour', { background: { image_url: 'https://media.example.com/beach.jpg', color: '#00ff00' } }, 'background'],
       ['a colour not written #RRGGBB', { background: { color: 'green' } }, 'background.color'],
       ['a blur past 1', { background: { blur: 2 } }, 'background.blur'],
       ['a background as a string', { background: '#00ff00' }, 'background'],
@@ -90,6 +95,7 @@ describe('job endpoints', () => {
     it.each([
       ['a colour', { background: { color: '#00B140' } }, { output_codec: 'h264', background: { color: '#00b140' } }],
       ['a blur, output_codec h264', { background: { blur: 0.25 }, output_codec: 'h264' }, { output_codec: 'h264', background: { blur: 0.25 } }],
+      ['an image', { background: { image_url: 'https://media.example.com/beach.jpg' } }, { output_codec: 'h264', background: { image_url: 'https://media.example.com/beach.jpg' } }],
     ])('sends a background-removal on %s as an h264 composite', async (_name, extra, options) => {
       const res = await create('video-background-removal', { video_url: VIDEO, ...extra });
       expect(res.status).toBe(202);

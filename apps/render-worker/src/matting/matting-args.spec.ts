@@ -322,6 +322,21 @@ describe('encodeMatteArgs', () => {
     expect(args.at(-1)).toBe('/w/composite.mp4');
   });
 
+  it('puts the person on a fetched image: read fenced as one still picture, scaled to cover, cut at the centre, repeated', () => {
+    const args = encodeMatteArgs(plan({ audio: audio('aac'), colour: BT709, files: { codec: 'composite', mp4Path: '/w/composite.mp4', background: { imagePath: '/w/background-image' } } }));
+    const inputs = valuesOf(args, '-i');
+    expect(inputs.at(-1)).toBe('/w/background-image');
+    const image = args.indexOf('/w/background-image');
+    expect(args.slice(image - 7, image + 1)).toEqual(['-protocol_whitelist', 'file', '-format_whitelist', 'png_pipe,jpeg_pipe,webp_pipe', '-max_pixels', String(8256 * 8256), '-i', '/w/background-image']);
+    const graph = valuesOf(args, '-filter_complex')[0].split(';');
+    expect(graph).toContain('[picture]null[front]');
+    expect(graph).toContain(
+      `[${inputs.length - 1}:v]loop=loop=-1:size=1,settb=1/30,setpts=N,scale=640:480:force_original_aspect_ratio=increase,crop=640:480,setsar=1,format=rgb24,scale=out_color_matrix=bt709:out_range=tv,format=yuv444p[behind]`,
+    );
+    // The sound is still the input file's.
+    expect(valuesOf(args, '-map')).toEqual(['[out]', '0:a:0']);
+  });
+
   it.each([
     ['pcm_s24le', 2, ['-c:a', 'copy']],
     ['opus', 2, ['-c:a', 'pcm_s24le']],

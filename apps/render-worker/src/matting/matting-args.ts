@@ -1,6 +1,5 @@
-import type { CompositeBackground } from '@vj/contracts';
 import type { AudioStreamProbe, VideoStreamProbe } from '../media';
-import { ownInput, userFileInput } from '../media/input-fence';
+import { ownInput, userFileInput, userImageInput } from '../media/input-fence';
 import { MAX_MATTING_PICTURE, type FrameGeometry } from './frame-geometry';
 import { yuvMatrixFor } from './model-input';
 
@@ -67,6 +66,9 @@ export function sameSize(a: { width: number; height: number }, b: { width: numbe
   return a.width === b.width && a.height === b.height;
 }
 
+// What a composite puts behind the person: a colour, the picture blurred, or a fetched image's file.
+export type CompositeBehind = { color: string } | { blur: number } | { imagePath: string };
+
 // png_sequence: the PNGs go out on stdout (png-sequence-zip.ts), the sound to its own WAV.
 export type MatteFiles =
   | { codec: 'vp9'; webmPath: string }
@@ -74,7 +76,7 @@ export type MatteFiles =
   | { codec: 'prores'; movPath: string }
   | { codec: 'png_sequence'; audioPath: string }
   // The person on a background: one opaque H.264 MP4 (decision 0086).
-  | { codec: 'composite'; mp4Path: string; background: CompositeBackground };
+  | { codec: 'composite'; mp4Path: string; background: CompositeBehind };
 
 export interface EncodePlan {
   inputPath: string;
@@ -116,13 +118,16 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
     ...rawFrames('gray', alpha, plan.frameRate, fromWorker ? 'pipe:3' : 'pipe:0'),
     ...(fromWorker && plan.audio ? ['-vn', ...file] : []),
   ];
+  // A background image comes last, as one picture (compositeGraph repeats it).
+  const imageInput = files.codec === 'composite' && 'imagePath' in files.background ? inputs.filter((arg) => arg === '-i').length : null;
+  if (files.codec === 'composite' && 'imagePath' in files.background) inputs.push(...userImageInput(files.background.imagePath));
   const picture = fromWorker ? `[0:v]${renumber}[picture]` : `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
   const matte = `[1:v]${sameSize(alpha, geometry) ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
   const sound = plan.audio ? ['-map', `${fromWorker ? 2 : 0}:a:0`] : [];
   if (files.codec === 'composite') {
     return [
       ...QUIET, ...inputs,
-      '-filter_complex', `${picture};${matte};${compositeGraph(plan, files.background)}`,
+      '-filter_complex', `${picture};${matte};${compositeGraph(plan, files.background, imageInput)}`,
       '-map', '[out]', ...sound, ...ONE_FOR_ONE, ...sizeLimit(plan),
       ...h264Args(plan, H264_BITS_PER_PIXEL, 'veryfast'), ...gop(plan), ...colour(plan),
       ...(plan.audio ? audioArgs(plan.audio, 'mp4') : []),
@@ -157,25 +162,31 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
 // [picture] and [alpha] into [out], the person on `background` (decision 0086). Each edge pixel's
 // colour is mostly the old background where the alpha is low: it is taken instead from the person
 // around it (the picture premultiplied by its alpha, blurred, divided by the blurred alpha), weighed
-// by its alpha, so no fringe of the old background shows on the new one. A colour is made in RGB and
-// turned to YUV by the matrix players read the picture with: ffmpeg's colour source would use BT.601.
-function compositeGraph(plan: EncodePlan, background: CompositeBackground): string {
+// by its alpha, so no fringe of the old background shows on the new one. A colour or an image is RGB,
+// turned to YUV by the matrix players read the picture with (ffmpeg's colour source would use BT.601).
+// An image (input `imageInput`) is scaled to cover the picture, cut to it at the centre, and repeated
+// for every frame (decision 0089).
+function compositeGraph(plan: EncodePlan, background: CompositeBehind, imageInput: number | null): string {
   const { width, height } = plan.geometry;
   const longSide = Math.max(width, height);
   const edgeSigma = Math.max(1, longSide / 200).toFixed(1);
-  const colour = 'color' in background;
+  const blurred = 'blur' in background;
   const person = [
     '[alpha]split=2[merge][keep]',
-    colour ? '[picture]null[front]' : '[picture]split=2[front][back]',
+    blurred ? '[picture]split=2[front][back]' : '[picture]null[front]',
     '[front][merge]alphamerge=shortest=1,format=yuva444p,split=2[cut][around]',
     `[around]premultiply=inplace=1,gblur=sigma=${edgeSigma}:planes=15,unpremultiply=inplace=1,format=yuv444p[nearby]`,
     '[nearby][cut]overlay=format=yuv444:shortest=1[colours]',
     '[colours][keep]alphamerge=shortest=1[person]',
   ];
   const matrix = yuvMatrixFor(plan.colour.colorSpace, height);
-  const behind = colour
-    ? `color=c=0x${background.color.slice(1)}:s=${width}x${height}:r=${plan.frameRate},format=rgb24,scale=out_color_matrix=${matrix}:out_range=tv,format=yuv444p[behind]`
-    : `[back]gblur=sigma=${Math.max(1, (background.blur * longSide) / 40).toFixed(1)}[behind]`;
+  const toYuv = `scale=out_color_matrix=${matrix}:out_range=tv,format=yuv444p`;
+  const behind =
+    'color' in background
+      ? `color=c=0x${background.color.slice(1)}:s=${width}x${height}:r=${plan.frameRate},format=rgb24,${toYuv}[behind]`
+      : 'blur' in background
+        ? `[back]gblur=sigma=${Math.max(1, (background.blur * longSide) / 40).toFixed(1)}[behind]`
+        : `[${imageInput}:v]loop=loop=-1:size=1,settb=${frameDuration(plan.frameRate)},setpts=N,scale=${width}:${height}:force_original_aspect_ratio=increase,crop=${width}:${height},setsar=1,format=rgb24,${toYuv}[behind]`;
   return [...person, behind, '[behind][person]overlay=format=yuv420:shortest=1,format=yuv420p[out]'].join(';');
 }
 

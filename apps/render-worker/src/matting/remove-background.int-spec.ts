@@ -232,6 +232,32 @@ describe('removeBackground', () => {
     expect(person).toBeGreaterThan(100);
   });
 
+  it('puts the person on an image scaled to cover the picture, its centre where the matte is 0', async () => {
+    const input = await makeClip('in-image.mp4', { seconds: 1 });
+    // 200x400, taller than the picture: scaled to 320 wide (640 high) and cut to its middle 240 rows,
+    // which are all blue, #2850c8 (rows 100-299 of the image); the red above and below is cut off.
+    const imagePath = join(dir, 'background.png');
+    await ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:size=200x400', '-vf', "geq=r='if(between(Y,100,299),40,255)':g='if(between(Y,100,299),80,0)':b='if(between(Y,100,299),200,0)'", '-frames:v', '1', imagePath]);
+    const { mattes, onMatte } = recordMattes();
+    const result = await removeBackground(request(input, { onMatte, backgroundImagePath: imagePath, options: { output_codec: 'h264', refine_foreground_edges: true, background: { image_url: 'https://example.com/b.png' } } }));
+    expect(result.files.map((file) => file.role)).toEqual(['composite']);
+    const composite = await decodeRgb(result.files[0].path, 320, 240);
+    expect(composite).toHaveLength(25);
+    let background = 0;
+    let blueError = 0;
+    const alpha = mattes[12];
+    for (let y = 4; y < 236; y += 3) {
+      for (let x = 4; x < 316; x += 3) {
+        if (![-4, 0, 4].every((dy) => [-4, 0, 4].every((dx) => alpha[(y + dy) * 320 + x + dx] === 0))) continue;
+        background++;
+        const p = (y * 320 + x) * 3;
+        blueError += Math.abs(composite[12][p] - 40) + Math.abs(composite[12][p + 1] - 80) + Math.abs(composite[12][p + 2] - 200);
+      }
+    }
+    expect(background).toBeGreaterThan(100);
+    expect(blueError / (3 * background)).toBeLessThan(4);
+  });
+
   it('puts the person on the picture blurred', async () => {
     const input = await makeClip('in-blur.mp4', { seconds: 1 });
     const result = await removeBackground(request(input, { options: { output_codec: 'h264', refine_foreground_edges: false, background: { blur: 0.5 } } }));

@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
+import type { CompositeBackground, VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { MediaError, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
 import { DoubtfulMediaError } from '../media/media-error';
 import { Deadline } from '../media/deadline';
@@ -16,7 +16,7 @@ import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame
 import { DEFAULT_PLATE } from './background-plate';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
-import { MAX_KEPT_CHANNELS, type MatteFiles } from './matting-args';
+import { MAX_KEPT_CHANNELS, type CompositeBehind, type MatteFiles } from './matting-args';
 import { mattingPlan, type MattingPlan } from './matting-plan';
 import { PngSequenceZip, ResultTooLargeError } from './png-sequence-zip';
 import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
@@ -30,6 +30,8 @@ export interface RemoveBackgroundRequest {
   // The worker's probe of this input, taken when it was measured: not run again.
   probe?: MediaProbe;
   options: Pick<VideoBackgroundRemovalOptions, 'output_codec' | 'refine_foreground_edges' | 'background'>;
+  // The fetched and checked image of `background: { image_url }` (background-image.ts).
+  backgroundImagePath?: string;
   // The chosen model's variants; each video uses the one closest to its shape.
   segmenters: readonly Segmenter[];
   maxSeconds: number;
@@ -91,13 +93,20 @@ export async function removeBackground(request: RemoveBackgroundRequest): Promis
   }
 }
 
+// What the encoder puts behind the person: an image by the path it was fetched to.
+function behind(background: CompositeBackground, imagePath: string | undefined): CompositeBehind {
+  if (!('image_url' in background)) return background;
+  if (!imagePath) throw new Error('a background image_url reached the encoder without its fetched image');
+  return { imagePath };
+}
+
 // What the job delivers, and the same files as the encoder writes them.
 interface Outputs {
   files: MattedFile[];
   encoded: MatteFiles;
 }
 
-function outputsOf({ workDir, options }: RemoveBackgroundRequest): Outputs {
+function outputsOf({ workDir, options, backgroundImagePath }: RemoveBackgroundRequest): Outputs {
   const file = (stem: string, fileExtension: MattedFile['fileExtension'], role: MattedFile['role'], contentType: MattedFile['contentType']): MattedFile => ({
     path: join(workDir, `${stem}.${fileExtension}`),
     role,
@@ -108,7 +117,7 @@ function outputsOf({ workDir, options }: RemoveBackgroundRequest): Outputs {
   // only h264 with it).
   if (options.background) {
     const composite = file('composite', 'mp4', 'composite', 'video/mp4');
-    return { files: [composite], encoded: { codec: 'composite', mp4Path: composite.path, background: options.background } };
+    return { files: [composite], encoded: { codec: 'composite', mp4Path: composite.path, background: behind(options.background, backgroundImagePath) } };
   }
   const codec = options.output_codec;
   switch (codec) {

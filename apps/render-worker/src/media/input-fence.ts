@@ -60,6 +60,21 @@ export function userFileInput(path: string, limit: PictureLimit = MAX_DECODED_PI
   return [...fenceOptions(LOCAL_FILE, limit), '-i', path];
 }
 
+// A background image (decision 0089): the still-image demuxers that read one picture by its content,
+// nothing that names other files or loops (image2 opens numbered files, gif animates), and no picture
+// larger than MAX_BACKGROUND_PICTURE.
+export const ACCEPTED_IMAGE_FORMATS: readonly string[] = ['png_pipe', 'jpeg_pipe', 'webp_pipe'];
+export const MAX_BACKGROUND_PICTURE: PictureLimit = { maxSide: 8192, maxPixels: 8192 * 8192 };
+
+export function userImageInput(path: string): string[] {
+  return [
+    '-protocol_whitelist', LOCAL_FILE.join(','),
+    '-format_whitelist', ACCEPTED_IMAGE_FORMATS.join(','),
+    '-max_pixels', String(decoderMaxPixels(MAX_BACKGROUND_PICTURE)),
+    '-i', path,
+  ];
+}
+
 // Our own files and pipes (raw PCM, alpha frames, our encoded output): their format is forced or
 // known, only the protocol is fenced.
 export function ownInput(path: string): string[] {

@@ -132,11 +132,39 @@ describe('VideoBackgroundRemovalProcessor', () => {
     [{ color: '#00ff00', blur: 0.5 }],
     [{ blur: Number.NaN }],
     [{ blur: 2 }],
-    [{ image_url: 'https://media.example.com/beach.jpg' }],
+    [{ image_url: 'file:///etc/passwd' }],
+    [{ image_url: 'https://user:secret@media.example.com/beach.jpg' }],
   ])('refuses a background the API would not take, %j, before the input is fetched', (background) => {
     const processor = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [segmenter('person')], general: [] }));
     expect(() => processor.check(bgJob({ output_codec: 'h264', background }))).toThrow(expect.objectContaining({ code: 'input_validation', details: [expect.objectContaining({ field: 'background' })] }));
     expect(() => processor.check(bgJob({ output_codec: 'h264', background: { color: '#00ff00' } }))).not.toThrow();
+  });
+
+  it('fetches a background image_url into the job folder before the model runs, and hands its path on', async () => {
+    const fetched: [string, string][] = [];
+    const requests: RemoveBackgroundRequest[] = [];
+    const images = { fetch: async (url: string, path: string) => void fetched.push([url, path]) };
+    const processor = new VideoBackgroundRemovalProcessor(
+      settings,
+      new MattingModelRegistry({ person: [segmenter('person')], general: [] }),
+      async (request) => {
+        requests.push(request);
+        return { files: [{ path: '/work/composite.mp4', role: 'composite', contentType: 'video/mp4', fileExtension: 'mp4' }], durationSeconds: 1, frames: 25, width: 320, height: 240 };
+      },
+      images,
+    );
+    const background = { image_url: 'https://media.example.com/beach.jpg' };
+    await processor.run({ job: bgJob({ output_codec: 'h264', background }), inputPath: '/work/input', workDir: '/work', signal: new AbortController().signal });
+    expect(fetched).toEqual([['https://media.example.com/beach.jpg', '/work/background-image']]);
+    expect(requests[0]).toEqual(expect.objectContaining({ backgroundImagePath: '/work/background-image', options: expect.objectContaining({ background }) }));
+  });
+
+  it('fails as ours, to be retried elsewhere, when this worker has no fetcher for background images', async () => {
+    const processor = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [segmenter('person')], general: [] }), async () => {
+      throw new Error('unreachable');
+    });
+    const run = processor.run({ job: bgJob({ output_codec: 'h264', background: { image_url: 'https://media.example.com/beach.jpg' } }), inputPath: '/work/input', workDir: '/work', signal: new AbortController().signal });
+    await expect(run).rejects.toThrow('without a fetcher for background images');
   });
 
   it('uses the general model for subject_is_person: false when one is configured', async () => {

@@ -1,4 +1,6 @@
 import { BACKGROUND_REMOVAL_DEFAULTS, isCompositeBackground, type JobWorkRequestedV1, type OutputCodec, type VideoBackgroundRemovalOptions } from '@vj/contracts';
+import { join } from 'node:path';
+import type { BackgroundImages } from '../matting/background-image';
 import { removeBackground, type RemoveBackgroundRequest, type MattedVideo } from '../matting/remove-background';
 import type { MattingModelRegistry } from '../matting/model-registry';
 import { frameGeometry } from '../matting/frame-geometry';
@@ -31,6 +33,8 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     private readonly settings: BackgroundRemovalSettings,
     private readonly models: MattingModelRegistry,
     private readonly remove: (request: RemoveBackgroundRequest) => Promise<MattedVideo> = removeBackground,
+    // Fetches and checks a background image_url; a worker without it refuses such jobs.
+    private readonly images: Pick<BackgroundImages, 'fetch'> | null = null,
   ) {}
 
   get timeLimitMs(): number {
@@ -86,18 +90,20 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     this.models.segmentersFor(options.subject_is_person);
     if (options.background && !isCompositeBackground(options.background)) {
       throw new MediaError('input_validation', 'The background is not one the API takes', [
-        { type: 'invalid_background', message: 'background must be { "color": "#RRGGBB" } or { "blur": 0..1 }', field: 'background' },
+        { type: 'invalid_background', message: 'background must be { "color": "#RRGGBB" }, { "blur": 0..1 } or { "image_url": "<http(s) URL>" }', field: 'background' },
       ]);
     }
   }
 
   async run({ job, inputPath, workDir, signal, probe, onProgress }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
     const options = optionsOf(job);
+    const backgroundImagePath = await this.backgroundImage(options, workDir, signal);
     const matted = await this.remove({
       inputPath,
       workDir,
       probe,
       options,
+      ...(backgroundImagePath && { backgroundImagePath }),
       segmenters: this.models.segmentersFor(options.subject_is_person),
       maxSeconds: this.settings.maxSeconds,
       maxResultBytes: this.settings.maxResultBytes,
@@ -111,6 +117,16 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
       files: matted.files.map((file) => ({ path: file.path, fileName: `${job.job_id}-${file.role}.${file.fileExtension}`, contentType: file.contentType })),
       durationSeconds: matted.durationSeconds,
     };
+  }
+
+  // A background image_url, fetched into the job's folder before the model runs: a refused image
+  // costs nothing.
+  private async backgroundImage(options: VideoBackgroundRemovalOptions, workDir: string, signal: AbortSignal): Promise<string | null> {
+    if (!options.background || !('image_url' in options.background)) return null;
+    if (!this.images) throw new Error('this worker was started without a fetcher for background images');
+    const path = join(workDir, 'background-image');
+    await this.images.fetch(options.background.image_url, path, signal);
+    return path;
   }
 }
 

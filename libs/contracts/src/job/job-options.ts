@@ -6,20 +6,34 @@
 export const OUTPUT_CODECS = ['vp9', 'h264', 'prores', 'png_sequence'] as const;
 export type OutputCodec = (typeof OUTPUT_CODECS)[number];
 
-// What the person is put on instead of transparency (decision 0086): a colour (#RRGGBB), or the
-// original picture blurred (0: barely, 1: the most). The result is then one opaque H.264 MP4.
-export type CompositeBackground = { color: string } | { blur: number };
+// What the person is put on instead of transparency (decision 0086): a colour (#RRGGBB), the original
+// picture blurred (0: barely, 1: the most), or an image the worker fetches from an http(s) URL behind
+// the SSRF guard, scaled to cover the picture (decision 0089). The result is then one opaque H.264 MP4.
+export type CompositeBackground = { color: string } | { blur: number } | { image_url: string };
 
 export const BACKGROUND_COLOR = /^#[0-9A-Fa-f]{6}$/;
+export const BACKGROUND_IMAGE_URL_MAX_LENGTH = 2048;
+
+// An http(s) URL with a host and no credentials, of at most BACKGROUND_IMAGE_URL_MAX_LENGTH characters.
+export function isBackgroundImageUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > BACKGROUND_IMAGE_URL_MAX_LENGTH) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0 && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
 
 // Exactly one kind, each within its range: what the API takes, checked again where it goes into an
-// ffmpeg filter graph.
+// ffmpeg filter graph or is fetched.
 export function isCompositeBackground(value: unknown): value is CompositeBackground {
   if (typeof value !== 'object' || value === null) return false;
   const given = value as Record<string, unknown>;
   const keys = Object.keys(given);
   if (keys.length !== 1) return false;
   if (keys[0] === 'color') return typeof given.color === 'string' && BACKGROUND_COLOR.test(given.color);
+  if (keys[0] === 'image_url') return isBackgroundImageUrl(given.image_url);
   return keys[0] === 'blur' && typeof given.blur === 'number' && given.blur >= 0 && given.blur <= 1;
 }
 

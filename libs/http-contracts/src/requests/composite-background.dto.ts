@@ -1,9 +1,9 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { BACKGROUND_COLOR } from '@vj/contracts';
-import { IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
+import { BACKGROUND_COLOR, BACKGROUND_IMAGE_URL_MAX_LENGTH, isBackgroundImageUrl } from '@vj/contracts';
+import { IsNumber, IsOptional, Matches, Max, Min, ValidateBy } from 'class-validator';
 
 // `background` of a background removal: exactly one of its properties (IsCompositeBackground).
-@ApiSchema({ name: 'CompositeBackground', description: 'What the person is put on: exactly one of color or blur. The result is then one opaque H.264 MP4 with the sound.' })
+@ApiSchema({ name: 'CompositeBackground', description: 'What the person is put on: exactly one of color, blur or image_url. The result is then one opaque H.264 MP4 with the sound.' })
 export class CompositeBackgroundDto {
   @ApiPropertyOptional({ description: 'a colour, #RRGGBB', pattern: '^#[0-9A-Fa-f]{6}$', example: '#00b140' })
   @IsOptional()
@@ -16,4 +16,20 @@ export class CompositeBackgroundDto {
   @Min(0)
   @Max(1)
   blur?: number;
+
+  @ApiPropertyOptional({
+    description: `an image behind the person, fetched by the worker from this http(s) URL like a video_url (same network rules), scaled to cover the picture: PNG, JPEG or WebP, at most 8192 pixels a side; its transparency is ignored`,
+    maxLength: BACKGROUND_IMAGE_URL_MAX_LENGTH,
+    format: 'uri',
+    example: 'https://example.com/studio.jpg',
+  })
+  @IsOptional()
+  @ValidateBy({
+    name: 'isBackgroundImageUrl',
+    validator: {
+      validate: isBackgroundImageUrl,
+      defaultMessage: () => `$property must be an http(s) URL of at most ${BACKGROUND_IMAGE_URL_MAX_LENGTH} characters without credentials`,
+    },
+  })
+  image_url?: string;
 }

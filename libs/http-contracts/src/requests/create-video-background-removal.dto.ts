@@ -31,7 +31,7 @@ export class CreateVideoBackgroundRemovalDto {
   @IsBoolean()
   subject_is_person?: boolean;
 
-  @ApiPropertyOptional({ type: CompositeBackgroundDto, description: 'put the person on a colour or on the picture blurred; output_codec must then be h264 (or left out), and the result is one opaque H.264 MP4' })
+  @ApiPropertyOptional({ type: CompositeBackgroundDto, description: 'put the person on a colour, on the picture blurred, or on an image; output_codec must then be h264 (or left out), and the result is one opaque H.264 MP4' })
   @IsOptional()
   @ValidateNested()
   @Type(() => CompositeBackgroundDto)
@@ -52,11 +52,11 @@ function IsCompositeBackground(): PropertyDecorator {
       validator: {
         validate: (value: unknown, { object }: ValidationArguments) => {
           // A null inside counts as given: no property of the API takes null.
-          const given = ['color', 'blur'].filter((key) => (value as Record<string, unknown>)?.[key] !== undefined);
+          const given = ['color', 'blur', 'image_url'].filter((key) => (value as Record<string, unknown>)?.[key] !== undefined);
           const codec = (object as CreateVideoBackgroundRemovalDto).output_codec;
           return given.length === 1 && (value as Record<string, unknown>)[given[0]] !== null && (codec === undefined || codec === 'h264');
         },
-        defaultMessage: () => '$property takes exactly one of color or blur, and output_codec h264 (or none): the result is one opaque H.264 MP4',
+        defaultMessage: () => '$property takes exactly one of color, blur or image_url, and output_codec h264 (or none): the result is one opaque H.264 MP4',
       },
     });
 }

@@ -541,7 +541,7 @@ export interface components {
             /** @enum {string} */
             status: "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
         } & (unknown & unknown & unknown);
-        /** @description What the person is put on: exactly one of color or blur. The result is then one opaque H.264 MP4 with the sound. */
+        /** @description What the person is put on: exactly one of color, blur or image_url. The result is then one opaque H.264 MP4 with the sound. */
         CompositeBackground: {
             /** @description the original picture blurred behind the person: 0 barely, 1 the most */
             blur?: number;
@@ -550,6 +550,12 @@ export interface components {
              * @example #00b140
              */
             color?: string;
+            /**
+             * Format: uri
+             * @description an image behind the person, fetched by the worker from this http(s) URL like a video_url (same network rules), scaled to cover the picture: PNG, JPEG or WebP, at most 8192 pixels a side; its transparency is ignored
+             * @example https://example.com/studio.jpg
+             */
+            image_url?: string;
         };
         CreateCleanAudioVideoJobRequest: {
             /** @default true */
@@ -571,7 +577,7 @@ export interface components {
             file_size: number;
         };
         CreateVideoBackgroundRemovalJobRequest: {
-            /** @description put the person on a colour or on the picture blurred; output_codec must then be h264 (or left out), and the result is one opaque H.264 MP4 */
+            /** @description put the person on a colour, on the picture blurred, or on an image; output_codec must then be h264 (or left out), and the result is one opaque H.264 MP4 */
             background?: components["schemas"]["CompositeBackground"];
             /**
              * @description vp9: one WebM with alpha (plays in Chromium and Firefox). h264: two MP4s, the picture and its alpha matte (luma = alpha). prores: one QuickTime MOV, ProRes 4444 with alpha, for editing suites. png_sequence: one ZIP of RGBA PNGs named by frame index (frames/000000.png on), and audio.wav. Each keeps the sound of the source.

@@ -15,5 +15,6 @@ export const VIDEO_BACKGROUND_REMOVAL: GatewayJobType<'video-background-removal'
 };
 
 function compositeBackground(background: CompositeBackgroundDto): CompositeBackground {
-  return typeof background.color === 'string' ? { color: background.color.toLowerCase() } : { blur: background.blur as number };
+  if (typeof background.color === 'string') return { color: background.color.toLowerCase() };
+  return typeof background.image_url === 'string' ? { image_url: background.image_url } : { blur: background.blur as number };
 }

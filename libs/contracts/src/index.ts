@@ -16,3 +16,4 @@ export * from './webhooks/webhook-types';
 export * from './pricing/price-list';
 export * from './job/int32';
 export * from './webhooks/webhook-url';
+export * from './http-url';

@@ -1,3 +1,5 @@
+import { isHttpUrl } from '../http-url';
+
 // Job options after defaults are applied (docs/spec/api-v1.md, "Job types and their inputs").
 
 // vp9: one WebM with alpha; h264: an RGB video and its matte; prores: one QuickTime ProRes 4444 with
@@ -14,15 +16,8 @@ export type CompositeBackground = { color: string } | { blur: number } | { image
 export const BACKGROUND_COLOR = /^#[0-9A-Fa-f]{6}$/;
 export const BACKGROUND_IMAGE_URL_MAX_LENGTH = 2048;
 
-// An http(s) URL with a host and no credentials, of at most BACKGROUND_IMAGE_URL_MAX_LENGTH characters.
 export function isBackgroundImageUrl(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length > BACKGROUND_IMAGE_URL_MAX_LENGTH) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0 && !url.username && !url.password;
-  } catch {
-    return false;
-  }
+  return isHttpUrl(value, BACKGROUND_IMAGE_URL_MAX_LENGTH);
 }
 
 // Exactly one kind, each within its range: what the API takes, checked again where it goes into an

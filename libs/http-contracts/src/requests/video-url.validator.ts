@@ -1,18 +1,12 @@
-import { UPLOAD_URL_SCHEME } from '@vj/contracts';
+import { isHttpUrl, UPLOAD_URL_SCHEME } from '@vj/contracts';
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 
 export const VIDEO_URL_MAX_LENGTH = 8192;
 const UPLOAD_URL_PATTERN = /^upload:\/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function isVideoUrl(value: unknown): boolean {
-  if (typeof value !== 'string' || value.length > VIDEO_URL_MAX_LENGTH) return false;
-  if (value.startsWith(UPLOAD_URL_SCHEME)) return UPLOAD_URL_PATTERN.test(value);
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0 && !url.username && !url.password;
-  } catch {
-    return false;
-  }
+  if (typeof value === 'string' && value.startsWith(UPLOAD_URL_SCHEME)) return UPLOAD_URL_PATTERN.test(value);
+  return isHttpUrl(value, VIDEO_URL_MAX_LENGTH);
 }
 
 // An http(s) URL of at most 8,192 characters, or the video_url returned by POST /v1/uploads.

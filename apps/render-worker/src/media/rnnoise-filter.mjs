@@ -16,7 +16,7 @@
 // unaligned comb-filters (denoise-quality.int-spec.ts measures it). The lag is then removed so output
 // sample i matches input sample i. Hum is a fault, not the room's ambience that the dry part keeps:
 // the dry part loses it too, all of it from strength HUM_GONE_FROM up, in proportion below, so
-// strength 0 still gives the input back (decision 0087).
+// strength 0 still gives the input back (decision 0088).
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';

@@ -65,7 +65,11 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     await page.getByLabel('Job type').selectOption(type);
     if (codec) await page.getByLabel('Output').selectOption(codec);
     if (type === 'video-background-removal') await page.locator('#new-background').selectOption(background);
-    if (imageUrl) await page.getByLabel(/^Image URL/).fill(imageUrl);
+    // Typed, then left: the field commits its value (a change), as when the user moves on.
+    if (imageUrl) {
+      await page.getByLabel(/^Image URL/).fill(imageUrl);
+      await page.getByLabel(/^Image URL/).blur();
+    }
     // Uploaded at once, then priced from the probed duration of this very file.
     await page.locator('#estimate').filter({ hasText: /^Estimate: \d[\d,]* credits? for \d+\.\d s of video\./ }).waitFor({ timeout: 60_000 });
     expect(await page.locator('#upload-progress').evaluate((bar) => (bar as unknown as { value: number }).value)).toBe(1);

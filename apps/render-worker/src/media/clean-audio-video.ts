@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
 import type { CleanAudioVideoOptions } from '@vj/contracts';
 import {
@@ -218,11 +219,13 @@ class CleanAudioJob {
   private async denoiseStreamed(countFrom: (bytes: () => number) => void): Promise<{ loudness: LoudnessMeasurement; lowBand: LowBandEnergy[] }> {
     const { request } = this;
     const meterPath = `${this.rawPath}.loudness`;
+    // Read first: a spent budget throws before the file is opened.
+    const timeoutMs = this.deadline.remainingMs();
     const raw = createWriteStream(this.rawPath);
     countFrom(() => raw.bytesWritten);
     try {
       const [decoded] = await this.runner.pipe([this.decodeCommand(), this.denoiser(meterPath, this.lowBandPath)], {
-        timeoutMs: this.deadline.remainingMs(),
+        timeoutMs,
         signal: request.signal,
         stdout: raw,
       });
@@ -232,6 +235,8 @@ class CleanAudioJob {
       throw error instanceof ProcessFailedError && error.pipeStage === 0 ? this.decoderFailure(error) : error;
     } finally {
       raw.destroy(); // closes the file when the pipe failed before writing to it
+      // Its open may still be under way: once the job's folder is gone, it would fail with nobody listening.
+      await finished(raw).catch(() => undefined);
       await rm(meterPath, { force: true });
     }
   }

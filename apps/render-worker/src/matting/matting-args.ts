@@ -119,8 +119,9 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
     ...(fromWorker && plan.audio ? ['-vn', ...file] : []),
   ];
   // A background image comes last, as one picture (compositeGraph repeats it).
-  const imageInput = files.codec === 'composite' && 'imagePath' in files.background ? inputs.filter((arg) => arg === '-i').length : null;
-  if (files.codec === 'composite' && 'imagePath' in files.background) inputs.push(...userImageInput(files.background.imagePath));
+  const image = files.codec === 'composite' && 'imagePath' in files.background ? files.background.imagePath : null;
+  const imageInput = image === null ? null : inputs.filter((arg) => arg === '-i').length;
+  if (image !== null) inputs.push(...userImageInput(image));
   const picture = fromWorker ? `[0:v]${renumber}[picture]` : `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
   const matte = `[1:v]${sameSize(alpha, geometry) ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
   const sound = plan.audio ? ['-map', `${fromWorker ? 2 : 0}:a:0`] : [];

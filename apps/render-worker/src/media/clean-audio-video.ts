@@ -13,9 +13,9 @@ import {
 } from './clean-audio-args';
 import { denoiseCommand } from './denoise-command';
 import { readDenoisedLoudness } from './denoised-loudness';
-import { denoiseInParts } from './denoise-in-parts';
+import { denoiseInParts, type PartsMeasurement } from './denoise-in-parts';
 import { denoiseParts, MIN_PART_SECONDS } from './denoise-parts';
-import { lowBandWeight, readLowBandEnergy, removeLowBand, type LowBandEnergy } from './low-band';
+import { lowBandWeight, readLowBandEnergy, removeLowBand } from './low-band';
 import { Deadline } from './deadline';
 import { damagedInputError, damageIn, forUser, truncationIn } from './input-damage';
 import { MAX_DECODED_PICTURE, userFileInput } from './input-fence';
@@ -201,7 +201,7 @@ class CleanAudioJob {
     let written = (): number => 0;
     const onProgress = request.onProgress;
     const ticker = onProgress && setInterval(() => onProgress(DENOISE_SHARE * Math.min(1, written() / expectedBytes)), PROGRESS_TICK_MS);
-    let measured: { loudness: LoudnessMeasurement; lowBand: LowBandEnergy[] };
+    let measured: PartsMeasurement;
     try {
       const countFrom = (bytes: () => number): void => void (written = bytes);
       measured = maxParts > 1 && probedSeconds >= 2 * MIN_PART_SECONDS ? await this.denoiseInParts(maxParts, countFrom) : await this.denoiseStreamed(countFrom);
@@ -216,7 +216,7 @@ class CleanAudioJob {
   }
 
   // ffmpeg decode | rnnoise-filter > raw file, streamed: one denoiser, measuring what it writes.
-  private async denoiseStreamed(countFrom: (bytes: () => number) => void): Promise<{ loudness: LoudnessMeasurement; lowBand: LowBandEnergy[] }> {
+  private async denoiseStreamed(countFrom: (bytes: () => number) => void): Promise<PartsMeasurement> {
     const { request } = this;
     const meterPath = `${this.rawPath}.loudness`;
     // Read first: a spent budget throws before the file is opened.
@@ -243,7 +243,7 @@ class CleanAudioJob {
 
   // Long audio on a worker with cores to spare: decoded to a file, denoised in parts at once (one
   // denoiser each, denoise-parts.ts), each measuring its part.
-  private async denoiseInParts(maxParts: number, countFrom: (bytes: () => number) => void): Promise<{ loudness: LoudnessMeasurement; lowBand: LowBandEnergy[] }> {
+  private async denoiseInParts(maxParts: number, countFrom: (bytes: () => number) => void): Promise<PartsMeasurement> {
     const { request } = this;
     const pcmPath = join(request.workDir, 'decoded.s16le');
     let written = 0;

@@ -26,6 +26,7 @@ export interface DenoiseInPartsRequest {
   onBytes?: (total: number) => void;
 }
 
+// What the denoisers measured: one for a streamed run, one per part otherwise.
 export interface PartsMeasurement {
   loudness: LoudnessMeasurement;
   lowBand: LowBandEnergy[];

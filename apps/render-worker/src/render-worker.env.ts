@@ -24,7 +24,7 @@ export const renderWorkerEnv = defineEnv({
     min: 1,
   }),
   DURATION_PROBE_CONCURRENCY: env.int({
-    doc: 'most duration probes a worker runs at once; the rest wait, within DURATION_PROBE_TIMEOUT_MS',
+    doc: "most duration probes a worker runs at once with ffprobe or a URL's fetch; the rest wait, within DURATION_PROBE_TIMEOUT_MS (an upload whose header states its duration needs none)",
     default: 16,
     min: 1,
   }),

@@ -11,6 +11,8 @@ import { LOCAL_FILE, PRESIGNED_URL } from '../media/input-fence';
 import { jobErrorOf } from '../processing/job-error-of';
 import { probedDuration } from './probed-duration';
 import { ProbeSlots } from './probe-slots';
+import { fileRanges, presignedUrlRanges } from './range-readers';
+import { statedDuration, type ReadRange } from './stated-duration';
 
 export interface DurationProbeSettings {
   // One limit for the whole probe: presigning or fetching, and ffprobe.
@@ -51,7 +53,7 @@ export class DurationProbe {
     }
     try {
       const deadline = new Deadline(this.settings.timeoutMs, 'Probing the duration');
-      const seconds = await this.slots.run(deadline.remainingMs(), () => this.durationOf(input, deadline));
+      const seconds = input.kind === 'upload' ? await this.probeUpload(input.object_key, deadline) : await this.slots.run(deadline.remainingMs(), () => this.probeUrl(input.url, deadline));
       if (seconds === null) this.logger.debug(`no duration for ${describe(input)}: ffprobe read none that holds for the whole file`);
       return { duration_seconds: seconds };
     } catch (error) {
@@ -62,15 +64,23 @@ export class DurationProbe {
     }
   }
 
-  private durationOf(input: JobInputV1, deadline: Deadline): Promise<number | null> {
-    return input.kind === 'upload' ? this.probeUpload(input.object_key, deadline) : this.probeUrl(input.url, deadline);
-  }
-
-  // ffprobe reads the object over HTTP with range requests: the header, and the end of an MP4 whose
-  // moov is there. The worker has no S3_PUBLIC_ENDPOINT, so the URL is signed for S3_ENDPOINT.
+  // The header's stated duration, read in-process, needs no probe slot: it costs a few range reads
+  // and no process. Otherwise ffprobe reads the object over HTTP with range requests, in a slot. The
+  // worker has no S3_PUBLIC_ENDPOINT, so the URL is signed for S3_ENDPOINT.
   private async probeUpload(objectKey: string, deadline: Deadline): Promise<number | null> {
     const url = await this.storage.presignGet(objectKey, PRESIGN_TTL_SECONDS, 'input', 'application/octet-stream');
-    return this.ffprobe(url, PRESIGNED_URL, deadline, true);
+    const stated = await this.statedDuration(presignedUrlRanges(url, AbortSignal.timeout(deadline.remainingMs())));
+    return stated ?? this.slots.run(deadline.remainingMs(), () => this.ffprobe(url, PRESIGNED_URL, deadline, true));
+  }
+
+  // A failed read only costs the fast path: ffprobe then tries, and says why it cannot.
+  private async statedDuration(readRange: ReadRange): Promise<number | null> {
+    try {
+      return await statedDuration(readRange);
+    } catch (error) {
+      this.logger.debug(`header not read in-process: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
   }
 
   private async probeUrl(url: string, deadline: Deadline): Promise<number | null> {
@@ -83,7 +93,8 @@ export class DurationProbe {
         allowHosts: this.settings.allowHosts,
         resolve: this.settings.resolve,
       });
-      return await this.ffprobe(path, LOCAL_FILE, deadline, whole);
+      // A prefix's stated duration is what ffprobe would accept from it too (probed-duration.ts).
+      return (await this.statedDuration(fileRanges(path))) ?? (await this.ffprobe(path, LOCAL_FILE, deadline, whole));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

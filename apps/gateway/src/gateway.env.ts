@@ -30,7 +30,7 @@ export const gatewayEnv = defineEnv({
   RESULT_URL_TTL_SECONDS: env.int({ doc: 'lifetime of the presigned GET URLs of job results', default: 86400, min: 1, max: PRESIGN_MAX_SECONDS }),
   RPC_TIMEOUT_MS: env.int({ doc: 'how long the gateway waits for the jobs or billing service to answer', default: 5000, min: 100 }),
   ESTIMATE_PROBE_TIMEOUT_MS: env.int({
-    doc: "how long a quote waits for a render worker to probe the input's duration; past it the job type's maximum duration is quoted",
+    doc: "how long a quote waits for a render worker to probe the input's duration; a try that passes it is made once more, and past the second the job type's maximum duration is quoted (basis max_duration_timed_out)",
     default: 3000,
     min: 100,
   }),

@@ -45,14 +45,14 @@ describe('POST /v1/estimates', () => {
     expect(gw.jobs.creates).toHaveLength(creates);
   });
 
-  it('quotes the maximum duration when the probe times out', async () => {
+  it('quotes the maximum duration when the probe times out twice, and says so', async () => {
     gw.mediaProbe.timesOut = true;
     try {
       // An input no earlier test probed: the gateway reuses a probed duration.
       const res = await estimate('?type=video-background-removal', { video_url: `https://media.example.com/${randomUUID()}.mp4` });
       expect(res.status).toBe(200);
       expectSchema('Estimate', res.body);
-      expect(res.body).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration' });
+      expect(res.body).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration_timed_out' });
     } finally {
       gw.mediaProbe.timesOut = false;
     }

@@ -170,15 +170,15 @@ describe('job endpoints', () => {
     });
 
     it.each([
-      ['times out', { timesOut: true }],
-      ['cannot tell the duration', { durationSeconds: null }],
-    ])('passes a max_duration quote through when the probe %s', async (_name, probe) => {
+      ['times out', { timesOut: true }, 'max_duration_timed_out'],
+      ['cannot tell the duration', { durationSeconds: null }, 'max_duration'],
+    ])('passes a maximum-duration quote through when the probe %s', async (_name, probe, basis) => {
       Object.assign(gw.mediaProbe, probe);
       try {
         const res = await create('video-background-removal', { video_url: unprobedVideo() });
         expect(res.status).toBe(202);
         expectJob('video-background-removal', res.body);
-        expect(gw.jobs.creates.at(-1)?.estimate).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration', price_version: 1 });
+        expect(gw.jobs.creates.at(-1)?.estimate).toEqual({ credits_estimated: 120, duration_seconds: 60, basis, price_version: 1 });
         expect(res.body.credits_estimated).toBe(120);
       } finally {
         Object.assign(gw.mediaProbe, { timesOut: false, durationSeconds: 12.4 });

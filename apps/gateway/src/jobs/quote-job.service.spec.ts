@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { JobInputV1, PriceListV1, ProbeInputRequestV1 } from '@vj/contracts';
+import type { JobInputV1, PriceListV1, ProbeInputReplyV1, ProbeInputRequestV1 } from '@vj/contracts';
 import { BillingServiceError, CurrentPrices, type BillingPort } from '../billing';
 import type { MediaProbePort } from './media-probe-port';
 import { ProbedDurations } from './probed-durations';
@@ -18,7 +18,7 @@ const PRICES: PriceListV1 = {
   },
 };
 
-function service(probe: (request: ProbeInputRequestV1) => Promise<{ duration_seconds: number | null }>, priceList?: BillingPort['priceList']) {
+function service(probe: (request: ProbeInputRequestV1) => Promise<ProbeInputReplyV1>, priceList?: BillingPort['priceList']) {
   const billing = { priceList: priceList ?? (async () => PRICES) } as unknown as BillingPort;
   const inputs = { resolve: async () => ({ input: INPUT }) } as unknown as VideoInputResolver;
   const media: MediaProbePort = { probe };
@@ -37,12 +37,27 @@ describe('QuoteJobService', () => {
     expect(probed).toEqual([{ version: 1, input: INPUT }]);
   });
 
-  it.each([
-    ['fails', async () => Promise.reject(new Error('media.probe: TIMEOUT'))],
-    ['cannot tell', async () => ({ duration_seconds: null })],
-  ])("quotes the job type's maximum when the probe %s", async (_name, probe) => {
-    const { estimate } = await service(probe).quote(REQUEST);
+  it("quotes the job type's maximum at once when the input states no duration that can be read", async () => {
+    let calls = 0;
+    const { estimate } = await service(async () => (calls++, { duration_seconds: null })).quote(REQUEST);
     expect(estimate).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration', price_version: 2 });
+    expect(calls).toBe(1);
+  });
+
+  it.each([
+    ['gets no answer in time', async () => Promise.reject(new Error('media.probe: TIMEOUT'))],
+    ["passes the worker's own time limit", async () => ({ duration_seconds: null, timed_out: true })],
+  ])("tries once more when the probe %s, and says so when the maximum is quoted", async (_name, probe) => {
+    let calls = 0;
+    const { estimate } = await service(() => (calls++, probe())).quote(REQUEST);
+    expect(estimate).toEqual({ credits_estimated: 120, duration_seconds: 60, basis: 'max_duration_timed_out', price_version: 2 });
+    expect(calls).toBe(2);
+  });
+
+  it('prices the duration a second try finds after the first timed out', async () => {
+    const replies: ProbeInputReplyV1[] = [{ duration_seconds: null, timed_out: true }, { duration_seconds: 4.5 }];
+    const { estimate } = await service(async () => replies.shift() as ProbeInputReplyV1).quote(REQUEST);
+    expect(estimate).toEqual({ credits_estimated: 10, duration_seconds: 4.5, basis: 'probed_duration', price_version: 2 });
   });
 
   it('lets billing being unreachable fail the quote', async () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { quoteJob, type CreditEstimateV1, type JobInputV1, type JobOptionsByType, type JobType } from '@vj/contracts';
 import { CurrentPrices } from '../billing';
 import { MEDIA_PROBE_PORT, type MediaProbePort } from './media-probe-port';
-import { ProbedDurations } from './probed-durations';
+import { ProbedDurations, type ProbeOutcome } from './probed-durations';
 import { UploadsRepository } from '../uploads';
 import { VideoInputResolver } from './video-input.resolver';
 
@@ -24,6 +24,10 @@ export interface JobQuote {
 // probe, priced with billing's current price list (cached, decision 0037). Both creates and
 // POST /v1/estimates quote through here. An upload is probed once: its duration is kept with it for
 // the bytes probed (decision 0036).
+// A probe that does not answer in time is tried once more before the maximum is quoted: a worker busy
+// for a moment is not a reason to hold 1,800 credits for a clip of a few seconds (decision 0090).
+const PROBE_ATTEMPTS = 2;
+
 @Injectable()
 export class QuoteJobService {
   private readonly logger = new Logger('QuoteJob');
@@ -39,28 +43,32 @@ export class QuoteJobService {
   async quote<T extends JobType>(request: JobRequest<T>): Promise<JobQuote> {
     const { input, probedDuration } = await this.inputs.resolve(request.accountId, request.videoUrl);
     const probedNow = probedDuration === undefined;
-    const duration = probedNow ? await this.durations.durationOf(request.accountId, input, () => this.probeAndKeep(input)) : probedDuration;
-    const estimate = quoteJob(await this.prices.current(), request.jobType, request.options, duration);
+    const outcome: ProbeOutcome = probedNow ? await this.durations.durationOf(request.accountId, input, () => this.probeAndKeep(input)) : { seconds: probedDuration };
+    const unknownBasis = outcome.seconds === null && outcome.timedOut ? 'max_duration_timed_out' : 'max_duration';
+    const estimate = quoteJob(await this.prices.current(), request.jobType, request.options, outcome.seconds, unknownBasis);
     return { input, estimate, probedNow };
   }
 
-  private async probeAndKeep(input: JobInputV1): Promise<number | null> {
-    const duration = await this.probeDuration(input);
-    if (duration !== null && input.kind === 'upload' && input.etag) {
+  private async probeAndKeep(input: JobInputV1): Promise<ProbeOutcome> {
+    let outcome = await this.probeOnce(input);
+    for (let attempt = 1; attempt < PROBE_ATTEMPTS && outcome.seconds === null && outcome.timedOut; attempt++) outcome = await this.probeOnce(input);
+    if (outcome.seconds !== null && input.kind === 'upload' && input.etag) {
       // Only saves the next quote a probe: a failure to keep it fails nothing.
-      await this.uploads.recordDuration(input.upload_id, input.etag, duration).catch((error: unknown) => this.logger.warn(`upload ${input.upload_id}: duration not kept: ${String(error)}`));
+      await this.uploads.recordDuration(input.upload_id, input.etag, outcome.seconds).catch((error: unknown) => this.logger.warn(`upload ${input.upload_id}: duration not kept: ${String(error)}`));
     }
-    return duration;
+    return outcome;
   }
 
   // The duration only refines the quote: without it the job type's maximum is quoted, so a slow or
-  // failed probe never fails a create.
-  private async probeDuration(input: JobInputV1): Promise<number | null> {
+  // failed probe never fails a create. No answer at all (the request's time limit, no worker up) is a
+  // time out as much as the worker's own limit is.
+  private async probeOnce(input: JobInputV1): Promise<ProbeOutcome> {
     try {
-      return (await this.media.probe({ version: 1, input })).duration_seconds;
+      const reply = await this.media.probe({ version: 1, input });
+      return reply.duration_seconds === null ? { seconds: null, timedOut: reply.timed_out === true } : { seconds: reply.duration_seconds };
     } catch (error) {
       this.logger.debug(`no duration for the quote (${input.kind} input): ${error instanceof Error ? error.message : String(error)}`);
-      return null;
+      return { seconds: null, timedOut: true };
     }
   }
 }

@@ -96,13 +96,13 @@ describe('gateway messaging: billing and the media probe over NATS', () => {
     expect(Date.now() - started).toBeLessThan(PROBE_TIMEOUT_MS * 3);
   });
 
-  it('quotes the maximum duration, through real NATS, when the probe times out', async () => {
+  it('quotes the maximum duration, through real NATS, when the probe times out twice', async () => {
     probeDelayMs = PROBE_TIMEOUT_MS * 3;
     const inputs = { resolve: async () => ({ input: INPUT }) } as unknown as VideoInputResolver;
     const quotes = new QuoteJobService(inputs, messaging.mediaProbe, new CurrentPrices(messaging.billing, 10_000), new ProbedDurations(60_000), {} as UploadsRepository);
     const options = { output_codec: 'vp9' as const, refine_foreground_edges: true, subject_is_person: true };
     const { estimate } = await quotes.quote({ accountId: 'a1', jobType: 'video-background-removal', videoUrl: INPUT.url, options });
-    const expected: CreditEstimateV1 = { credits_estimated: 120, duration_seconds: 60, basis: 'max_duration', price_version: 1 };
+    const expected: CreditEstimateV1 = { credits_estimated: 120, duration_seconds: 60, basis: 'max_duration_timed_out', price_version: 1 };
     expect(estimate).toEqual(expected);
   });
 

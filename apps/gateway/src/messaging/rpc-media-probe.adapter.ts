@@ -3,7 +3,7 @@ import type { ProbeInputReplyV1, ProbeInputRequestV1 } from '@vj/contracts';
 import type { MediaProbePort } from '../jobs';
 
 // Binds the MediaProbePort to the render workers' NATS RPC with its own, tight time limit: a quote must
-// not wait on a slow transload (QuoteJobService falls back to the maximum duration).
+// not wait on a slow transload (QuoteJobService tries once more, then falls back to the maximum duration).
 export class RpcMediaProbeAdapter implements MediaProbePort {
   constructor(
     private readonly client: MediaRpcClient,

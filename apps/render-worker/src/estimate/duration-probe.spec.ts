@@ -5,12 +5,15 @@ import { Logger } from '@nestjs/common';
 import type { ProbeInputRequestV1 } from '@vj/contracts';
 import { AllowList } from '@vj/egress';
 import { ProcessFailedError, type CommandRunner } from '../media';
+import type { ReadRange } from './stated-duration';
 import { DurationProbe, type DurationProbeSettings } from './duration-probe';
 import { decoderMaxPixels, MAX_DECODED_PICTURE } from '../media/input-fence';
 import { recordingRunner } from '../media/testing/recording-runner';
 
 const FAST_START_MP4 = readFileSync(join(__dirname, '..', 'media', '__fixtures__', 'probe', 'h264-aac-cover-art.json'), 'utf8');
 const PRESIGNED = 'http://s3.internal:9000/video-jobs/uploads/a1/u1?X-Amz-Signature=abc';
+// An object whose first bytes are no container the in-process header reader knows: ffprobe decides.
+const headerless = (): ReadRange => async () => new Uint8Array(0);
 
 const upload = (objectKey = 'uploads/a1/u1'): ProbeInputRequestV1 => ({ version: 1, input: { kind: 'upload', upload_id: 'u1', object_key: objectKey } });
 
@@ -25,7 +28,7 @@ describe('DurationProbe', () => {
       return PRESIGNED;
     },
   };
-  const probeWith = (commands: CommandRunner, limits: Partial<Pick<DurationProbeSettings, 'timeoutMs' | 'concurrency'>> = {}) =>
+  const probeWith = (commands: CommandRunner, limits: Partial<Pick<DurationProbeSettings, 'timeoutMs' | 'concurrency'>> = {}, objectRanges: (url: string) => ReadRange = headerless) =>
     new DurationProbe(storage, commands, {
       timeoutMs: 2500,
       maxBytes: 1024,
@@ -35,7 +38,7 @@ describe('DurationProbe', () => {
       ffprobePath: '/opt/ffprobe',
       resolve: async () => [{ address: '10.0.0.5', family: 4 }],
       ...limits,
-    });
+    }, objectRanges);
 
   beforeEach(() => {
     presigned.length = 0;
@@ -97,12 +100,38 @@ describe('DurationProbe', () => {
     expect(most).toBe(2);
   });
 
-  it('answers null when no probe slot frees up within the time limit', async () => {
+  it("answers an upload whose header states its duration without ffprobe, even with every probe slot taken", async () => {
+    let finish!: () => void;
+    const ffprobe = recordingRunner(() => new Promise((resolve) => (finish = () => resolve(FAST_START_MP4))));
+    // An MP4 whose moov's movie header says 6,000 units at 1,000 a second, with one track.
+    const mvhd = Buffer.alloc(108);
+    mvhd.writeUInt32BE(108, 0);
+    mvhd.write('mvhd', 4, 'latin1');
+    mvhd.writeUInt32BE(1000, 20);
+    mvhd.writeUInt32BE(6000, 24);
+    const trak = Buffer.from([0, 0, 0, 8, 0x74, 0x72, 0x61, 0x6b]);
+    const moov = Buffer.concat([Buffer.from([0, 0, 0, 8 + mvhd.length + trak.length]), Buffer.from('moov', 'latin1'), mvhd, trak]);
+    moov.writeUInt32BE(moov.length, 0);
+    const file = Buffer.concat([Buffer.from([0, 0, 0, 16]), Buffer.from('ftypisom\0\0\0\0', 'latin1'), moov]);
+    // The first upload's header is unknown: its ffprobe takes the only slot and hangs.
+    let opened = 0;
+    const ranges = () => (opened++ === 0 ? async () => new Uint8Array(0) : async (offset: number, length: number) => new Uint8Array(file.subarray(offset, offset + length)));
+    const probe = probeWith(ffprobe, { concurrency: 1 }, ranges);
+    const busy = probe.reply(upload());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ffprobe.commands).toHaveLength(1);
+    await expect(probe.reply(upload())).resolves.toEqual({ duration_seconds: 6 });
+    expect(ffprobe.commands).toHaveLength(1);
+    finish();
+    await expect(busy).resolves.toEqual({ duration_seconds: 2 });
+  });
+
+  it('answers null, timed out, when no probe slot frees up within the time limit', async () => {
     let finish!: () => void;
     const ffprobe = recordingRunner(() => new Promise((resolve) => (finish = () => resolve(FAST_START_MP4))));
     const probe = probeWith(ffprobe, { concurrency: 1, timeoutMs: 100 });
     const first = probe.reply(upload());
-    await expect(probe.reply(upload())).resolves.toEqual({ duration_seconds: null });
+    await expect(probe.reply(upload())).resolves.toEqual({ duration_seconds: null, timed_out: true });
     expect(debug).toHaveBeenCalledWith('no duration for upload u1: the time limit passed');
     expect(ffprobe.commands).toHaveLength(1);
     finish();

@@ -40,6 +40,7 @@ export class DurationProbe {
     private readonly storage: Pick<ObjectStorage, 'presignGet'>,
     private readonly runner: CommandRunner,
     private readonly settings: DurationProbeSettings,
+    private readonly objectRanges: (url: string, signal: AbortSignal) => ReadRange = presignedUrlRanges,
   ) {
     this.slots = new ProbeSlots(settings.concurrency);
   }
@@ -60,7 +61,7 @@ export class DurationProbe {
       const reason = expectedReason(error);
       if (reason) this.logger.debug(`no duration for ${describe(input)}: ${reason}`);
       else this.logger.warn(`no duration for ${describe(input)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return { duration_seconds: null };
+      return isTimeout(error) ? { duration_seconds: null, timed_out: true } : { duration_seconds: null };
     }
   }
 
@@ -69,7 +70,7 @@ export class DurationProbe {
   // worker has no S3_PUBLIC_ENDPOINT, so the URL is signed for S3_ENDPOINT.
   private async probeUpload(objectKey: string, deadline: Deadline): Promise<number | null> {
     const url = await this.storage.presignGet(objectKey, PRESIGN_TTL_SECONDS, 'input', 'application/octet-stream');
-    const stated = await this.statedDuration(presignedUrlRanges(url, AbortSignal.timeout(deadline.remainingMs())));
+    const stated = await this.statedDuration(this.objectRanges(url, AbortSignal.timeout(deadline.remainingMs())));
     return stated ?? this.slots.run(deadline.remainingMs(), () => this.ffprobe(url, PRESIGNED_URL, deadline, true));
   }
 
@@ -126,9 +127,15 @@ function describe(input: JobInputV1): string {
 // Why a user's input gave no duration (refused or failed fetch, unreadable file, the time limit), or
 // null for our own failures, which are logged with their stack.
 function expectedReason(error: unknown): string | null {
-  if ((error as { name?: unknown } | null)?.name === 'TimeoutError') return 'the time limit passed';
+  if (isTimeout(error)) return 'the time limit passed';
   const jobError = jobErrorOf(error);
   if (!jobError) return null;
   const detail = jobError.details?.[0]?.message;
   return detail && !jobError.message.includes(detail) ? `${jobError.message}: ${detail}` : jobError.message;
+}
+
+// The probe's own limit (a slot's wait, a fetch's or ffprobe's deadline) passed: busy, not unreadable.
+function isTimeout(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'TimeoutError' || jobErrorOf(error)?.code === 'timeout';
 }

@@ -4,9 +4,10 @@ import type { JobType } from '../job/job-type';
 // Billing's messages: its RPC catalogue (vj.rpc.billing.v1.*), its events (vj.events.billing.v1.*) and
 // the render workers' duration probe (vj.rpc.media.v1.probe) that estimates start from.
 
-// How the duration behind an estimate was found: probed from the input, or the job type's maximum
-// because the probe could not tell in time.
-export const ESTIMATE_BASES = ['probed_duration', 'max_duration'] as const;
+// How the duration behind an estimate was found: probed from the input; or the job type's maximum,
+// because the input states no duration that could be read (max_duration) or because no probe answered
+// within its time limit, retried (max_duration_timed_out).
+export const ESTIMATE_BASES = ['probed_duration', 'max_duration', 'max_duration_timed_out'] as const;
 export type EstimateBasis = (typeof ESTIMATE_BASES)[number];
 
 export interface CreditEstimateV1 {
@@ -128,6 +129,9 @@ export interface ProbeInputRequestV1 {
 
 export interface ProbeInputReplyV1 {
   duration_seconds: number | null;
+  // Set with a null duration when the worker's time limit passed first: another try may still tell
+  // (absent from workers older than it: read as false).
+  timed_out?: boolean;
 }
 
 // vj.events.billing.v1.*: billing -> any internal consumer. Nats-Msg-Id `<job_id>.<kind>`.

@@ -1,4 +1,4 @@
-import type { CreditEstimateV1 } from '../messaging/billing-payloads';
+import type { CreditEstimateV1, EstimateBasis } from '../messaging/billing-payloads';
 import type { JobOptionsByType } from '../job/job-options';
 import type { JobType } from '../job/job-type';
 
@@ -59,14 +59,21 @@ export function priceOf(price: JobTypePriceV1, options: object, durationSeconds:
 }
 
 // The estimate of a job: the price of its probed duration, or of the job type's maximum duration when
-// the probe could not tell (the most the job can cost, so the hold always covers it).
-export function quoteJob<T extends JobType>(list: PriceListV1, jobType: T, options: JobOptionsByType[T], durationSeconds: number | null): CreditEstimateV1 {
+// the probe could not tell (the most the job can cost, so the hold always covers it); `unknownBasis`
+// says why it could not.
+export function quoteJob<T extends JobType>(
+  list: PriceListV1,
+  jobType: T,
+  options: JobOptionsByType[T],
+  durationSeconds: number | null,
+  unknownBasis: Exclude<EstimateBasis, 'probed_duration'> = 'max_duration',
+): CreditEstimateV1 {
   const price = list.prices[jobType];
   const duration = durationSeconds ?? price.max_duration_seconds;
   return {
     credits_estimated: priceOf(price, options, duration).credits,
     duration_seconds: duration,
-    basis: durationSeconds === null ? 'max_duration' : 'probed_duration',
+    basis: durationSeconds === null ? unknownBasis : 'probed_duration',
     price_version: list.version,
   };
 }

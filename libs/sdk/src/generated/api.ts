@@ -610,7 +610,7 @@ export interface components {
         };
         Estimate: {
             /** @enum {string} */
-            basis: "probed_duration" | "max_duration";
+            basis: "probed_duration" | "max_duration" | "max_duration_timed_out";
             credits_estimated: number;
             duration_seconds: number;
         };

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { startService } from '../../scripts/stack/service-process';
@@ -16,7 +16,8 @@ export interface BenchStack {
 }
 
 // The whole stack as `npm start` runs it, on a throwaway data folder with quiet logs, stopped and
-// removed whatever the benchmark does.
+// removed whatever the benchmark does. BENCH_STACK_LOG=<file> keeps the services' output there (with
+// LOG_LEVEL, to follow where a benchmark's time goes).
 export async function withBenchStack(env: NodeJS.ProcessEnv, work: (bench: BenchStack) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-'));
   // PostgreSQL runs as the postgres user when we are root: it must be able to reach its data folder.
@@ -30,8 +31,8 @@ export async function withBenchStack(env: NodeJS.ProcessEnv, work: (bench: Bench
       durable: false,
       renderWorkers: Number(env.RENDER_WORKERS ?? 1),
       natsNodes: Number(env.NATS_NODES ?? 1),
-      env: { LOG_LEVEL: 'warn', ...s3.env, ...env },
-      log: () => undefined,
+      env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...s3.env, ...env },
+      log: stackLog(process.env.BENCH_STACK_LOG),
     });
     const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
     const apiUrl = stack.apiUrl;
@@ -48,6 +49,12 @@ export async function withBenchStack(env: NodeJS.ProcessEnv, work: (bench: Bench
     await s3?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function stackLog(path: string | undefined): (line: string) => void {
+  if (!path) return () => undefined;
+  writeFileSync(path, '');
+  return (line) => appendFileSync(path, `${new Date().toISOString()} ${line}\n`);
 }
 
 interface S3Process {

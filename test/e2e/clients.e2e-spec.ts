@@ -91,10 +91,12 @@ describe('clients: the SDK and the vj CLI, end to end', () => {
     for (const path of outcome.outputs) expect(statSync(join(e2e.dir, path)).size).toBeGreaterThan(0);
   });
 
-  it('CLI: puts a person on a colour with --background, and writes a PNG sequence with --codec png_sequence', async () => {
+  it('CLI: puts a person on a colour and on an image file (uploaded first) with --background, and writes a PNG sequence with --codec png_sequence', async () => {
     const input = await clip('person-on-green.mp4', 1);
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x0000ff:s=320x180', '-frames:v', '1', join(e2e.dir, 'sky.png')]);
     for (const [args, output] of [
       [['--background', '#00ff00'], 'on-green.mp4'],
+      [['--background', 'sky.png'], 'on-sky.mp4'],
       [['--codec', 'png_sequence'], 'frames.zip'],
     ] as const) {
       const run = await vj(['--json', 'remove-background', input, '-o', output, ...args]);
@@ -102,6 +104,11 @@ describe('clients: the SDK and the vj CLI, end to end', () => {
       expect((JSON.parse(run.stdout) as { outputs: string[] }).outputs).toEqual([output]);
       expect(statSync(join(e2e.dir, output)).size).toBeGreaterThan(0);
     }
+    // The picture's corner is behind nobody: the uploaded image's blue there (H.264's 4:2:0 blurs it a little).
+    const { stdout: corner } = await promisify(execFile)('ffmpeg', ['-v', 'error', '-i', join(e2e.dir, 'on-sky.mp4'), '-frames:v', '1', '-vf', 'crop=8:8:0:0', '-pix_fmt', 'rgb24', '-f', 'rawvideo', '-'], { encoding: 'buffer' });
+    const [red, green, blue] = [0, 1, 2].map((channel) => corner.reduce((sum: number, value: number, index: number) => (index % 3 === channel ? sum + value : sum), 0) / (corner.length / 3));
+    expect(blue).toBeGreaterThan(200);
+    expect(Math.max(red as number, green as number)).toBeLessThan(60);
     const wrong = await vj(['remove-background', input, '-o', 'never.mp4', '--background', 'green']);
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/#RRGGBB/);

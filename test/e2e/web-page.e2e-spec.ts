@@ -60,14 +60,22 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     return status;
   }
 
-  async function chooseAndStart(file: string, type: 'clean-audio-video' | 'video-background-removal', codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence', background: 'none' | 'color' | 'image' = 'none', imageUrl = ''): Promise<void> {
-    if (file) await page.setInputFiles('input[type=file]', file);
+  async function chooseAndStart(
+    file: string,
+    type: 'clean-audio-video' | 'video-background-removal',
+    codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence',
+    background: 'none' | 'color' | 'image' | 'image-file' = 'none',
+    // The image's URL, or for 'image-file' its path.
+    image = '',
+  ): Promise<void> {
+    if (file) await page.setInputFiles('#video-file', file);
     await page.getByLabel('Job type').selectOption(type);
     if (codec) await page.getByLabel('Output').selectOption(codec);
     if (type === 'video-background-removal') await page.locator('#new-background').selectOption(background);
+    if (background === 'image-file') await page.setInputFiles('#background-image-file', image);
     // Typed, then left: the field commits its value (a change), as when the user moves on.
-    if (imageUrl) {
-      await page.getByLabel(/^Image URL/).fill(imageUrl);
+    if (background === 'image') {
+      await page.getByLabel(/^Image URL/).fill(image);
       await page.getByLabel(/^Image URL/).blur();
     }
     // Uploaded at once, then priced from the probed duration of this very file.
@@ -207,6 +215,13 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
   it('puts the person on an image from a URL', async () => {
     await ffmpegTool(['-f', 'lavfi', '-i', 'color=c=0x2850c8:size=640x360', '-frames:v', '1', join(e2e.dir, 'studio.png')]);
     await chooseAndStart('', 'video-background-removal', undefined, 'image', `${e2e.files.baseUrl}/studio.png`);
+    expect(await waitForFinalStatus()).toBe('COMPLETED');
+    expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(/-composite\.mp4$/);
+  });
+
+  it('puts the person on an image file, uploaded when the job starts', async () => {
+    await ffmpegTool(['-f', 'lavfi', '-i', 'color=c=0xc85028:size=640x360', '-frames:v', '1', join(e2e.dir, 'wall.jpg')]);
+    await chooseAndStart('', 'video-background-removal', undefined, 'image-file', join(e2e.dir, 'wall.jpg'));
     expect(await waitForFinalStatus()).toBe('COMPLETED');
     expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(/-composite\.mp4$/);
   });

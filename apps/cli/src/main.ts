@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VideoJobs, type Job, type JobStatus, type JobType } from '@vj/sdk';
 import { loadConfig } from './config';
@@ -8,15 +9,24 @@ import { runJob } from './run-job';
 const JOB_TYPES: JobType[] = ['clean-audio-video', 'video-background-removal'];
 const STATUSES: JobStatus[] = ['PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'];
 
-// --background: a colour (#RRGGBB), blur or blur:0..1 (blur alone: 0.5), or an image's http(s) URL
-// (the API checks the URL itself).
-function background(value: string): { color: string } | { blur: number } | { image_url: string } {
+type BackgroundOption = { color: string } | { blur: number } | { image_url: string } | { image_file: string };
+
+// --background: a colour (#RRGGBB), blur or blur:0..1 (blur alone: 0.5), an image's http(s) URL (the API
+// checks the URL itself), or an image file, uploaded before the job is created.
+function background(value: string): BackgroundOption {
   if (/^#[0-9A-Fa-f]{6}$/.test(value)) return { color: value };
   if (/^https?:\/\//i.test(value)) return { image_url: value };
   const blur = /^blur(?::(\d*\.?\d+))?$/.exec(value);
   const strength = blur ? Number(blur[1] ?? 0.5) : NaN;
-  if (!(strength >= 0 && strength <= 1)) throw new InvalidArgumentError("a colour #RRGGBB, blur[:0..1], or an image's http(s) URL");
-  return { blur: strength };
+  if (strength >= 0 && strength <= 1) return { blur: strength };
+  if (/\.(png|jpe?g|webp)$/i.test(value) && existsSync(value)) return { image_file: value };
+  throw new InvalidArgumentError("a colour #RRGGBB, blur[:0..1], an image's http(s) URL, or a PNG, JPEG or WebP file");
+}
+
+// An image file becomes the upload:// URL of its upload.
+async function backgroundOf(option: BackgroundOption): Promise<{ color: string } | { blur: number } | { image_url: string }> {
+  if (!('image_file' in option)) return option;
+  return { image_url: (await client().uploads.upload(option.image_file)).video_url };
 }
 
 function number(value: string): number {
@@ -82,11 +92,11 @@ program
   .requiredOption('-o, --output <path>', 'where to write the cut-out (the matte goes beside it under its own name)')
   .addOption(new Option('--codec <codec>', 'output codec').choices(['vp9', 'h264', 'prores', 'png_sequence']))
   .option('--refine', 'refine the edges (slower)')
-  .option('--background <background>', "a colour '#RRGGBB', blur[:0..1] (the picture blurred behind the person), or an image's http(s) URL (PNG, JPEG or WebP, scaled to cover)", background)
-  .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'; refine?: boolean; background?: ReturnType<typeof background> }) => {
+  .option('--background <background>', "a colour '#RRGGBB', blur[:0..1] (the picture blurred behind the person), or an image (PNG, JPEG or WebP, scaled to cover): an http(s) URL or a file, uploaded first", background)
+  .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'; refine?: boolean; background?: BackgroundOption }) => {
     await runAndReport('video-background-removal', input, options.output, {
       ...(options.codec && { output_codec: options.codec }),
-      ...(options.background && { background: options.background }),
+      ...(options.background && { background: await backgroundOf(options.background) }),
       ...(options.refine && { refine_foreground_edges: true }),
     });
   });

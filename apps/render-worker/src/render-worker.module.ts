@@ -84,6 +84,7 @@ export class RenderWorkerModule {
           maxBytes: config.BACKGROUND_IMAGE_MAX_BYTES,
           timeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
           allowHosts,
+          storage,
           ffprobePath: config.FFPROBE_PATH,
         }),
       ),

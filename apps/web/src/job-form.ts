@@ -1,10 +1,12 @@
 import type { CreateCleanAudioVideoJob, CreateVideoBackgroundRemovalJob, JobType } from '@vj/sdk';
 import { byId } from './dom';
 
-// A create body without its video_url, which comes from the upload.
+// A create body without its video_url, which comes from the upload; a background image file is
+// uploaded when the job starts, and its upload:// URL becomes the background's image_url (it does not
+// change the price, so estimates leave it out).
 export type JobChoice =
   | { type: 'clean-audio-video'; options: Omit<CreateCleanAudioVideoJob, 'video_url'> }
-  | { type: 'video-background-removal'; options: Omit<CreateVideoBackgroundRemovalJob, 'video_url'> };
+  | { type: 'video-background-removal'; options: Omit<CreateVideoBackgroundRemovalJob, 'video_url'>; backgroundFile?: File };
 
 // The job type and option controls of the "New job" form (index.html).
 export class JobForm {
@@ -21,13 +23,14 @@ export class JobForm {
   private readonly backgroundColor = byId<HTMLInputElement>('background-color');
   private readonly backgroundBlur = byId<HTMLInputElement>('background-blur');
   private readonly backgroundImage = byId<HTMLInputElement>('background-image');
+  private readonly backgroundImageFile = byId<HTMLInputElement>('background-image-file');
 
   constructor(onChange: () => void) {
     const changed = () => {
       this.sync();
       onChange();
     };
-    for (const control of [this.jobType, this.strength, this.normalize, this.targetLufs, this.codec, this.refine, this.newBackground, this.backgroundColor, this.backgroundBlur, this.backgroundImage]) {
+    for (const control of [this.jobType, this.strength, this.normalize, this.targetLufs, this.codec, this.refine, this.newBackground, this.backgroundColor, this.backgroundBlur, this.backgroundImage, this.backgroundImageFile]) {
       control.addEventListener('change', changed);
     }
     this.strength.addEventListener('input', () => this.sync());
@@ -41,7 +44,14 @@ export class JobForm {
   // The options as the API takes them, or null (with the browser's message on the control) when one
   // is out of range.
   read(report = false): JobChoice | null {
-    const controls = this.type === 'clean-audio-video' ? [this.strength, this.targetLufs] : this.newBackground.value === 'image' ? [this.backgroundImage] : [];
+    const controls =
+      this.type === 'clean-audio-video'
+        ? [this.strength, this.targetLufs]
+        : this.newBackground.value === 'image'
+          ? [this.backgroundImage]
+          : this.newBackground.value === 'image-file'
+            ? [this.backgroundImageFile]
+            : [];
     const invalid = controls.find((control) => !control.checkValidity() || control.value === '');
     if (invalid) {
       if (report) invalid.reportValidity();
@@ -62,6 +72,8 @@ export class JobForm {
     if (this.newBackground.value === 'color') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { color: this.backgroundColor.value } } };
     if (this.newBackground.value === 'blur') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { blur: Number(this.backgroundBlur.value) } } };
     if (this.newBackground.value === 'image') return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges, background: { image_url: this.backgroundImage.value.trim() } } };
+    const backgroundFile = this.newBackground.value === 'image-file' ? this.backgroundImageFile.files?.[0] : undefined;
+    if (backgroundFile) return { type: 'video-background-removal', options: { output_codec: 'h264', refine_foreground_edges }, backgroundFile };
     return { type: 'video-background-removal', options: { output_codec: this.codec.value as CreateVideoBackgroundRemovalJob['output_codec'], refine_foreground_edges } };
   }
 
@@ -73,6 +85,7 @@ export class JobForm {
     byId('background-color-label').hidden = this.newBackground.value !== 'color';
     byId('background-blur-label').hidden = this.newBackground.value !== 'blur';
     byId('background-image-label').hidden = this.newBackground.value !== 'image';
+    byId('background-image-file-label').hidden = this.newBackground.value !== 'image-file';
     this.targetLufs.disabled = !this.normalize.checked;
     this.strengthValue.value = Number(this.strength.value).toFixed(2);
   }

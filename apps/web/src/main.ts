@@ -220,6 +220,13 @@ function onProgress({ stage, progress }: Progress): void {
   ui.processingDetail.textContent = detail;
 }
 
+// A background image file, uploaded now: the job names its upload.
+async function backgroundImageOf(image: File | undefined): Promise<{ background: { image_url: string } } | Record<string, never>> {
+  if (!image || !client) return {};
+  announce(`Uploading ${image.name}…`);
+  return { background: { image_url: (await client.uploads.upload(image)).video_url } };
+}
+
 async function startJob(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   if (!client || !file || running) return;
@@ -237,7 +244,7 @@ async function startJob(event: SubmitEvent): Promise<void> {
     const created =
       choice.type === 'clean-audio-video'
         ? await client.cleanAudioVideo.create({ ...choice.options, video_url })
-        : await client.videoBackgroundRemoval.create({ ...choice.options, video_url });
+        : await client.videoBackgroundRemoval.create({ ...choice.options, video_url, ...(await backgroundImageOf(choice.backgroundFile)) });
     const createdAt = new Date().toISOString();
     running = { jobId: created.job_id, type: choice.type };
     showStatus(created);

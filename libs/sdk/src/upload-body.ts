@@ -23,6 +23,11 @@ const CONTENT_TYPES: Record<string, string> = {
   ogv: 'video/ogg',
   wmv: 'video/x-ms-wmv',
   flv: 'video/x-flv',
+  // A background removal's background image (an upload:// image_url).
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
 };
 
 export function contentTypeOf(fileName: string): string {

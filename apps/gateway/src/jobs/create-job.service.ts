@@ -8,7 +8,10 @@ import { maxProcessingJobs } from '../rate-limits/rate-limit-policy';
 import { isRequestIdKey, type IdempotencyInput } from './idempotency.decorators';
 import { renderCreatedJob } from '@vj/contracts';
 import { JOBS_PORT, JobsServiceError, type JobsPort } from './jobs-port';
+import { OwnUploads } from './own-uploads';
 import { QuoteJobService, type JobRequest } from './quote-job.service';
+import type { GatewayJobType, JobCreateBody } from './types/gateway-job-type';
+import { GATEWAY_JOB_TYPES } from './types/gateway-job-types';
 
 export interface CreateJobInput<T extends JobType> extends JobRequest<T> {
   idempotency?: IdempotencyInput;
@@ -30,6 +33,7 @@ export class CreateJobService {
     private readonly quotes: QuoteJobService,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly accounts: AccountsRepository,
+    private readonly uploads: OwnUploads,
   ) {}
 
   async execute<T extends JobType>(request: CreateJobInput<T>): Promise<JobObject> {
@@ -37,6 +41,7 @@ export class CreateJobService {
     // client sent that id again, and the create itself replays it then.
     const earlier = request.idempotency && !isRequestIdKey(request.idempotency.key) && (await this.jobs.replay({ version: 1, account_id: request.accountId, idempotency: request.idempotency }));
     if (earlier) return renderCreatedJob(earlier.job);
+    await this.checkOptionUploads(request);
     const { input, estimate, probedNow } = await this.quotes.quote(request);
     // A probe takes seconds; an account suspended meanwhile (its jobs cancelled) gets no new one.
     if (probedNow && !(await this.accounts.isActive(request.accountId))) throw new ApiError(401, 'unauthenticated', 'the account is suspended');
@@ -53,6 +58,17 @@ export class CreateJobService {
       ...(request.webhookUrl && { webhook_url: request.webhookUrl }),
     });
     return renderCreatedJob(job);
+  }
+
+  // Checked before the quote: a refused image costs no probe.
+  private async checkOptionUploads<T extends JobType>(request: CreateJobInput<T>): Promise<void> {
+    const jobType = GATEWAY_JOB_TYPES[request.jobType] as unknown as GatewayJobType<T, JobCreateBody>;
+    for (const named of jobType.optionUploads?.(request.options) ?? []) {
+      const { declaration } = await this.uploads.find(request.accountId, named.field, named.url);
+      if (!named.contentTypes.includes(declaration.content_type)) {
+        throw ApiError.invalidField(named.field, `this upload is ${declaration.content_type}; ${named.field} takes an upload declared as ${named.contentTypes.join(', ')}`);
+      }
+    }
   }
 
   // A call that timed out may have created the job: asked again with the same key, the jobs service

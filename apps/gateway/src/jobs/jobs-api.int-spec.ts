@@ -80,7 +80,8 @@ describe('job endpoints', () => {
       ['a background of an unknown kind', { background: { video_url: 'https://media.example.com/beach.mp4' } }, ['background', 'background.video_url']],
       ['an image_url of a file', { background: { image_url: 'file:///etc/passwd' } }, 'background.image_url'],
       ['an image_url with credentials', { background: { image_url: 'https://user:secret@media.example.com/beach.jpg' } }, 'background.image_url'],
-      ['an upload:// image_url (not taken yet)', { background: { image_url: 'upload://9b2e4c1d-7f3a-4e8b-a6d5-1c0f2e3d4b5a' } }, 'background.image_url'],
+      ['an upload:// image_url that no upload has', { background: { image_url: 'upload://9b2e4c1d-7f3a-4e8b-a6d5-1c0f2e3d4b5a' } }, 'background.image_url'],
+      ['a malformed upload:// image_url', { background: { image_url: 'upload://../../secret' } }, 'background.image_url'],
       ['an image_url longer than 2048 characters', { background: { image_url: `https://media.example.com/${'a'.repeat(2030)}` } }, 'background.image_url'],
       ['an image_url beside a colour', { background: { image_url: 'https://media.example.com/beach.jpg', color: '#00ff00' } }, 'background'],
       ['a colour not written #RRGGBB', { background: { color: 'green' } }, 'background.color'],
@@ -126,6 +127,34 @@ describe('job endpoints', () => {
         etag: createHash('md5').update('video bytes').digest('hex'),
         size: 11,
       });
+    });
+
+    it('sends an image upload of the same account as the background, checked before any probe', async () => {
+      const image = await gw.upload(alice, 'png bytes', { contentType: 'image/png' });
+      const probes = gw.mediaProbe.probes.length;
+      const res = await create('video-background-removal', { video_url: VIDEO, background: { image_url: image.video_url } });
+      expect(res.status).toBe(202);
+      expect(gw.jobs.creates.at(-1)?.options).toEqual({ output_codec: 'h264', refine_foreground_edges: true, subject_is_person: true, background: { image_url: image.video_url } });
+      expect(gw.mediaProbe.probes.length - probes).toBeLessThanOrEqual(1);
+    });
+
+    it.each([
+      ["another account's image upload", async () => (await gw.upload(bob, 'png bytes', { contentType: 'image/png' })).video_url, 'no upload of this account'],
+      ['an image upload declared and never PUT', async () => (await gw.upload(alice, 'png bytes', { contentType: 'image/png', put: false })).video_url, 'PUT the bytes'],
+      ['a video upload', async () => (await gw.upload(alice, 'video bytes')).video_url, 'takes an upload declared as image/png, image/jpeg, image/webp'],
+    ])('refuses %s as a background image with 422 on background.image_url, creating nothing', async (_name, imageUrl, message) => {
+      const creates = gw.jobs.creates.length;
+      const res = await create('video-background-removal', { video_url: VIDEO, background: { image_url: await imageUrl() } });
+      expectInvalid(res, 422, ['background.image_url']);
+      expect(res.body.error.message).toContain(message);
+      expect(gw.jobs.creates.length).toBe(creates);
+    });
+
+    it('refuses an image upload as a video_url with 422 on video_url', async () => {
+      const image = await gw.upload(alice, 'png bytes', { contentType: 'image/jpeg' });
+      const res = await create('clean-audio-video', { video_url: image.video_url });
+      expectInvalid(res, 422, ['video_url']);
+      expect(res.body.error.message).toContain('this upload is an image');
     });
 
     it("refuses another account's upload with 422 on video_url", async () => {

@@ -18,6 +18,7 @@ import { QuoteJobService } from './quote-job.service';
 import { ReadJobsService } from './read-jobs.service';
 import { SettledJobCache } from './settled-job-cache';
 import { GATEWAY_JOB_TYPES } from './types/gateway-job-types';
+import { OwnUploads } from './own-uploads';
 import { VideoInputResolver } from './video-input.resolver';
 
 // The job resources: create (quoted and held first), read, list, follow, cancel and delete, and the
@@ -28,6 +29,7 @@ import { VideoInputResolver } from './video-input.resolver';
   providers: [
     { provide: ProbedDurations, useFactory: (config: GatewayConfig) => new ProbedDurations(config.ESTIMATE_DURATION_TTL_SECONDS * 1000), inject: [GATEWAY_CONFIG] },
     { provide: SettledJobCache, useFactory: (config: GatewayConfig) => new SettledJobCache(config.SETTLED_JOB_CACHE_SECONDS * 1000), inject: [GATEWAY_CONFIG] },
+    OwnUploads,
     VideoInputResolver,
     JobPresenter,
     QuoteJobService,

@@ -68,6 +68,8 @@ describe('POST /v1/uploads', () => {
     ['a missing file_name', { content_type: 'video/mp4', file_size: 1 }, ['file_name']],
     ['a file_name with a slash', { file_name: '../x.mp4', content_type: 'video/mp4', file_size: 1 }, ['file_name']],
     ['a text content_type', { file_name: 'x.txt', content_type: 'text/plain', file_size: 1 }, ['content_type']],
+    ['an image type no background takes (a GIF)', { file_name: 'x.gif', content_type: 'image/gif', file_size: 1 }, ['content_type']],
+    ['an SVG image', { file_name: 'x.svg', content_type: 'image/svg+xml', file_size: 1 }, ['content_type']],
     ['a fractional file_size', { file_name: 'x.mp4', content_type: 'video/mp4', file_size: 1.5 }, ['file_size']],
     ['a zero file_size', { file_name: 'x.mp4', content_type: 'video/mp4', file_size: 0 }, ['file_size']],
     ['an unknown property', { file_name: 'x.mp4', content_type: 'video/mp4', file_size: 1, checksum: 'abc' }, ['checksum']],

@@ -1,3 +1,4 @@
+import { uploadVideoUrl } from '@vj/contracts';
 import { IsNull, LessThan, Not, type DataSource } from 'typeorm';
 import { JobEntity } from '../database/job.entity';
 
@@ -28,11 +29,13 @@ export class RetentionStore {
     });
   }
 
-  // Whether a job still PROCESSING reads this upload (the object key names the account).
+  // Whether a job still PROCESSING reads this upload (the object key names the account): as its input,
+  // or as its background image (decision 0091).
   async uploadInUse(accountId: string, objectKey: string): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM "jobs"."job" WHERE "account_id" = $1 AND "status" = 'PROCESSING' AND "input"->>'object_key' = $2 LIMIT 1`,
-      [accountId, objectKey],
+      `SELECT 1 FROM "jobs"."job" WHERE "account_id" = $1 AND "status" = 'PROCESSING'
+         AND ("input"->>'object_key' = $2 OR "options"->'background'->>'image_url' = $3) LIMIT 1`,
+      [accountId, objectKey, uploadVideoUrl(objectKey.slice(objectKey.lastIndexOf('/') + 1))],
     );
     return rows.length > 0;
   }

@@ -1,4 +1,4 @@
-import { CLEAN_AUDIO_DEFAULTS, uploadObjectKey, type CreateJobRequestV1, type StoredResultV1 } from '@vj/contracts';
+import { CLEAN_AUDIO_DEFAULTS, uploadObjectKey, uploadVideoUrl, type CreateJobRequestV1, type StoredResultV1 } from '@vj/contracts';
 import { createDatabase, startS3Server, type LocalS3Server } from '@vj/local-stack';
 import { ObjectStorage } from '@vj/storage';
 import { randomUUID } from 'node:crypto';
@@ -124,5 +124,21 @@ describe('retention: deleted jobs, expired results, inputs of ended jobs, old up
     await sweepAt(25 * HOUR);
     expect(await exists(unused)).toBe(false);
     expect(await exists(inUse)).toBe(true);
+  });
+
+  it("keeps an old image upload a PROCESSING job puts behind its person, and lets it go once the job ended, leaving the job's input to its own rule", async () => {
+    const imageId = randomUUID();
+    const image = uploadObjectKey(account, imageId);
+    await put(image);
+    const input = uploadObjectKey(account, randomUUID());
+    await put(input);
+    const options = { output_codec: 'h264' as const, refine_foreground_edges: true, subject_is_person: true, background: { image_url: uploadVideoUrl(imageId) } };
+    const request: CreateJobRequestV1 = { version: 1, account_id: account, job_type: 'video-background-removal', input: { kind: 'upload', upload_id: 'x', object_key: input }, options };
+    const { job } = await jobs.create(request);
+    await sweepAt(25 * HOUR);
+    expect(await exists(image)).toBe(true);
+    await jobs.applyCommand(job.job_id, { kind: 'fail', error: { code: 'generation_failed', message: 'test' } });
+    await sweepAt(25 * HOUR);
+    expect(await exists(image)).toBe(false);
   });
 });

@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
+import { uploadObjectKey } from '@vj/contracts';
 import { AllowList } from '@vj/egress';
+import { startS3Server, type LocalS3Server } from '@vj/local-stack';
+import { ObjectStorage } from '@vj/storage';
 import { JobFailure } from '../errors/job-failure';
 import { startLocalHttpServer, type LocalHttpServer } from '../input/testing/local-http-server';
 import { MediaError } from '../media';
@@ -27,15 +30,21 @@ function pngClaiming(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.alloc(100))), chunk('IEND', Buffer.alloc(0))]);
 }
 
+const ACCOUNT = '6b1c3f0e-6a55-4c3e-9a36-8f2c1d4b5e01';
+const OTHER_ACCOUNT = '0d9e8f7a-1b2c-4d3e-8f4a-5b6c7d8e9f00';
+const uploadUrl = (id: number) => `upload://00000000-0000-4000-8000-${String(id).padStart(12, '0')}`;
+
 describe('BackgroundImages', () => {
   let dir: string;
   let server: LocalHttpServer;
+  let s3: LocalS3Server;
+  let images: BackgroundImages;
   const bodies = new Map<string, Buffer>();
-  const images = new BackgroundImages({ maxBytes: 256 * 1024, timeoutMs: 5_000, allowHosts: AllowList.parse('127.0.0.1'), ffprobePath: FFPROBE_PATH });
-  const fetchTo = async (name: string): Promise<unknown> => {
-    const path = join(dir, `fetched-${name.replace(/\W/g, '')}`);
-    return images.fetch(`${server.base}/${name}`, path, new AbortController().signal).then(() => path, (error: unknown) => error);
+  const fetchUrl = async (url: string, accountId = ACCOUNT): Promise<unknown> => {
+    const path = join(dir, `fetched-${url.replace(/\W/g, '')}`);
+    return images.fetch(url, accountId, path, new AbortController().signal).then(() => path, (error: unknown) => error);
   };
+  const fetchTo = (name: string): Promise<unknown> => fetchUrl(`${server.base}/${name}`);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vj-background-image-'));
@@ -49,6 +58,15 @@ describe('BackgroundImages', () => {
     bodies.set('/bomb.png', pngClaiming(50_000, 50_000));
     bodies.set('/playlist.png', Buffer.from(`#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nhttp://127.0.0.1/secret.png\n#EXT-X-ENDLIST\n`));
     bodies.set('/huge.png', Buffer.alloc(300 * 1024, 1));
+    writeFileSync(join(dir, 'huge.png'), bodies.get('/huge.png') as Buffer);
+    s3 = await startS3Server();
+    const storage = new ObjectStorage({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'background-images', region: 'us-east-1' });
+    await storage.ensureBucket();
+    images = new BackgroundImages({ maxBytes: 256 * 1024, timeoutMs: 5_000, allowHosts: AllowList.parse('127.0.0.1'), storage, ffprobePath: FFPROBE_PATH });
+    // The account's uploads 1 (a JPEG), 2 (a GIF), 3 (over the limit); upload 1 only under its own prefix.
+    for (const [id, name, type] of [[1, 'room.jpg', 'image/jpeg'], [2, 'anim.gif', 'image/png'], [3, 'huge.png', 'image/png']] as const) {
+      await storage.putFile(uploadObjectKey(ACCOUNT, uploadUrl(id).slice('upload://'.length)), join(dir, name), type);
+    }
     server = await startLocalHttpServer((req, res) => {
       if (req.url === '/to-loopback') return void res.writeHead(302, { location: `http://127.0.0.2:${new URL(server.base).port}/room.png` }).end();
       const body = bodies.get(req.url ?? '');
@@ -57,6 +75,7 @@ describe('BackgroundImages', () => {
   });
   afterAll(async () => {
     await server.close();
+    await s3?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -85,5 +104,18 @@ describe('BackgroundImages', () => {
     expect(redirected).toBeInstanceOf(JobFailure);
     expect(redirected).toMatchObject({ code: 'transload_failed', details: [{ type: 'blocked_address', field: 'background' }] });
     expect(existsSync(join(dir, 'fetched-toloopback'))).toBe(false);
+  });
+
+  it("reads an upload:// image from the job's account's own uploads", async () => {
+    const path = await fetchUrl(uploadUrl(1));
+    expect(typeof path).toBe('string');
+    expect(readFileSync(path as string).equals(bodies.get('/room.jpg') as Buffer)).toBe(true);
+  });
+
+  it("refuses an upload:// image of another account, a missing one, one over the size limit and a GIF, naming the background", async () => {
+    expect(await fetchUrl(uploadUrl(1), OTHER_ACCOUNT)).toMatchObject({ code: 'transload_failed', details: [{ type: 'upload_missing', field: 'background' }] });
+    expect(await fetchUrl(uploadUrl(9))).toMatchObject({ code: 'transload_failed', details: [{ type: 'upload_missing', field: 'background' }] });
+    expect(await fetchUrl(uploadUrl(3))).toMatchObject({ code: 'transload_failed', details: [{ type: 'too_large', field: 'background' }] });
+    expect(await fetchUrl(uploadUrl(2))).toMatchObject({ code: 'input_validation', details: [{ type: 'invalid_background_image', field: 'background' }] });
   });
 });

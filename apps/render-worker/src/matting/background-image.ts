@@ -1,5 +1,8 @@
+import { isUploadUrl, uploadIdOf, uploadObjectKey } from '@vj/contracts';
 import type { AllowList } from '@vj/egress';
+import type { ObjectStorage } from '@vj/storage';
 import { JobFailure } from '../errors/job-failure';
+import { fetchUpload } from '../input/fetch-upload';
 import { transload } from '../input/transload';
 import { TransloadError } from '../input/transload-error';
 import { MediaError, ProcessFailedError, ProcessRunner, type CommandRunner } from '../media';
@@ -9,6 +12,8 @@ export interface BackgroundImageLimits {
   maxBytes: number;
   timeoutMs: number;
   allowHosts: AllowList;
+  // Where an upload:// image is read from.
+  storage: Pick<ObjectStorage, 'stat' | 'downloadToFile'>;
   ffprobePath?: string;
   runner?: CommandRunner;
 }
@@ -16,8 +21,9 @@ export interface BackgroundImageLimits {
 const PROBE_TIMEOUT_MS = 15_000;
 
 // The image of a `background: { image_url }` (decision 0089): fetched like a video_url, behind the
-// SSRF guard and within its own size limit, then opened only as one still PNG, JPEG or WebP of at most
-// MAX_BACKGROUND_PICTURE. Every refusal names the background, not the video.
+// SSRF guard and within its own size limit, or read from the job's account's own upload (decision
+// 0091); then opened only as one still PNG, JPEG or WebP of at most MAX_BACKGROUND_PICTURE. Every
+// refusal names the background, not the video.
 export class BackgroundImages {
   private readonly runner: CommandRunner;
 
@@ -25,9 +31,11 @@ export class BackgroundImages {
     this.runner = limits.runner ?? new ProcessRunner();
   }
 
-  async fetch(url: string, destPath: string, signal: AbortSignal): Promise<void> {
+  async fetch(url: string, accountId: string, destPath: string, signal: AbortSignal): Promise<void> {
     try {
-      await transload(url, destPath, { ...this.limits, signal });
+      // The account is the job's own: another account's upload id names no object here.
+      if (isUploadUrl(url)) await fetchUpload(this.limits.storage, { object_key: uploadObjectKey(accountId, uploadIdOf(url)) }, destPath, this.limits.maxBytes, signal);
+      else await transload(url, destPath, { ...this.limits, signal });
     } catch (error) {
       if (!(error instanceof TransloadError)) throw error;
       throw new JobFailure('transload_failed', `The background image_url could not be fetched: ${error.details?.[0]?.message ?? error.message}`, [

@@ -141,9 +141,9 @@ describe('VideoBackgroundRemovalProcessor', () => {
   });
 
   it('fetches a background image_url into the job folder before the model runs, and hands its path on', async () => {
-    const fetched: [string, string][] = [];
+    const fetched: [string, string, string][] = [];
     const requests: RemoveBackgroundRequest[] = [];
-    const images = { fetch: async (url: string, path: string) => void fetched.push([url, path]) };
+    const images = { fetch: async (url: string, accountId: string, path: string) => void fetched.push([url, accountId, path]) };
     const processor = new VideoBackgroundRemovalProcessor(
       settings,
       new MattingModelRegistry({ person: [segmenter('person')], general: [] }),
@@ -155,7 +155,7 @@ describe('VideoBackgroundRemovalProcessor', () => {
     );
     const background = { image_url: 'https://media.example.com/beach.jpg' };
     await processor.run({ job: bgJob({ output_codec: 'h264', background }), inputPath: '/work/input', workDir: '/work', signal: new AbortController().signal });
-    expect(fetched).toEqual([['https://media.example.com/beach.jpg', '/work/background-image']]);
+    expect(fetched).toEqual([['https://media.example.com/beach.jpg', 'acct-1', '/work/background-image']]);
     expect(requests[0]).toEqual(expect.objectContaining({ backgroundImagePath: '/work/background-image', options: expect.objectContaining({ background }) }));
   });
 

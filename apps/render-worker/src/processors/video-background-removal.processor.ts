@@ -90,14 +90,14 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     this.models.segmentersFor(options.subject_is_person);
     if (options.background && !isCompositeBackground(options.background)) {
       throw new MediaError('input_validation', 'The background is not one the API takes', [
-        { type: 'invalid_background', message: 'background must be { "color": "#RRGGBB" }, { "blur": 0..1 } or { "image_url": "<http(s) URL>" }', field: 'background' },
+        { type: 'invalid_background', message: 'background must be { "color": "#RRGGBB" }, { "blur": 0..1 } or { "image_url": "<http(s) or upload:// URL>" }', field: 'background' },
       ]);
     }
   }
 
   async run({ job, inputPath, workDir, signal, probe, onProgress }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
     const options = optionsOf(job);
-    const backgroundImagePath = await this.backgroundImage(options, workDir, signal);
+    const backgroundImagePath = await this.backgroundImage(options, job.account_id, workDir, signal);
     const matted = await this.remove({
       inputPath,
       workDir,
@@ -121,11 +121,11 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
 
   // A background image_url, fetched into the job's folder before the model runs: a refused image
   // costs nothing.
-  private async backgroundImage(options: VideoBackgroundRemovalOptions, workDir: string, signal: AbortSignal): Promise<string | null> {
+  private async backgroundImage(options: VideoBackgroundRemovalOptions, accountId: string, workDir: string, signal: AbortSignal): Promise<string | null> {
     if (!options.background || !('image_url' in options.background)) return null;
     if (!this.images) throw new Error('this worker was started without a fetcher for background images');
     const path = join(workDir, 'background-image');
-    await this.images.fetch(options.background.image_url, path, signal);
+    await this.images.fetch(options.background.image_url, accountId, path, signal);
     return path;
   }
 }

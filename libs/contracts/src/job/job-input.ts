@@ -15,3 +15,15 @@ export function uploadVideoUrl(uploadId: string): string {
 export function uploadObjectKey(accountId: string, uploadId: string): string {
   return `uploads/${accountId}/${uploadId}`;
 }
+
+const UPLOAD_URL_PATTERN = /^upload:\/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+// upload://<upload_id> exactly as POST /v1/uploads writes it (lower-case).
+export function isUploadUrl(value: unknown): value is string {
+  return typeof value === 'string' && UPLOAD_URL_PATTERN.test(value);
+}
+
+// The upload_id of an upload:// URL that isUploadUrl accepts.
+export function uploadIdOf(uploadUrl: string): string {
+  return uploadUrl.slice(`${UPLOAD_URL_SCHEME}//`.length);
+}

@@ -1,4 +1,5 @@
 import { isHttpUrl } from '../http-url';
+import { isUploadUrl } from './job-input';
 
 // Job options after defaults are applied (docs/spec/api-v1.md, "Job types and their inputs").
 
@@ -9,16 +10,21 @@ export const OUTPUT_CODECS = ['vp9', 'h264', 'prores', 'png_sequence'] as const;
 export type OutputCodec = (typeof OUTPUT_CODECS)[number];
 
 // What the person is put on instead of transparency (decision 0086): a colour (#RRGGBB), the original
-// picture blurred (0: barely, 1: the most), or an image the worker fetches from an http(s) URL behind
-// the SSRF guard, scaled to cover the picture (decision 0089). The result is then one opaque H.264 MP4.
+// picture blurred (0: barely, 1: the most), or an image scaled to cover the picture: fetched by the
+// worker from an http(s) URL behind the SSRF guard (decision 0089), or one of the account's own uploads
+// (upload://, an image/png, image/jpeg or image/webp upload: decision 0091). The result is then one
+// opaque H.264 MP4.
 export type CompositeBackground = { color: string } | { blur: number } | { image_url: string };
 
 export const BACKGROUND_COLOR = /^#[0-9A-Fa-f]{6}$/;
 export const BACKGROUND_IMAGE_URL_MAX_LENGTH = 2048;
 
 export function isBackgroundImageUrl(value: unknown): value is string {
-  return isHttpUrl(value, BACKGROUND_IMAGE_URL_MAX_LENGTH);
+  return isHttpUrl(value, BACKGROUND_IMAGE_URL_MAX_LENGTH) || isUploadUrl(value);
 }
+
+// What an upload must have been declared as to be a background image.
+export const BACKGROUND_IMAGE_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 // Exactly one kind, each within its range: what the API takes, checked again where it goes into an
 // ffmpeg filter graph or is fetched.

@@ -18,9 +18,8 @@ export class CompositeBackgroundDto {
   blur?: number;
 
   @ApiPropertyOptional({
-    description: `an image behind the person, fetched by the worker from this http(s) URL like a video_url (same network rules), scaled to cover the picture: PNG, JPEG or WebP, at most 8192 pixels a side; its transparency is ignored`,
+    description: `an image behind the person, scaled to cover the picture: PNG, JPEG or WebP, at most 8192 pixels a side; its transparency is ignored. Either an http(s) URL the worker fetches like a video_url (same network rules), or the video_url POST /v1/uploads returned for an upload of this account declared as image/png, image/jpeg or image/webp (PUT before the create)`,
     maxLength: BACKGROUND_IMAGE_URL_MAX_LENGTH,
-    format: 'uri',
     example: 'https://example.com/studio.jpg',
   })
   @IsOptional()
@@ -28,7 +27,7 @@ export class CompositeBackgroundDto {
     name: 'isBackgroundImageUrl',
     validator: {
       validate: isBackgroundImageUrl,
-      defaultMessage: () => `$property must be an http(s) URL of at most ${BACKGROUND_IMAGE_URL_MAX_LENGTH} characters without credentials`,
+      defaultMessage: () => `$property must be an http(s) URL of at most ${BACKGROUND_IMAGE_URL_MAX_LENGTH} characters without credentials, or the upload:// URL of an image upload`,
     },
   })
   image_url?: string;

@@ -13,10 +13,11 @@ export class CreateUploadDto {
   @Matches(/^[^/\\\u0000-\u001f\u007f]+$/, { message: 'file_name must not contain slashes or control characters' })
   file_name!: string;
 
-  @ApiProperty({ example: 'video/mp4' })
+  // Images only of the three kinds a background image may be (decision 0091).
+  @ApiProperty({ example: 'video/mp4', description: 'a video/*, audio/* or application/* type for a video; image/png, image/jpeg or image/webp for a background image' })
   @IsDefined()
   @IsString()
-  @Matches(/^(video|audio|application)\/[\w.+-]+$/, { message: 'content_type must be a video/*, audio/* or application/* MIME type' })
+  @Matches(/^((video|audio|application)\/[\w.+-]+|image\/(png|jpeg|webp))$/, { message: 'content_type must be a video/*, audio/* or application/* MIME type, or image/png, image/jpeg or image/webp' })
   @MaxLength(255)
   content_type!: string;
 

@@ -1,11 +1,9 @@
-import { isHttpUrl, UPLOAD_URL_SCHEME } from '@vj/contracts';
+import { isHttpUrl, isUploadUrl, UPLOAD_URL_SCHEME } from '@vj/contracts';
 import { registerDecorator, type ValidationOptions } from 'class-validator';
 
 export const VIDEO_URL_MAX_LENGTH = 8192;
-const UPLOAD_URL_PATTERN = /^upload:\/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export function isVideoUrl(value: unknown): boolean {
-  if (typeof value === 'string' && value.startsWith(UPLOAD_URL_SCHEME)) return UPLOAD_URL_PATTERN.test(value);
+  if (typeof value === 'string' && value.startsWith(UPLOAD_URL_SCHEME)) return isUploadUrl(value);
   return isHttpUrl(value, VIDEO_URL_MAX_LENGTH);
 }
 

@@ -551,8 +551,7 @@ export interface components {
              */
             color?: string;
             /**
-             * Format: uri
-             * @description an image behind the person, fetched by the worker from this http(s) URL like a video_url (same network rules), scaled to cover the picture: PNG, JPEG or WebP, at most 8192 pixels a side; its transparency is ignored
+             * @description an image behind the person, scaled to cover the picture: PNG, JPEG or WebP, at most 8192 pixels a side; its transparency is ignored. Either an http(s) URL the worker fetches like a video_url (same network rules), or the video_url POST /v1/uploads returned for an upload of this account declared as image/png, image/jpeg or image/webp (PUT before the create)
              * @example https://example.com/studio.jpg
              */
             image_url?: string;
@@ -570,7 +569,10 @@ export interface components {
             webhook_url?: string;
         };
         CreateUploadRequest: {
-            /** @example video/mp4 */
+            /**
+             * @description a video/*, audio/* or application/* type for a video; image/png, image/jpeg or image/webp for a background image
+             * @example video/mp4
+             */
             content_type: string;
             file_name: string;
             /** @description bytes; at most UPLOAD_MAX_BYTES (413 above) */

@@ -7,12 +7,21 @@ export interface JobCreateBody {
   webhook_url?: string;
 }
 
+// An upload:// URL among a job's options, besides its video_url: the create checks it is the caller's
+// own, stored as declared, with one of these content types.
+export interface OptionUpload {
+  field: string;
+  url: string;
+  contentTypes: readonly string[];
+}
+
 // One job type as the gateway serves it: its routes' names, the class its create body is validated
-// and documented by, and its options with their defaults applied (the jobs service always gets
-// complete options). The routes, validation and estimates are derived from it (job-type.controller.ts,
-// parse-job-body.ts).
+// and documented by, its options with their defaults applied (the jobs service always gets complete
+// options), and the uploads those options name. The routes, validation and estimates are derived from
+// it (job-type.controller.ts, parse-job-body.ts).
 export interface GatewayJobType<T extends JobType, Body extends JobCreateBody> {
   names: JobResourceNames & { type: T };
   body: new () => Body;
   options(body: Body): JobOptionsByType[T];
+  optionUploads?(options: JobOptionsByType[T]): OptionUpload[];
 }

@@ -1,4 +1,4 @@
-import { BACKGROUND_REMOVAL_DEFAULTS, type CompositeBackground } from '@vj/contracts';
+import { BACKGROUND_IMAGE_CONTENT_TYPES, BACKGROUND_REMOVAL_DEFAULTS, isUploadUrl, type CompositeBackground } from '@vj/contracts';
 import { CreateVideoBackgroundRemovalDto, type CompositeBackgroundDto } from '@vj/http-contracts';
 import type { GatewayJobType } from './gateway-job-type';
 
@@ -12,6 +12,11 @@ export const VIDEO_BACKGROUND_REMOVAL: GatewayJobType<'video-background-removal'
     subject_is_person: body.subject_is_person ?? BACKGROUND_REMOVAL_DEFAULTS.subject_is_person,
     ...(body.background && { background: compositeBackground(body.background) }),
   }),
+  // A background image that is one of the account's uploads (decision 0091).
+  optionUploads: ({ background }) =>
+    background && 'image_url' in background && isUploadUrl(background.image_url)
+      ? [{ field: 'background.image_url', url: background.image_url, contentTypes: BACKGROUND_IMAGE_CONTENT_TYPES }]
+      : [],
 };
 
 function compositeBackground(background: CompositeBackgroundDto): CompositeBackground {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CONSUMERS, STREAMS, subjects, type JobUpdateV1 } from '@vj/contracts';
-import { decodeJson, openConsumer, PullLoop, type ConsumerSpec } from '@vj/messaging';
+import { JetStreamConsumers, type ConsumerSpec, type JetStreamContext } from '@vj/messaging';
 import type { DataSource } from 'typeorm';
-import type { JsMsg, NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { DeliveryStore } from '../deliveries/delivery-store';
 import { runningJob, webhookBody } from '../domain/delivery-fan-out';
 import type { ProgressEndpoints } from './progress-endpoints';
@@ -23,7 +23,10 @@ export const JOB_UPDATES_CONSUMER: ConsumerSpec = {
   concurrency: 1,
   backoffMs: [1_000],
   maxProcessingMs: 30_000,
-  advisoryDeadLetters: false,
+  // A progress update that cannot be taken in five tries is stale: terminated, not kept.
+  deadLetters: false,
+  prefetch: PULL_BATCH,
+  logEachMessage: false,
 };
 
 // job.progress deliveries (opt-in) from the workers' progress updates in VJ_JOB_UPDATES, at most one
@@ -33,7 +36,7 @@ export const JOB_UPDATES_CONSUMER: ConsumerSpec = {
 // account's opted-in endpoints come from a short-lived cache (ProgressEndpoints, decision 0062).
 export class JobProgressIntake {
   private readonly store: DeliveryStore;
-  private pull?: PullLoop;
+  private consumers?: JetStreamConsumers;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -46,25 +49,25 @@ export class JobProgressIntake {
     this.store = new DeliveryStore(dataSource);
   }
 
+  // On the one consumer runtime: an update not taken is tried again a second later, five times at most.
   async start(): Promise<void> {
-    const open = () => openConsumer(this.nc, JOB_UPDATES_CONSUMER);
-    const consumer = await open();
-    this.pull = new PullLoop(open, { durable: CONSUMERS.webhooksJobUpdates, concurrency: 1, expiresMs: PULL_EXPIRES_MS, prefetch: PULL_BATCH }, (msg) => this.settle(msg), { warn: this.log, error: this.log });
-    this.pull.start(consumer);
+    this.consumers = new JetStreamConsumers({
+      connection: this.nc,
+      consumers: [JOB_UPDATES_CONSUMER],
+      handlers: {
+        [subjects.jobUpdateAll()]: async (update: unknown, ctx: JetStreamContext) => {
+          await this.take(update as JobUpdateV1, ctx.message.seq);
+        },
+      },
+      deadLetterHandlers: {},
+      pullExpiresMs: PULL_EXPIRES_MS,
+      logger: { log: () => undefined, warn: this.log, error: this.log },
+    });
+    await this.consumers.start();
   }
 
   async stop(): Promise<void> {
-    await this.pull?.close();
-  }
-
-  private async settle(msg: JsMsg): Promise<void> {
-    try {
-      await this.take(decodeJson<JobUpdateV1>(msg.data), msg.seq);
-      msg.ack();
-    } catch (error) {
-      this.log(`${msg.subject} #${msg.seq} not taken, again later: ${String(error)}`);
-      msg.nak(1_000);
-    }
+    await this.consumers?.close();
   }
 
   async take(update: JobUpdateV1, streamSeq: number): Promise<number> {

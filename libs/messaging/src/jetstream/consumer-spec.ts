@@ -5,7 +5,8 @@ export interface ConsumerSpec {
   stream: StreamName;
   durable: ConsumerName;
   filterSubject: string;
-  // Every subject the consumer receives; each needs exactly one handler (JetStreamConsumers).
+  // Every subject the consumer receives; each needs exactly one handler (JetStreamConsumers). A subject
+  // with NATS wildcards (one token `*`, the rest `>`) has one handler for all it matches.
   subjects: string[];
   ackWaitMs: number;
   maxDeliver: number;
@@ -20,4 +21,20 @@ export interface ConsumerSpec {
   // Also dead-letter messages that reached max_deliver without being settled (crashed process), from the
   // MAX_DELIVERIES advisory. Default true; false when another service watches this consumer's advisory.
   advisoryDeadLetters?: boolean;
+  // Stream order kept (concurrency and maxAckPending 1): a failing handler is run again in place after
+  // backoffMs, holding the messages behind it, rather than handed back for redelivery. maxDeliver -1
+  // then retries until it succeeds (a consumer that must not skip a message through an outage).
+  ordered?: boolean;
+  // false: a message out of deliveries is terminated and logged, left in the stream, instead of kept
+  // in VJ_DEAD_LETTERS with a dead-letter handler (for messages that are worthless once late). Default true.
+  deadLetters?: boolean;
+  // Messages on subjects outside `subjects` (kinds newer than this code) are acknowledged unseen
+  // instead of failing, so new kinds never block the consumer.
+  skipUnknownSubjects?: boolean;
+  // Read through one long-lived pull asking for this many at a time (pull-loop.ts), for consumers whose
+  // messages come in bursts and are settled quickly.
+  prefetch?: number;
+  // false: no log line for each message handled (a consumer of many small messages a second); its
+  // metrics and failures are still recorded. Default true.
+  logEachMessage?: boolean;
 }

@@ -27,7 +27,8 @@ export function checkHandlers(
   };
   for (const spec of consumers) {
     for (const subject of spec.subjects) declare(subject, `consumer ${spec.durable}`);
-    declare(deadLetterPattern(spec.durable), `consumer ${spec.durable}`);
+    if (spec.deadLetters ?? true) declare(deadLetterPattern(spec.durable), `consumer ${spec.durable}`);
+    if (spec.ordered && (spec.concurrency !== 1 || spec.maxAckPending !== 1)) problems.push(`consumer ${spec.durable} is ordered: its concurrency and maxAckPending must be 1`);
   }
   for (const watch of watches) declare(deadLetterPattern(watch.durable), `dead-letter watch ${watch.durable}`);
   for (const pattern of registeredPatterns) {

@@ -78,7 +78,7 @@ describe('JetStreamConsumers against nats-server', () => {
       connection: nc,
       consumers: [spec],
       handlers: Object.fromEntries(Object.entries(handlers).map(([subject, handler]) => [subject, async (payload: unknown, ctx: JetStreamContext) => void (await handler(payload, ctx))])),
-      deadLetterHandlers: { [spec.durable]: async (d: DeadLetter) => void deadLetters?.(d) },
+      deadLetterHandlers: spec.deadLetters === false ? {} : { [spec.durable]: async (d: DeadLetter) => void deadLetters?.(d) },
       pullExpiresMs: 1_000,
       closeTimeoutMs: 2_000,
       isOutage,
@@ -110,6 +110,55 @@ describe('JetStreamConsumers against nats-server', () => {
     await waitFor('redelivered', async () => attempts.length === 2 && (await streamMessages()) === 0);
     expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
     expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(550);
+  });
+
+  it("runs an ordered consumer's failing handler again in place, holding the messages behind it in stream order", async () => {
+    const handled: string[] = [];
+    const spec = workSpec({ ordered: true, concurrency: 1, maxAckPending: 1, maxDeliver: -1, backoffMs: [200] });
+    await serve(spec, {
+      [CLEAN]: async (p, ctx) => {
+        const { job_id } = p as { job_id: string };
+        handled.push(`${job_id}${ctx.attempt}`);
+        if (job_id === 'a' && ctx.attempt < 3) throw new Error('not yet');
+      },
+      [REMOVAL]: async () => undefined,
+    });
+    await publish(CLEAN, { job_id: 'a' });
+    await publish(CLEAN, { job_id: 'b' });
+    await waitFor('both handled', async () => handled.includes('b1') && (await streamMessages()) === 0);
+    expect(handled).toEqual(['a1', 'a2', 'a3', 'b1']);
+  });
+
+  it('acknowledges unseen a message on a subject it does not declare, when the spec says so', async () => {
+    const seen: unknown[] = [];
+    await serve(workSpec({ subjects: [CLEAN], skipUnknownSubjects: true }), { [CLEAN]: async (p) => seen.push(p) });
+    await publish(REMOVAL, { job_id: 'newer kind' });
+    await publish(CLEAN, { job_id: 'd' });
+    await waitFor('handled', async () => seen.length === 1 && (await streamMessages()) === 0);
+    expect(seen).toEqual([{ job_id: 'd' }]);
+  });
+
+  it('terminates a message out of deliveries without keeping a dead letter when the spec has none', async () => {
+    let calls = 0;
+    await serve(workSpec({ maxDeliver: 2, backoffMs: [100], deadLetters: false }), {
+      [CLEAN]: async () => {
+        calls++;
+        throw new Error('always');
+      },
+      [REMOVAL]: async () => undefined,
+    });
+    await publish(CLEAN, { job_id: 'e' });
+    await waitFor('settled', async () => calls === 2 && (await streamMessages()) === 0);
+    expect(await keptDeadLetters()).toEqual([]);
+  });
+
+  it('hands every subject a wildcard subject matches to its one handler', async () => {
+    const seen: string[] = [];
+    await serve(workSpec({ subjects: [subjects.workAll()] }), { [subjects.workAll()]: async (_p, ctx) => void seen.push(ctx.subject) });
+    await publish(CLEAN, { job_id: 'f' });
+    await publish(REMOVAL, { job_id: 'g' });
+    await waitFor('both handled', async () => seen.length === 2);
+    expect(seen.sort()).toEqual([CLEAN, REMOVAL].sort());
   });
 
   it('terms a message on a permanent error without retrying or dead-lettering it', async () => {

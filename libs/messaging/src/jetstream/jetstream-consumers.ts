@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type LoggerService } from '@nestjs/common';
 import type { ConsumerName } from '@vj/contracts';
 import type { JetStreamManager, JsMsg, NatsConnection, Subscription } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,6 +12,8 @@ import { keepDeadLetter } from './keep-dead-letter';
 import { listenForMaxDeliveries } from './max-deliveries-listener';
 import { openConsumer } from './open-consumer';
 import { PullLoop } from './pull-loop';
+import { HandBack } from './hand-back';
+import { PermanentMessageError } from './permanent-message-error';
 import { settleMessage, settleUndecodable } from './settle-message';
 import { decideSettlement } from './settlement';
 import { logContextOf, markActiveSpanFailed, observeJetStreamHandler, runInMessageContext, runWithLogContext, SpanKind } from '@vj/observability';
@@ -38,7 +40,11 @@ export interface JetStreamConsumersOptions {
   pullExpiresMs?: number;
   // Errors that mean a dependency of the service is away (its database): the handler runs again in place.
   isOutage?: (error: unknown) => boolean;
+  // Where its lines go; Nest's logger, in the JetStreamConsumers context, by default.
+  logger?: ConsumerLogger;
 }
+
+export type ConsumerLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
 
 // Between tries of a handler whose database is out of reach.
 const OUTAGE_WAITS_MS = [500, 1_000, 2_000, 5_000];
@@ -46,14 +52,19 @@ const OUTAGE_WAITS_MS = [500, 1_000, 2_000, 5_000];
 // Every JetStream durable pull consumer of a service, read the same way: each message dispatched by
 // subject to its handler in the table, at most `concurrency` handlers per consumer running
 // (pull-loop.ts), each message kept alive while its handler runs (keep-alive.ts) and settled
-// explicitly (settle-message.ts). Plain code: a service's lifecycle starts and closes it.
+// explicitly (settle-message.ts); an ordered consumer's failing handler runs again in place
+// (ConsumerSpec.ordered). Plain code: a service's lifecycle starts and closes it.
 export class JetStreamConsumers {
-  private readonly logger = new Logger(JetStreamConsumers.name);
+  private readonly logger: ConsumerLogger;
   private stopping = false;
+  // Aborted by close(): wakes an ordered consumer's handler waiting to run again.
+  private readonly closing = new AbortController();
   private readonly pulls: { loop: PullLoop; done: Promise<void> }[] = [];
   private readonly subscriptions: Subscription[] = [];
 
-  constructor(private readonly options: JetStreamConsumersOptions) {}
+  constructor(private readonly options: JetStreamConsumersOptions) {
+    this.logger = options.logger ?? new Logger(JetStreamConsumers.name);
+  }
 
   // Ensures each consumer and starts pulling; refuses to start when the table does not match them.
   async start(): Promise<void> {
@@ -65,8 +76,9 @@ export class JetStreamConsumers {
     for (const spec of consumers) {
       const open = () => openConsumer(nc, spec);
       const consumer = await open();
-      if (spec.advisoryDeadLetters ?? true) this.watchDeadLetters(jsm, spec);
-      const loop = new PullLoop(open, { durable: spec.durable, concurrency: spec.concurrency, expiresMs: this.options.pullExpiresMs ?? 5_000 }, (msg) => this.process(spec, msg), this.logger);
+      if ((spec.advisoryDeadLetters ?? true) && (spec.deadLetters ?? true)) this.watchDeadLetters(jsm, spec);
+      const pull = { durable: spec.durable, concurrency: spec.concurrency, expiresMs: this.options.pullExpiresMs ?? 5_000, ...(spec.prefetch && { prefetch: spec.prefetch }) };
+      const loop = new PullLoop(open, pull, (msg) => this.process(spec, msg), this.logger);
       this.pulls.push({ loop, done: loop.run(consumer) });
     }
     for (const watch of deadLetterWatches) this.watchDeadLetters(jsm, watch);
@@ -89,6 +101,8 @@ export class JetStreamConsumers {
   }
 
   private async handle(spec: ConsumerSpec, msg: JsMsg): Promise<void> {
+    const declared = declaredSubject(spec, msg.subject);
+    if (spec.skipUnknownSubjects && declared === undefined) return msg.ack();
     const started = process.hrtime.bigint();
     const alive = keepAlive(msg, spec.ackWaitMs, spec.maxProcessingMs);
     const ctx = new JetStreamContext(msg, spec.maxDeliver, alive.signal);
@@ -96,8 +110,8 @@ export class JetStreamConsumers {
     let failure: unknown;
     try {
       payload = decodeJson(msg.data);
-      if (!spec.subjects.includes(msg.subject)) throw new Error(`no handler for subject ${msg.subject}`);
-      await this.invokeThroughOutages(msg.subject, payload, ctx, alive.signal);
+      if (declared === undefined) throw new Error(`no handler for subject ${msg.subject}`);
+      await (spec.ordered ? this.invokeInOrder(spec, declared, payload, ctx, alive.signal) : this.invokeThroughOutages(declared, payload, ctx, alive.signal));
     } catch (error) {
       failure = error ?? new Error('handler failed');
       markActiveSpanFailed(failure);
@@ -105,12 +119,36 @@ export class JetStreamConsumers {
       alive.stop();
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    observeJetStreamHandler(spec.durable, msg.subject, failure === undefined ? 'ok' : 'error', seconds);
+    // By the declared subject: a wildcard's subjects (one per job) are one series.
+    observeJetStreamHandler(spec.durable, declared ?? msg.subject, failure === undefined ? 'ok' : 'error', seconds);
     // One line per message handled: with the job_id of the context, a job's path through the services.
-    if (failure === undefined) this.logger.log(`${spec.durable} handled ${msg.subject} (delivery ${ctx.attempt}) in ${Math.round(seconds * 1000)} ms`);
+    if (failure === undefined && (spec.logEachMessage ?? true)) this.logger.log(`${spec.durable} handled ${msg.subject} (delivery ${ctx.attempt}) in ${Math.round(seconds * 1000)} ms`);
     if (payload === undefined && failure !== undefined) return settleUndecodable({ msg, spec, failure, keep: (letter) => keepDeadLetter(this.options.connection.jetstream(), letter), logger: this.logger });
     const settlement = decideSettlement(failure, { attempt: ctx.attempt, maxDeliver: spec.maxDeliver, backoffMs: spec.backoffMs });
+    if (settlement.kind === 'dead-letter' && spec.deadLetters === false) {
+      this.logger.error(`${msg.subject} #${msg.seq} failed ${ctx.attempt} times, left in the stream: ${settlement.reason}`);
+      return msg.term();
+    }
     await settleMessage(settlement, { msg, spec, attempt: ctx.attempt, payload, failure, deadLetter: (deadLetter) => this.keepAndHandle(deadLetter), logger: this.logger });
+  }
+
+  // An ordered consumer's handler runs again in place after each failure, so the messages behind it
+  // wait and stream order holds; its attempts count as deliveries (ctx.attempt). It ends with the
+  // handler's success, a permanent error, its last attempt (settled as the spec says), or a stop, which
+  // hands the message back for the next start.
+  private async invokeInOrder(spec: ConsumerSpec, declared: string, payload: unknown, ctx: JetStreamContext, alive: AbortSignal): Promise<void> {
+    for (;;) {
+      try {
+        return await this.invokeThroughOutages(declared, payload, ctx, alive);
+      } catch (error) {
+        if (error instanceof PermanentMessageError || error instanceof HandBack || (spec.maxDeliver > 0 && ctx.attempt >= spec.maxDeliver)) throw error;
+        const delayMs = spec.backoffMs[Math.min(ctx.attempt - 1, spec.backoffMs.length - 1)] ?? 1_000;
+        this.logger.warn(`${ctx.subject} #${ctx.message.seq} attempt ${ctx.attempt} failed, again in ${delayMs} ms: ${String(error)}`);
+        const waited = await sleep(delayMs, true, { signal: AbortSignal.any([alive, this.closing.signal]) }).catch(() => false);
+        if (!waited || this.stopping) throw new HandBack('stopping: the message comes again at the next start');
+        ctx.retryInPlace();
+      }
+    }
   }
 
   private async keepAndHandle(deadLetter: DeadLetter): Promise<void> {
@@ -152,6 +190,7 @@ export class JetStreamConsumers {
   async close(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.closing.abort();
     await Promise.all(this.pulls.map(({ loop }) => loop.stop()));
     const running = this.pulls.flatMap(({ loop }) => [...loop.running]);
     if ((await withTimeout(Promise.all(running), this.options.closeTimeoutMs ?? 30_000)) === 'timeout') {
@@ -173,4 +212,19 @@ async function withTimeout(work: Promise<unknown>, ms: number): Promise<'done' |
   } finally {
     abort.abort();
   }
+}
+
+// The declared subject a message's subject falls under: itself, or a pattern with NATS wildcards.
+function declaredSubject(spec: ConsumerSpec, subject: string): string | undefined {
+  return spec.subjects.find((pattern) => pattern === subject || matchesWildcards(pattern, subject));
+}
+
+function matchesWildcards(pattern: string, subject: string): boolean {
+  const wanted = pattern.split('.');
+  const given = subject.split('.');
+  for (const [index, token] of wanted.entries()) {
+    if (token === '>') return given.length > index;
+    if (index >= given.length || (token !== '*' && token !== given[index])) return false;
+  }
+  return wanted.length === given.length;
 }

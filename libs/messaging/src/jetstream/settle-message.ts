@@ -14,7 +14,7 @@ export interface SettleRequest {
   failure: unknown;
   // Keeps and handles a dead letter; when it fails the message is left unsettled.
   deadLetter: (deadLetter: DeadLetter) => Promise<void>;
-  logger: Logger;
+  logger: Pick<Logger, 'warn' | 'error'>;
 }
 
 // Carries out the settlement decideSettlement chose for a handled message: ack; nak after the backoff;

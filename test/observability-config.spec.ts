@@ -25,6 +25,7 @@ const EXPOSED = new Set([
   'worker_processing_seconds_bucket',
   'worker_processing_seconds_count',
   'worker_processing_fps_bucket',
+  'worker_processes_started_total',
   'jetstream_stream_messages',
   'jetstream_stream_bytes',
   'jetstream_consumer_pending_messages',

@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { cpus, type CpuInfo } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { DEFAULT_METRICS_PORTS } from '@vj/config';
+import type { JobType } from '@vj/contracts';
 import { generateVideo } from '../../test/support/media-tools';
 import { numberArg, runBench, withBenchStack, type BenchStack } from '../support/bench-stack';
 import { cpuSince, processCpu } from '../support/process-cpu';
@@ -165,12 +167,32 @@ async function distinctUploads(bench: BenchStack, clip: string, count: number): 
 }
 
 // create with Prefer: wait: the answer is the final job, so the wall time is create-to-COMPLETED.
-async function timeOneSecondJob(bench: BenchStack, videoUrl: string): Promise<number> {
+async function timeOneSecondJob(bench: BenchStack, videoUrl: string, type: JobType = 'clean-audio-video'): Promise<number> {
   const started = performance.now();
-  const res = await fetch(`${bench.stack.apiUrl}/v1/clean-audio-video`, { method: 'POST', headers: { ...bench.headers, prefer: 'wait=60' }, body: JSON.stringify({ video_url: videoUrl }) });
+  const res = await fetch(`${bench.stack.apiUrl}/v1/${type}`, { method: 'POST', headers: { ...bench.headers, prefer: 'wait=60' }, body: JSON.stringify({ video_url: videoUrl }) });
   const job = (await res.json()) as { status: string };
   if (job.status !== 'COMPLETED') throw new Error(`the 1 s job ended ${job.status}: ${JSON.stringify(job)}`);
   return performance.now() - started;
+}
+
+// The render worker's worker_processes_started_total by program, from its /metrics on its default
+// port (the stack runs one worker); empty when that port answers with no such counter.
+async function processStarts(): Promise<Map<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${DEFAULT_METRICS_PORTS['render-worker']}/metrics`)).text().catch(() => '');
+  const starts = new Map<string, number>();
+  for (const [, program, count] of text.matchAll(/^worker_processes_started_total\{program="([^"]+)"\} (\d+)$/gm)) starts.set(program!, Number(count));
+  return starts;
+}
+
+// The processes one more job of the type starts, by program.
+async function processesOfOneJob(bench: BenchStack, clip: string, type: JobType): Promise<string> {
+  const videoUrl = await bench.upload(clip);
+  const before = await processStarts();
+  await timeOneSecondJob(bench, videoUrl, type);
+  const after = await processStarts();
+  const started = [...after].map(([program, count]) => [program, count - (before.get(program) ?? 0)] as const).filter(([, count]) => count > 0);
+  const total = started.reduce((sum, [, count]) => sum + count, 0);
+  return `${type}: ${total} (${started.map(([program, count]) => `${program} ${count}`).join(', ') || 'no counter on the worker\'s metrics port'})`;
 }
 
 // Hands out the requests in turn, round and round.
@@ -271,7 +293,11 @@ runBench(() =>
       jobId ||= ((await (await fetch(`${api}/v1/jobs?limit=1`, { headers: auth })).json()) as { data: { job: { job_id: string } }[] }).data[0]!.job.job_id;
     }
 
-    const jobSummary = `1 s clean-audio job, create (Prefer: wait) to COMPLETED on the idle stack: median ${median(jobTimes).toFixed(0)} ms, min ${Math.min(...jobTimes).toFixed(0)} ms (${jobTimes.length} runs)`;
+    const starts = [await processesOfOneJob(bench, clip, 'clean-audio-video'), await processesOfOneJob(bench, clip, 'video-background-removal')];
+    const jobSummary = [
+      `1 s clean-audio job, create (Prefer: wait) to COMPLETED on the idle stack: median ${median(jobTimes).toFixed(0)} ms, min ${Math.min(...jobTimes).toFixed(0)} ms (${jobTimes.length} runs)`,
+      `processes a 1 s job starts on the worker, ${starts.join('; ')}`,
+    ].join('\n');
     if (JOB_ONLY) return console.log(`\n${jobSummary}`);
 
     const jobPath = `/v1/clean-audio-video/${jobId}`;

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
+import { metricsText } from '@vj/observability';
 import { isAbortError, MediaError } from './media-error';
 import { ProcessFailedError, ProcessRunner, type ProcessCommand } from './process-runner';
 import { FFMPEG_PATH, FFPROBE_PATH } from './testing/media-tools';
@@ -38,6 +39,14 @@ const ONE_SECOND_RAW: ProcessCommand = {
 
 describe('ProcessRunner', () => {
   const runner = new ProcessRunner();
+
+  it('counts every process it starts by program, the processes of a pipe each', async () => {
+    const started = async (program: string) => Number(new RegExp(`^worker_processes_started_total\\{program="${program}"\\} (\\d+)$`, 'm').exec(await metricsText())?.[1] ?? 0);
+    const [ffmpegBefore, nodeBefore] = [await started('ffmpeg'), await started('node')];
+    await runner.pipe([ONE_SECOND_RAW, node('process.stdin.resume()')], { timeoutMs: 10_000 });
+    expect(await started('ffmpeg')).toBe(ffmpegBefore + 1);
+    expect(await started('node')).toBe(nodeBefore + 1);
+  });
 
   it('captures stdout as text', async () => {
     const { stdout } = await runner.run({ file: FFPROBE_PATH, args: ['-version'] }, { timeoutMs: 10_000, stdout: 'capture' });

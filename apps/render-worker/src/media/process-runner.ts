@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AbortError, MediaError } from './media-error';
+import { countProcessStart } from '../metrics/process-starts';
 
 // The one place that starts external processes (ffmpeg, ffprobe, the denoiser). It uses
 // child_process directly rather than fluent-ffmpeg (archived upstream): arguments come from pure
@@ -95,6 +96,7 @@ export class ProcessRunner implements CommandRunner {
       const child = this.startProcess(command.file, command.args, {
         stdio: [options.stdin ? 'pipe' : 'ignore', options.stdout ? 'pipe' : 'ignore', 'pipe', ...[...inputs, ...outputs].map(() => 'pipe' as const)],
       });
+      countProcessStart(command.file);
       let stopped: Error | undefined; // why we killed it, or why it never started
       const stop = (reason: Error): void => {
         stopped ??= reason;

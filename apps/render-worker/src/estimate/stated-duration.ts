@@ -10,8 +10,10 @@ export type ReadRange = (offset: number, length: number) => Promise<Uint8Array>;
 
 // Holds the ftyp, a Matroska file's Info and, for a fast-start MP4, usually the whole moov.
 export const FIRST_READ_BYTES = 64 * 1024;
-// A moov past that is read whole: a long video's sample tables take a few MiB.
-const MAX_MOOV_BYTES = 16 * 1024 * 1024;
+// A moov past that is read whole, up to this: about 30 KiB of sample tables a minute of 30 fps video
+// with sound, so half an hour. A larger one is left to ffprobe: upload probes take no slot, and this
+// bounds the memory a burst of them can ask for.
+const MAX_MOOV_BYTES = 1024 * 1024;
 const MAX_RANGE_READS = 8;
 const MAX_ELEMENTS = 64;
 

@@ -23,6 +23,7 @@ export const JOB_UPDATES_CONSUMER: ConsumerSpec = {
   concurrency: 1,
   backoffMs: [1_000],
   maxProcessingMs: 30_000,
+  advisoryDeadLetters: false,
   // A progress update that cannot be taken in five tries is stale: terminated, not kept.
   deadLetters: false,
   prefetch: PULL_BATCH,

@@ -62,7 +62,7 @@ export class CreateJobService {
 
   // Checked before the quote: a refused image costs no probe.
   private async checkOptionUploads<T extends JobType>(request: CreateJobInput<T>): Promise<void> {
-    const jobType = GATEWAY_JOB_TYPES[request.jobType] as unknown as GatewayJobType<T, JobCreateBody>;
+    const jobType: GatewayJobType<T, JobCreateBody> = GATEWAY_JOB_TYPES[request.jobType];
     for (const named of jobType.optionUploads?.(request.options) ?? []) {
       const { declaration } = await this.uploads.find(request.accountId, named.field, named.url);
       if (!named.contentTypes.includes(declaration.content_type)) {

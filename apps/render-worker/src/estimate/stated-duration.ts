@@ -21,8 +21,13 @@ export async function statedDuration(readRange: ReadRange): Promise<number | nul
   const reader = new BoundedReader(readRange);
   const head = await reader.read(0, FIRST_READ_BYTES);
   if (head.length < 8) return null;
-  if (isMatroska(head)) return matroskaDuration(head, reader);
-  if (isIsoMedia(head)) return mp4Duration(head, reader);
+  try {
+    if (isMatroska(head)) return await matroskaDuration(head, reader);
+    if (isIsoMedia(head)) return await mp4Duration(head, reader);
+  } catch (error) {
+    if (error instanceof StatedDurationUnknown) return null;
+    throw error;
+  }
   return null;
 }
 
@@ -56,22 +61,17 @@ function isIsoMedia(head: Uint8Array): boolean {
 
 async function mp4Duration(head: Uint8Array, reader: BoundedReader): Promise<number | null> {
   let offset = 0;
-  try {
-    for (let index = 0; index < MAX_TOP_LEVEL_BOXES; index++) {
-      const box = boxHeader(await reader.slice(head, offset, 16), 0, Number.MAX_SAFE_INTEGER - offset);
-      if (!box) return null;
-      // A fragmented file's moof comes after its moov; reaching one means the moov was not there.
-      if (box.type === 'moof') return null;
-      if (box.type === 'moov') {
-        if (box.size > MAX_MOOV_BYTES) return null;
-        const moov = await reader.slice(head, offset + box.headerSize, box.size - box.headerSize);
-        return moov.length === box.size - box.headerSize ? movieDuration(moov) : null;
-      }
-      offset += box.size;
+  for (let index = 0; index < MAX_TOP_LEVEL_BOXES; index++) {
+    const box = boxHeader(await reader.slice(head, offset, 16), 0, Number.MAX_SAFE_INTEGER - offset);
+    if (!box) return null;
+    // A fragmented file's moof comes after its moov; reaching one means the moov was not there.
+    if (box.type === 'moof') return null;
+    if (box.type === 'moov') {
+      if (box.size > MAX_MOOV_BYTES) return null;
+      const moov = await reader.slice(head, offset + box.headerSize, box.size - box.headerSize);
+      return moov.length === box.size - box.headerSize ? movieDuration(moov) : null;
     }
-  } catch (error) {
-    if (error instanceof StatedDurationUnknown) return null;
-    throw error;
+    offset += box.size;
   }
   return null;
 }
@@ -153,28 +153,23 @@ interface Element {
 }
 
 async function matroskaDuration(head: Uint8Array, reader: BoundedReader): Promise<number | null> {
-  try {
-    const ebml = element(head, 0);
-    if (!ebml || ebml.size === null) return null;
-    let at = ebml.headerSize + ebml.size;
-    const segment = element(await reader.slice(head, at, 12), 0);
-    if (!segment || segment.id !== SEGMENT) return null;
-    at += segment.headerSize;
-    // The Segment's first elements (SeekHead, Void, Info, Tracks...) until Info, or a Cluster: Info
-    // always precedes the media in files ffmpeg and browsers write.
-    for (let index = 0; index < MAX_ELEMENTS; index++) {
-      const child = element(await reader.slice(head, at, 12), 0);
-      if (!child || child.size === null || child.id === CLUSTER) return null;
-      if (child.id === INFO) {
-        if (child.size > MAX_INFO_BYTES) return null;
-        const info = await reader.slice(head, at + child.headerSize, child.size);
-        return info.length === child.size ? infoDuration(info) : null;
-      }
-      at += child.headerSize + child.size;
+  const ebml = element(head, 0);
+  if (!ebml || ebml.size === null) return null;
+  let at = ebml.headerSize + ebml.size;
+  const segment = element(await reader.slice(head, at, 12), 0);
+  if (!segment || segment.id !== SEGMENT) return null;
+  at += segment.headerSize;
+  // The Segment's first elements (SeekHead, Void, Info, Tracks...) until Info, or a Cluster: Info
+  // always precedes the media in files ffmpeg and browsers write.
+  for (let index = 0; index < MAX_ELEMENTS; index++) {
+    const child = element(await reader.slice(head, at, 12), 0);
+    if (!child || child.size === null || child.id === CLUSTER) return null;
+    if (child.id === INFO) {
+      if (child.size > MAX_INFO_BYTES) return null;
+      const info = await reader.slice(head, at + child.headerSize, child.size);
+      return info.length === child.size ? infoDuration(info) : null;
     }
-  } catch (error) {
-    if (error instanceof StatedDurationUnknown) return null;
-    throw error;
+    at += child.headerSize + child.size;
   }
   return null;
 }

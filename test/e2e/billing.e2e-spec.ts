@@ -6,7 +6,7 @@ import { runOnce } from '../../scripts/stack/service-process';
 import { ApiClient } from '../support/api-client';
 import { useE2eStack } from '../support/e2e-stack';
 import { waitForFinalJob } from '../support/job-polling';
-import { generateVideo } from '../support/media-tools';
+import { decodeAudio, generateVideo, probeStreams, videoPacketHashes } from '../support/media-tools';
 
 const CLI = join('apps', 'gateway', 'src', 'cli', 'main.ts');
 const JOB_SCHEMA = 'CleanAudioVideoJob' as const;
@@ -14,6 +14,13 @@ const JOB_SCHEMA = 'CleanAudioVideoJob' as const;
 // The public bodies (their JSON Schemas are checked by ApiClient).
 type JobList = { data: { job: CleanAudioVideoJob }[] };
 type LedgerPage = { data: LedgerEntryV1[] };
+function rmsDifference(a: Float32Array, b: Float32Array): number {
+  const length = Math.min(a.length, b.length);
+  let sum = 0;
+  for (let i = 0; i < length; i++) sum += (a[i] - b[i]) ** 2;
+  return Math.sqrt(sum / length);
+}
+
 type UsageReport = { rows: (Omit<UsageRowV1, 'key'> & { job_type?: string; day?: string })[]; totals: Omit<UsageRowV1, 'key'> };
 
 describe('credits through the REST API, all four services', () => {
@@ -146,6 +153,63 @@ describe('credits through the REST API, all four services', () => {
     expect(balance).toEqual({ account_id: accountId, balance: 50 - charged, held: 0, available: 50 - charged });
     expect(balance.available).toBeGreaterThanOrEqual(0);
   }, 300_000);
+
+  // Issue 42 item 3, decision 0093: an export remixes a COMPLETED job's kept stems as a new job, at its own price.
+  it('exports a completed job at another strength as a new job charged the export price; the picture stays the source’s', async () => {
+    const { accountId, apiKey, api } = await accountWith(100);
+    const input = join(e2e.dir, 'exported.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 3, audio: true });
+    const source = (await create(api, { video_url: await upload(api, input), strength: 0.9 })).body;
+    expect((await final(api, source.job_id)).status).toBe('COMPLETED');
+    const exportsOf = (jobId: string) => `/v1/clean-audio-video/${jobId}/exports`;
+
+    const exported = await api.request<CleanAudioVideoJob>('POST', exportsOf(source.job_id), JOB_SCHEMA, { strength: 0.2 }, { 'Idempotency-Key': 'export-1' });
+    expect(exported.status).toBe(202);
+    // 3 s at the export line's 0.1 credit a second, rounded up: 1 credit, where the job cost 5.
+    expect(exported.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING', credits_estimated: 1 });
+    expect(exported.body.job_id).not.toBe(source.job_id);
+    const replayed = await api.request<CleanAudioVideoJob>('POST', exportsOf(source.job_id), JOB_SCHEMA, { strength: 0.2 }, { 'Idempotency-Key': 'export-1' });
+    expect(replayed.body.job_id).toBe(exported.body.job_id);
+    expect((await api.request('POST', exportsOf(source.job_id), 'RequestError', { strength: 0.3 }, { 'Idempotency-Key': 'export-1' })).status).toBe(409);
+
+    const done = await final(api, exported.body.job_id);
+    expect(done.status).toBe('COMPLETED');
+    expect((await waitForCharge(api, exported.body.job_id)).credits_charged).toBe(1);
+    const [sourceFile, exportFile] = await Promise.all([
+      e2e.download((await final(api, source.job_id)).result!.video.url, 'export-source.mp4'),
+      e2e.download(done.result!.video.url, 'export.mp4'),
+    ]);
+    expect(await videoPacketHashes(exportFile)).toEqual(await videoPacketHashes(input));
+    expect((await probeStreams(exportFile)).audio).toEqual([expect.objectContaining({ codec_name: 'aac', sample_rate: '48000', channels: 1 })]);
+    // Strength 0.2 keeps more of the noise than 0.9 did: the two soundtracks differ.
+    const [strong, weak] = await Promise.all([decodeAudio(sourceFile), decodeAudio(exportFile)]);
+    expect(rmsDifference(strong, weak)).toBeGreaterThan(0.001);
+    await waitFor('every hold settled', async () => (await balanceOf(api)).held === 0, 30_000);
+    expect(await balanceOf(api)).toEqual({ account_id: accountId, balance: 94, held: 0, available: 94 });
+
+    // Another account's job, an export's own id, a bad body, then the source deleted.
+    const other = await accountWith(10);
+    expect(await other.api.request('POST', exportsOf(source.job_id), 'RequestError', {})).toMatchObject({ status: 404 });
+    expect(await api.request('POST', exportsOf(exported.body.job_id), 'RequestError', {})).toMatchObject({ status: 404, body: { error: { message: expect.stringContaining('itself an export') } } });
+    expect(await api.request('POST', exportsOf(source.job_id), 'RequestError', { strength: 2 })).toMatchObject({ status: 422 });
+    expect(await api.request('POST', exportsOf(source.job_id), 'RequestError', { video_url: 'https://example.com/a.mp4' })).toMatchObject({ status: 422 });
+    const deleted = await fetch(`${e2e.stack.apiUrl}/v1/clean-audio-video/${source.job_id}`, { method: 'DELETE', headers: { authorization: `Bearer ${apiKey}` } });
+    expect(deleted.status).toBe(204);
+    expect(await api.request('POST', exportsOf(source.job_id), 'RequestError', {})).toMatchObject({ status: 404, body: { error: { message: expect.stringContaining('deleted') } } });
+  }, 300_000);
+
+  it('refuses to export a job that is not COMPLETED with 409', async () => {
+    const { api } = await accountWith(20);
+    const input = join(e2e.dir, 'still-running.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 1, audio: true });
+    const created = (await create(api, { video_url: await upload(api, input) })).body;
+    const cancelled = await api.request<CleanAudioVideoJob>('POST', `/v1/clean-audio-video/${created.job_id}/cancel`, JOB_SCHEMA);
+    if (cancelled.body.status !== 'CANCELLED') return; // finished before the cancel: nothing to test on this run
+    expect(await api.request('POST', `/v1/clean-audio-video/${created.job_id}/exports`, 'RequestError', {})).toMatchObject({
+      status: 409,
+      body: { error: { code: 'conflict', message: expect.stringContaining('only a COMPLETED job') } },
+    });
+  });
 
   async function waitForCharge(api: ApiClient, jobId: string): Promise<CleanAudioVideoJob> {
     let job: CleanAudioVideoJob | undefined;

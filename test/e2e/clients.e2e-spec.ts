@@ -57,6 +57,13 @@ describe('clients: the SDK and the vj CLI, end to end', () => {
     const listed = [];
     for await (const item of client.jobs.list({ type: 'clean-audio-video' })) listed.push(item.job_id);
     expect(listed).toContain(job.job_id);
+    // Exports (decision 0093): the SDK's, then the CLI's, each a new job remixing the kept stems.
+    const exported = await client.jobs.wait<CleanAudioVideoJob>(await client.cleanAudioVideo.export(job.job_id, { strength: 0.3 }));
+    expect(exported).toMatchObject({ status: 'COMPLETED', result: { video: { content_type: 'video/mp4' } } });
+    expect(exported.job_id).not.toBe(job.job_id);
+    const cli = await vj(['export', job.job_id, '-o', 'exported.mp4', '--strength', '0.5']);
+    expect({ code: cli.code, stdout: cli.stdout.trim() }).toEqual({ code: 0, stdout: 'wrote exported.mp4' });
+    expect(await videoPacketHashes(join(e2e.dir, 'exported.mp4'))).toEqual(await videoPacketHashes(input));
     expect((await client.billing.balance()).available).toBeGreaterThan(0);
     await expect(new VideoJobs({ apiKey: 'vj_wrong', baseUrl: e2e.stack.apiUrl }).billing.balance()).rejects.toMatchObject({ status: 401, code: 'unauthenticated' });
   });

@@ -4,7 +4,7 @@ import { VideoJobs, type Job, type JobStatus, type JobType } from '@vj/sdk';
 import { loadConfig } from './config';
 import { describeError, EXIT, exitCodeOf } from './exit-codes';
 import { progressView } from './progress-view';
-import { runJob } from './run-job';
+import { followAndDownload, runJob, type RunOutcome } from './run-job';
 
 const JOB_TYPES: JobType[] = ['clean-audio-video', 'video-background-removal'];
 const STATUSES: JobStatus[] = ['PROCESSING', 'COMPLETED', 'FAILED', 'CANCELLED'];
@@ -57,9 +57,14 @@ const print = (value: unknown, text: () => string) => process.stdout.write(globa
 
 async function runAndReport(type: JobType, input: string, output: string, options: Record<string, unknown>): Promise<void> {
   const sdk = client();
+  await report((progress) => runJob(sdk, type === 'clean-audio-video' ? sdk.cleanAudioVideo : sdk.videoBackgroundRemoval, input, output, options, progress));
+}
+
+// Runs one job with the progress view, then prints what it wrote.
+async function report(run: (progress: ReturnType<typeof view>) => Promise<RunOutcome>): Promise<void> {
   const progress = view();
   try {
-    const outcome = await runJob(sdk, type === 'clean-audio-video' ? sdk.cleanAudioVideo : sdk.videoBackgroundRemoval, input, output, options, progress);
+    const outcome = await run(progress);
     progress.stop();
     print(outcome, () => outcome.outputs.map((path) => `wrote ${path}`).join('\n'));
   } finally {
@@ -98,6 +103,26 @@ program
       ...(options.codec && { output_codec: options.codec }),
       ...(options.background && { background: await backgroundOf(options.background) }),
       ...(options.refine && { refine_foreground_edges: true }),
+    });
+  });
+
+program
+  .command('export')
+  .description("deliver a COMPLETED clean-audio job again at another strength or loudness, from the stems it kept: a new job at the export price, without the denoiser")
+  .argument('<job_id>', 'the COMPLETED clean-audio job')
+  .requiredOption('-o, --output <path>', 'where to write the video')
+  .option('--strength <0..1>', "how much noise to remove (default: the job's)", number)
+  .option('--target-lufs <lufs>', "loudness to normalize to, -40 to -8 (default: the job's)", number)
+  .option('--no-normalize', "keep the source's own loudness")
+  .action(async (jobId: string, options: { output: string; strength?: number; targetLufs?: number; normalize: boolean }) => {
+    const sdk = client();
+    await report(async (progress) => {
+      const created = await sdk.cleanAudioVideo.export(jobId, {
+        ...(options.strength !== undefined && { strength: options.strength }),
+        ...(options.targetLufs !== undefined && { target_lufs: options.targetLufs }),
+        ...(!options.normalize && { normalize_loudness: false }),
+      });
+      return followAndDownload(sdk, sdk.cleanAudioVideo, created, options.output, progress);
     });
   });
 

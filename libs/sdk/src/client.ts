@@ -119,6 +119,20 @@ export class JobResource<T extends JobType> {
     return job as JobsByType[T]['job'];
   }
 
+  // A new job that delivers a COMPLETED job again with other options, without running the model, at the
+  // export price (clean audio: a remix of its kept stems). Its own job_id: wait for it like any job.
+  async export(jobId: string, body: JobsByType[T]['export'], options: { idempotencyKey?: string } = {}): Promise<JobsByType[T]['job']> {
+    const job = await this.client.unwrap(
+      this.client.api.POST(`/v1/${this.type}/{job_id}/exports` as '/v1/clean-audio-video/{job_id}/exports', {
+        params: { path: { job_id: jobId } },
+        body: body as JobsByType['clean-audio-video']['export'],
+        headers: { 'idempotency-key': options.idempotencyKey ?? newIdempotencyKey() } as never,
+      }),
+    );
+    this.client.typeOf.set(job.job_id, this.type);
+    return job as JobsByType[T]['job'];
+  }
+
   async get(jobId: string, options: { waitSeconds?: number } = {}): Promise<JobsByType[T]['job']> {
     const headers = options.waitSeconds ? { prefer: `wait=${options.waitSeconds}` } : {};
     const job = await this.client.unwrap(

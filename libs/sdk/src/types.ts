@@ -10,6 +10,7 @@ export type JobStatus = Job['status'];
 export type FileObject = Schemas['FileObject'];
 export type CreateCleanAudioVideoJob = Schemas['CreateCleanAudioVideoJobRequest'];
 export type CreateVideoBackgroundRemovalJob = Schemas['CreateVideoBackgroundRemovalJobRequest'];
+export type ExportCleanAudioVideoJob = Schemas['ExportCleanAudioVideoJobRequest'];
 export type Upload = Schemas['Upload'];
 export type Estimate = Schemas['Estimate'];
 export type Balance = Schemas['Balance'];
@@ -20,8 +21,9 @@ export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 
 export interface JobsByType {
-  'clean-audio-video': { job: CleanAudioVideoJob; create: CreateCleanAudioVideoJob };
-  'video-background-removal': { job: VideoBackgroundRemovalJob; create: CreateVideoBackgroundRemovalJob };
+  'clean-audio-video': { job: CleanAudioVideoJob; create: CreateCleanAudioVideoJob; export: ExportCleanAudioVideoJob };
+  // No exports yet: export() takes no body for this type.
+  'video-background-removal': { job: VideoBackgroundRemovalJob; create: CreateVideoBackgroundRemovalJob; export: never };
 }
 
 export const FINAL_STATUSES: readonly JobStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];

@@ -34,6 +34,14 @@ describe('priceOf', () => {
     const price = { ...removal, option_multipliers: { refine_foreground_edges: 1.5, subject_is_person: 1.1 } };
     expect(priceOf(price, { ...BACKGROUND_REMOVAL_DEFAULTS, refine_foreground_edges: true, subject_is_person: true }, 10)).toEqual({ credits: 33, billed_seconds: 10 });
   });
+
+  it('prices an export by its own line, without multipliers, and by the job type line where there is none', () => {
+    const exported = { ...CLEAN_AUDIO_DEFAULTS, export_of: '5d2c8a9e-1f3b-4c7d-8e6a-9b0c1d2e3f40' };
+    expect(priceOf(clean, exported, 59.5)).toEqual({ credits: 6, billed_seconds: 60 });
+    expect(priceOf(clean, exported, 3)).toEqual({ credits: 1, billed_seconds: 3 });
+    expect(priceOf({ ...removal, export: { credits_per_second: 0.5, minimum_credits: 2 } }, { ...BACKGROUND_REMOVAL_DEFAULTS, export_of: 'x' }, 10)).toEqual({ credits: 5, billed_seconds: 10 });
+    expect(priceOf(removal, { ...BACKGROUND_REMOVAL_DEFAULTS, refine_foreground_edges: true, export_of: 'x' }, 10)).toEqual({ credits: 30, billed_seconds: 10 });
+  });
 });
 
 describe('quoteJob', () => {
@@ -68,6 +76,16 @@ describe('parsePrices', () => {
     expect(() => parsePrices(bad)).toThrow(
       /unknown job type "other".*credits_per_second.*minimum_credits.*max_duration_seconds.*"output_codec" is not a boolean option.*unknown field "extra"/,
     );
+  });
+
+  it('checks an export line', () => {
+    const withExport = (line: unknown) => ({ ...DEFAULT_PRICES, 'clean-audio-video': { ...DEFAULT_PRICES['clean-audio-video'], export: line } });
+    expect(() => parsePrices(withExport({ credits_per_second: -1, minimum_credits: 0.5, max: 1 }))).toThrow(
+      /clean-audio-video.export: unknown field "max".*export.credits_per_second.*export.minimum_credits/,
+    );
+    expect(() => parsePrices(withExport('cheap'))).toThrow(/clean-audio-video.export: an object/);
+    const { export: _omitted, ...withoutExport } = DEFAULT_PRICES['clean-audio-video'];
+    expect(parsePrices({ ...DEFAULT_PRICES, 'clean-audio-video': withoutExport })['clean-audio-video']).toEqual(withoutExport);
   });
 
   it('refuses a missing job type', () => {

@@ -18,6 +18,8 @@ export const DEFAULT_PRICES: JobTypePrices = {
     option_multipliers: {},
     minimum_credits: 5,
     max_duration_seconds: 1800,
+    // A remix of kept stems (decision 0093): a tenth of the job, whose denoising is most of its cost.
+    export: { credits_per_second: 0.1, minimum_credits: 1 },
   },
 };
 
@@ -39,11 +41,12 @@ export function parsePrices(value: unknown): JobTypePrices {
       problems.push(`${type}: missing`);
       continue;
     }
-    const allowed = ['credits_per_second', 'option_multipliers', 'minimum_credits', 'max_duration_seconds'];
+    const allowed = ['credits_per_second', 'option_multipliers', 'minimum_credits', 'max_duration_seconds', 'export'];
     for (const key of Object.keys(price)) if (!allowed.includes(key)) problems.push(`${type}: unknown field "${key}"`);
     if (!isThousandths(price.credits_per_second, 0)) problems.push(`${type}.credits_per_second: a number >= 0 with at most 3 decimals`);
     if (!Number.isInteger(price.minimum_credits) || (price.minimum_credits as number) < 0) problems.push(`${type}.minimum_credits: an integer >= 0`);
     if (!Number.isInteger(price.max_duration_seconds) || (price.max_duration_seconds as number) < 1) problems.push(`${type}.max_duration_seconds: an integer >= 1`);
+    if (price.export !== undefined) problems.push(...exportPriceProblems(type, price.export));
     const multipliers = price.option_multipliers;
     if (!isObject(multipliers)) {
       problems.push(`${type}.option_multipliers: an object (may be empty)`);
@@ -56,6 +59,15 @@ export function parsePrices(value: unknown): JobTypePrices {
   }
   if (problems.length) throw new PriceListError(`invalid price list: ${problems.join('; ')}`);
   return value as unknown as JobTypePrices;
+}
+
+// An export's line (decision 0093): optional; without it an export costs what the job type does.
+function exportPriceProblems(type: JobType, line: unknown): string[] {
+  if (!isObject(line)) return [`${type}.export: an object with credits_per_second and minimum_credits`];
+  const problems = Object.keys(line).filter((key) => key !== 'credits_per_second' && key !== 'minimum_credits').map((key) => `${type}.export: unknown field "${key}"`);
+  if (!isThousandths(line.credits_per_second, 0)) problems.push(`${type}.export.credits_per_second: a number >= 0 with at most 3 decimals`);
+  if (!Number.isInteger(line.minimum_credits) || (line.minimum_credits as number) < 0) problems.push(`${type}.export.minimum_credits: an integer >= 0`);
+  return problems;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -25,11 +25,21 @@ export function isRequestIdKey(key: string): boolean {
 // The space keeps these apart from every key a client can send.
 export const Idempotency = createParamDecorator((jobType: JobType, context: ExecutionContext): IdempotencyInput => {
   const req = context.switchToHttp().getRequest<HttpRequest>();
+  return idempotencyOf(req, requestHash(jobType, req.body));
+});
+
+// The same for an export (decision 0093): the source job is part of the hash, so one key sent for the
+// exports of two jobs is a conflict, not a replay of the first.
+export const ExportIdempotency = createParamDecorator((jobType: JobType, context: ExecutionContext): IdempotencyInput => {
+  const req = context.switchToHttp().getRequest<HttpRequest & { params?: Record<string, string> }>();
+  return idempotencyOf(req, requestHash(`${jobType} export of ${req.params?.job_id ?? ''}`, req.body));
+});
+
+function idempotencyOf(req: HttpRequest, request_hash: string): IdempotencyInput {
   const key = req.headers['idempotency-key'];
-  const request_hash = requestHash(jobType, req.body);
   if (key === undefined) return { key: `${REQUEST_ID_KEY}${req.requestId ?? randomUUID()}`, request_hash };
   if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
     throw ApiError.malformed('Idempotency-Key must be 1 to 255 visible ASCII characters');
   }
   return { key, request_hash };
-});
+}

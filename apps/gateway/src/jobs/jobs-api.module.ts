@@ -11,6 +11,7 @@ import { EstimatesController } from './estimates.controller';
 import { FollowJobService } from './follow-job.service';
 import { JobFollowResponder } from './job-follow-responder';
 import { JobPresenter } from './job-presenter.service';
+import { jobExportsController } from './job-exports.controller';
 import { jobTypeController } from './job-type.controller';
 import { JobsListController } from './jobs-list.controller';
 import { ProbedDurations } from './probed-durations';
@@ -21,11 +22,15 @@ import { GATEWAY_JOB_TYPES } from './types/gateway-job-types';
 import { OwnUploads } from './own-uploads';
 import { VideoInputResolver } from './video-input.resolver';
 
-// The job resources: create (quoted and held first), read, list, follow, cancel and delete, and the
-// estimate of what a job would cost.
+// The job resources: create (quoted and held first), read, list, follow, cancel and delete, exports of a
+// COMPLETED job, and the estimate of what a job would cost.
 @Module({
   imports: [IdentityModule, UploadsModule, BillingApiModule],
-  controllers: [...Object.values(GATEWAY_JOB_TYPES).map((jobType) => jobTypeController(jobType)), JobsListController, EstimatesController],
+  controllers: [
+    ...Object.values(GATEWAY_JOB_TYPES).flatMap((jobType) => [jobTypeController(jobType), ...(jobType.exports ? [jobExportsController(jobType, jobType.exports)] : [])]),
+    JobsListController,
+    EstimatesController,
+  ],
   providers: [
     { provide: ProbedDurations, useFactory: (config: GatewayConfig) => new ProbedDurations(config.ESTIMATE_DURATION_TTL_SECONDS * 1000), inject: [GATEWAY_CONFIG] },
     { provide: SettledJobCache, useFactory: (config: GatewayConfig) => new SettledJobCache(config.SETTLED_JOB_CACHE_SECONDS * 1000), inject: [GATEWAY_CONFIG] },

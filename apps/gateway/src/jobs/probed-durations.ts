@@ -1,4 +1,4 @@
-import type { JobInputV1 } from '@vj/contracts';
+import type { VideoInputV1 } from '@vj/contracts';
 import { LRUCache } from 'lru-cache';
 
 // What probing an input found: its duration; or none, because the input states none that could be
@@ -27,7 +27,7 @@ export class ProbedDurations {
   }
 
   // Per account: one account's quotes never tell it what another has probed.
-  async durationOf(accountId: string, input: JobInputV1, probe: Probe): Promise<ProbeOutcome> {
+  async durationOf(accountId: string, input: VideoInputV1, probe: Probe): Promise<ProbeOutcome> {
     const key = `${accountId} ${inputKey(input)}`;
     const outcome = (await this.outcomes.fetch(key, { context: probe })) ?? { seconds: null, timedOut: true };
     // Only durations are kept: the next quote of an input that gave none probes again. The check keeps
@@ -37,7 +37,7 @@ export class ProbedDurations {
   }
 }
 
-function inputKey(input: JobInputV1): string {
+function inputKey(input: VideoInputV1): string {
   // An upload PUT again holds other bytes: its new ETag is another input.
   return input.kind === 'upload' ? `upload ${input.object_key} ${input.etag ?? ''}` : `url ${input.url}`;
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { quoteJob, type CreditEstimateV1, type JobInputV1, type JobOptionsByType, type JobType } from '@vj/contracts';
+import { quoteJob, type CreditEstimateV1, type VideoInputV1, type JobOptionsByType, type JobType } from '@vj/contracts';
 import { CurrentPrices } from '../billing';
 import { MEDIA_PROBE_PORT, type MediaProbePort } from './media-probe-port';
 import { ProbedDurations, type ProbeOutcome } from './probed-durations';
@@ -14,7 +14,7 @@ export interface JobRequest<T extends JobType> {
 }
 
 export interface JobQuote {
-  input: JobInputV1;
+  input: VideoInputV1;
   estimate: CreditEstimateV1;
   // The input was probed for this quote (seconds may have passed since the caller was authenticated).
   probedNow: boolean;
@@ -49,7 +49,7 @@ export class QuoteJobService {
     return { input, estimate, probedNow };
   }
 
-  private async probeAndKeep(input: JobInputV1): Promise<ProbeOutcome> {
+  private async probeAndKeep(input: VideoInputV1): Promise<ProbeOutcome> {
     let outcome = await this.probeOnce(input);
     for (let attempt = 1; attempt < PROBE_ATTEMPTS && outcome.seconds === null && outcome.timedOut; attempt++) outcome = await this.probeOnce(input);
     if (outcome.seconds !== null && input.kind === 'upload' && input.etag) {
@@ -62,7 +62,7 @@ export class QuoteJobService {
   // The duration only refines the quote: without it the job type's maximum is quoted, so a slow or
   // failed probe never fails a create. No answer at all (the request's time limit, no worker up) is a
   // time out as much as the worker's own limit is.
-  private async probeOnce(input: JobInputV1): Promise<ProbeOutcome> {
+  private async probeOnce(input: VideoInputV1): Promise<ProbeOutcome> {
     try {
       const reply = await this.media.probe({ version: 1, input });
       return reply.duration_seconds === null ? { seconds: null, timedOut: reply.timed_out === true } : { seconds: reply.duration_seconds };

@@ -15,7 +15,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 // Fingerprint of a create for Idempotency-Key: same key + another hash is a conflict. The job type is
-// part of it, so a key reused on the other create endpoint is a conflict, not a replay of the other job.
-export function requestHash(jobType: JobType, body: unknown): string {
-  return createHash('sha256').update(`${jobType}\n${canonicalJson(body)}`).digest('hex');
+// part of it, so a key reused on the other create endpoint is a conflict, not a replay of the other job;
+// an export's scope names its source job too.
+export function requestHash(scope: JobType | `${JobType} export of ${string}`, body: unknown): string {
+  return createHash('sha256').update(`${scope}\n${canonicalJson(body)}`).digest('hex');
 }

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { UPLOAD_URL_SCHEME, type JobInputV1 } from '@vj/contracts';
+import { UPLOAD_URL_SCHEME, type VideoInputV1 } from '@vj/contracts';
 import { ApiError } from '../http/api-error';
 import { OwnUploads } from './own-uploads';
 
 export interface ResolvedInput {
-  input: JobInputV1;
+  input: VideoInputV1;
   // An upload's duration probed earlier on these very bytes (same ETag); absent when not known yet.
   probedDuration?: number;
 }
@@ -23,7 +23,7 @@ export class VideoInputResolver {
     if (declaration.content_type.startsWith('image/')) {
       throw ApiError.invalidField('video_url', `this upload is an image (${declaration.content_type}): it may be a background's image_url, not a video_url`);
     }
-    const input: JobInputV1 = { kind: 'upload', upload_id: uploadId, object_key: objectKey, etag: stored.etag, size: stored.size };
+    const input: VideoInputV1 = { kind: 'upload', upload_id: uploadId, object_key: objectKey, etag: stored.etag, size: stored.size };
     const duration = declaration.probed_etag === stored.etag ? declaration.duration_seconds : null;
     return duration === null ? { input } : { input, probedDuration: duration };
   }

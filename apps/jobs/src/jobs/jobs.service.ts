@@ -235,8 +235,9 @@ export class JobsService {
       funded_at: change.funded ? now : job.funded_at,
       updated_at: now,
       finished_at: change.finished ? now : job.finished_at,
-      // A URL input leaves nothing of ours to delete once the job ends; an upload waits for the sweeper.
-      input_purged_at: change.finished && job.input.kind === 'url' ? now : job.input_purged_at,
+      // A URL input, or an export's (its source job's files are that job's), leaves nothing of ours to
+      // delete once the job ends; an upload waits for the sweeper.
+      input_purged_at: change.finished && job.input.kind !== 'upload' ? now : job.input_purged_at,
     };
   }
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import type { JobInputV1 } from '@vj/contracts';
+import type { VideoInputV1 } from '@vj/contracts';
 import { startNatsServer, startS3Server, type LocalNatsServer, type LocalS3Server } from '@vj/local-stack';
 import { MediaRpcClient, serveMediaRpc, type RpcService } from '@vj/messaging';
 import { ObjectStorage } from '@vj/storage';
@@ -112,9 +112,9 @@ describe('vj.rpc.media.v1.probe against nats-server, S3, HTTP servers and ffprob
     privateRequests.length = 0;
   });
 
-  const probe = async (input: JobInputV1) => (await client.call('probe', { version: 1, input })).duration_seconds;
-  const url = (path: string): JobInputV1 => ({ kind: 'url', url: `${media.base}${path}` });
-  async function upload(key: string, path: string, contentType = 'video/mp4'): Promise<JobInputV1> {
+  const probe = async (input: VideoInputV1) => (await client.call('probe', { version: 1, input })).duration_seconds;
+  const url = (path: string): VideoInputV1 => ({ kind: 'url', url: `${media.base}${path}` });
+  async function upload(key: string, path: string, contentType = 'video/mp4'): Promise<VideoInputV1> {
     await storage.putFile(`uploads/acct-1/${key}`, path, contentType);
     return { kind: 'upload', upload_id: key, object_key: `uploads/acct-1/${key}` };
   }

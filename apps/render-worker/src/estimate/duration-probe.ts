@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import type { JobInputV1, ProbeInputReplyV1, ProbeInputRequestV1 } from '@vj/contracts';
+import type { VideoInputV1, ProbeInputReplyV1, ProbeInputRequestV1 } from '@vj/contracts';
 import type { ObjectStorage } from '@vj/storage';
 import type { AllowList, ResolveHost } from '@vj/egress';
 import { fetchPrefix } from '../input/fetch-prefix';
@@ -113,13 +113,13 @@ export class DurationProbe {
   }
 }
 
-function isInput(input: unknown): input is JobInputV1 {
+function isInput(input: unknown): input is VideoInputV1 {
   const candidate = input as Partial<Record<string, unknown>> | null | undefined;
   return (candidate?.kind === 'upload' && typeof candidate.object_key === 'string') || (candidate?.kind === 'url' && typeof candidate.url === 'string');
 }
 
 // Logs name the upload or the URL's host only: a URL's path and query may carry credentials.
-function describe(input: JobInputV1): string {
+function describe(input: VideoInputV1): string {
   if (input.kind === 'upload') return `upload ${input.upload_id}`;
   return URL.canParse(input.url) ? `url on ${new URL(input.url).host}` : 'an invalid url';
 }

@@ -3,4 +3,6 @@ export interface FetchedInput {
   path: string;
   size: number;
   sha256: string;
+  // An export's (decision 0093): what its source job kept for exports, beside the picture at path.
+  exportSourcePath?: string;
 }

@@ -28,6 +28,25 @@ export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): str
   ];
 }
 
+// The denoiser's stems (rnnoise-filter.mjs --stems: 4 channels of s16le) kept as one lossless FLAC for
+// exports (decision 0093). With the user's file, the same run measures its loudness (ebur128 prints at
+// info level: not quiet), which an export with normalize_loudness false keeps.
+const STEMS_FORMAT = ['-f', 's16le', '-ar', String(PCM_SAMPLE_RATE), '-ac', '4'];
+export function keepStemsArgs(stemsRawPath: string, flacPath: string, measuredFile: string | null): string[] {
+  return [
+    '-hide_banner', '-nostdin', '-nostats', '-y',
+    ...STEMS_FORMAT, ...ownInput(stemsRawPath),
+    ...(measuredFile ? userFileInput(measuredFile) : []),
+    '-map', '0:a', '-c:a', 'flac', '-compression_level', '1', '-f', 'flac', flacPath,
+    ...(measuredFile ? ['-map', '1:a:0', '-af', EBUR128_FILTER, '-f', 'null', '-'] : []),
+  ];
+}
+
+// Kept stems back as raw 4-channel s16le on stdout, for remix-stems.mjs.
+export function decodeStemsArgs(flacPath: string): string[] {
+  return [...QUIET, ...ownInput(flacPath), '-map', '0:a:0', ...STEMS_FORMAT, '-c:a', 'pcm_s16le', 'pipe:1'];
+}
+
 function rawAudioInput(rawPath: string): string[] {
   return [...PCM_FORMAT, ...ownInput(rawPath)];
 }

@@ -5,17 +5,19 @@ import { join } from 'node:path';
 import type { CleanAudioVideoOptions } from '@vj/contracts';
 import {
   decodeAudioArgs,
+  decodeStemsArgs,
+  keepStemsArgs,
   measureLoudnessArgs,
   muxArgs,
   PCM_BYTES_PER_SECOND,
   tapInput,
   type MuxPlan,
 } from './clean-audio-args';
-import { denoiseCommand } from './denoise-command';
+import { denoiseCommand, remixCommand } from './denoise-command';
 import { readDenoisedLoudness } from './denoised-loudness';
 import { denoiseInParts, type PartsMeasurement } from './denoise-in-parts';
 import { denoiseParts, MIN_PART_SECONDS } from './denoise-parts';
-import { lowBandWeight, readLowBandEnergy, removeLowBand } from './low-band';
+import { lowBandWeight, readLowBandEnergy, removeLowBand, type LowBandEnergy } from './low-band';
 import { Deadline } from './deadline';
 import { damagedInputError, damageIn, forUser, truncationIn } from './input-damage';
 import { MAX_DECODED_PICTURE, userFileInput } from './input-fence';
@@ -57,6 +59,19 @@ export interface CleanAudioVideoRequest {
   runner?: CommandRunner;
   // How much of the work is done, 0 to 1: denoising is most of it, the loudness passes the rest.
   onProgress?: (fraction: number) => void;
+  // Keeps the denoiser's stems as a FLAC at this path, for exports (decision 0093).
+  keepStemsAt?: string;
+  // An export: the audio is remixed from a job's kept stems instead of denoised, and inputPath is that
+  // job's delivered video (its picture is the source's, bit for bit).
+  fromStems?: KeptStems;
+}
+
+// A job's kept stems (rnnoise-filter.mjs --stems, as FLAC) and what remixing them needs besides.
+export interface KeptStems {
+  path: string;
+  lowBandEnergy: LowBandEnergy;
+  // The source's own integrated loudness; null for silence.
+  inputLufs: number | null;
 }
 
 export interface CleanedVideo {
@@ -66,6 +81,8 @@ export interface CleanedVideo {
   durationSeconds: number;
   // Integrated loudness of the delivered audio, measured after encoding; absent for silence.
   measuredLufs?: number;
+  // With keepStemsAt.
+  stems?: KeptStems;
 }
 
 export const DEFAULT_MAX_AUDIO_SECONDS = 1800;
@@ -92,7 +109,7 @@ export async function cleanAudioVideo(request: CleanAudioVideoRequest): Promise<
     await rm(job.outputPath, { force: true }); // never leave a partial result to be uploaded
     throw error;
   } finally {
-    await Promise.all([rm(job.rawPath, { force: true }), removeLowBand(job.lowBandPath)]);
+    await Promise.all([rm(job.rawPath, { force: true }), removeLowBand(job.lowBandPath), rm(job.stemsRawPath, { force: true })]);
   }
 }
 
@@ -101,11 +118,14 @@ interface Denoised {
   measured: LoudnessMeasurement;
   // What the denoiser took from the low band, with the weight it is given back with; null for none.
   lowBand: MuxPlan['lowBand'];
+  // Its energies, all parts together (kept with the stems).
+  lowBandEnergy: LowBandEnergy;
 }
 
 class CleanAudioJob {
   readonly rawPath: string;
   readonly lowBandPath: string;
+  readonly stemsRawPath: string;
   outputPath: string;
   private readonly runner: CommandRunner;
   private readonly ffmpegPath: string;
@@ -119,6 +139,7 @@ class CleanAudioJob {
     this.deadline = new Deadline(request.timeoutMs, 'Cleaning the audio');
     this.rawPath = join(request.workDir, 'denoised.s16le');
     this.lowBandPath = join(request.workDir, 'denoised-low-band.s16le');
+    this.stemsRawPath = join(request.workDir, 'stems.s16le');
     this.outputPath = join(request.workDir, 'clean-audio.out'); // named for its format once probed
   }
 
@@ -127,13 +148,15 @@ class CleanAudioJob {
     const probe = await openJobInput(this.runner, request, this.deadline);
     const format = outputFormatFor(probe);
     this.checkAudioLength(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
-    const { seconds: audioSeconds, measured, lowBand } = await this.denoise(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
+    const probedSeconds = probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0;
+    const { seconds: audioSeconds, measured, lowBand, lowBandEnergy } = request.fromStems ? await this.remix(request.fromStems) : await this.denoise(probedSeconds);
     request.onProgress?.(DENOISE_SHARE);
     // "false keeps the input loudness" (docs/spec/api-v1.md): then the input's own loudness is the target,
-    // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound).
-    const targetLufs = request.options.normalize_loudness
-      ? request.options.target_lufs
-      : (await this.measureUsersFile()).integratedLufs;
+    // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound). An
+    // export's input is a delivered file: its source's loudness was kept with the stems.
+    const inputLufs = request.options.normalize_loudness ? undefined : await this.inputLoudness();
+    // Silence (no block over the gate) keeps its level: no gain is aimed at.
+    const targetLufs = inputLufs === undefined ? request.options.target_lufs : (inputLufs ?? -Infinity);
     request.onProgress?.(DENOISE_SHARE + (1 - DENOISE_SHARE) / 2);
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
     const measuredLufs = await this.encode(
@@ -149,13 +172,66 @@ class CleanAudioJob {
       measured,
       targetLufs,
     );
+    const stems = request.keepStemsAt === undefined ? undefined : await this.keepStems(request.keepStemsAt, lowBandEnergy, inputLufs);
     return {
       outputPath: this.outputPath,
       contentType: format.contentType,
       fileExtension: format.fileExtension,
       durationSeconds: probe.durationSeconds ?? audioSeconds,
       ...(measuredLufs === undefined ? {} : { measuredLufs }),
+      ...(stems && { stems }),
     };
+  }
+
+  // The input's own loudness: measured on the user's file, or, for an export, as its source kept it.
+  private async inputLoudness(): Promise<number | null> {
+    if (this.request.fromStems) return this.request.fromStems.inputLufs;
+    return finiteOrNull((await this.measureUsersFile()).integratedLufs);
+  }
+
+  // The stems to FLAC; the user's file's loudness is measured by the same run unless it already was.
+  private async keepStems(flacPath: string, lowBandEnergy: LowBandEnergy, inputLufs: number | null | undefined): Promise<KeptStems> {
+    const measuredFile = inputLufs === undefined ? this.request.inputPath : null;
+    try {
+      const { stderrTail } = await this.runner.run(
+        { file: this.ffmpegPath, args: keepStemsArgs(this.stemsRawPath, flacPath, measuredFile) },
+        { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
+      );
+      return { path: flacPath, lowBandEnergy, inputLufs: measuredFile ? finiteOrNull(parseEbur128Summary(stderrTail).integratedLufs) : (inputLufs ?? null) };
+    } catch (error) {
+      throw this.refusal(error) ?? error;
+    }
+  }
+
+  // An export: the kept stems decoded and remixed at this job's strength into the raw file, measured
+  // and with its low band, as denoise() leaves them (decision 0093).
+  private async remix(stems: KeptStems): Promise<Denoised> {
+    const { request } = this;
+    const meterPath = `${this.rawPath}.loudness`;
+    const timeoutMs = this.deadline.remainingMs();
+    const raw = createWriteStream(this.rawPath);
+    try {
+      await this.runner.pipe(
+        [
+          { file: this.ffmpegPath, args: decodeStemsArgs(stems.path) },
+          remixCommand(request.nodePath ?? process.execPath, request.options.strength, meterPath, this.lowBandPath, stems.lowBandEnergy),
+        ],
+        { timeoutMs, signal: request.signal, stdout: raw },
+      );
+      const seconds = (await stat(this.rawPath)).size / PCM_BYTES_PER_SECOND;
+      if (seconds === 0) throw noSound();
+      const weight = lowBandWeight([stems.lowBandEnergy]);
+      return {
+        seconds,
+        measured: await readDenoisedLoudness([{ path: meterPath }]),
+        lowBand: weight > 0 ? { path: this.lowBandPath, weight } : null,
+        lowBandEnergy: stems.lowBandEnergy,
+      };
+    } finally {
+      raw.destroy();
+      await finished(raw).catch(() => undefined);
+      await rm(meterPath, { force: true });
+    }
   }
 
   // Muxes the output, then checks the delivered loudness and encodes again with corrected gain and
@@ -212,7 +288,15 @@ class CleanAudioJob {
     if (seconds === 0) throw noSound();
     this.checkAudioLength(seconds);
     const weight = lowBandWeight(measured.lowBand);
-    return { seconds, measured: measured.loudness, lowBand: weight > 0 ? { path: this.lowBandPath, weight } : null };
+    return {
+      seconds,
+      measured: measured.loudness,
+      lowBand: weight > 0 ? { path: this.lowBandPath, weight } : null,
+      lowBandEnergy: {
+        inputEnergy: measured.lowBand.reduce((sum, part) => sum + part.inputEnergy, 0),
+        removedEnergy: measured.lowBand.reduce((sum, part) => sum + part.removedEnergy, 0),
+      },
+    };
   }
 
   // ffmpeg decode | rnnoise-filter > raw file, streamed: one denoiser, measuring what it writes.
@@ -224,7 +308,7 @@ class CleanAudioJob {
     const raw = createWriteStream(this.rawPath);
     countFrom(() => raw.bytesWritten);
     try {
-      const [decoded] = await this.runner.pipe([this.decodeCommand(), this.denoiser(meterPath, this.lowBandPath)], {
+      const [decoded] = await this.runner.pipe([this.decodeCommand(), this.denoiser(meterPath, this.lowBandPath, this.keptStemsPath())], {
         timeoutMs,
         signal: request.signal,
         stdout: raw,
@@ -259,10 +343,11 @@ class CleanAudioJob {
       if (decodedBytes === 0) throw noSound();
       return await denoiseInParts({
         runner: this.runner,
-        denoiser: (meterPath, lowBandPath) => this.denoiser(meterPath, lowBandPath),
+        denoiser: (meterPath, lowBandPath, stemsPath) => this.denoiser(meterPath, lowBandPath, stemsPath),
         pcmPath,
         rawPath: this.rawPath,
         lowBandPath: this.lowBandPath,
+        stemsPath: this.keptStemsPath(),
         parts: denoiseParts(decodedBytes, maxParts),
         timeoutMs: this.deadline.remainingMs(),
         signal: request.signal,
@@ -273,8 +358,13 @@ class CleanAudioJob {
     }
   }
 
-  private denoiser(meterPath: string, lowBandPath: string): ProcessCommand {
-    return denoiseCommand(this.request.nodePath ?? process.execPath, this.request.options.strength, meterPath, lowBandPath);
+  private denoiser(meterPath: string, lowBandPath: string, stemsPath?: string): ProcessCommand {
+    return denoiseCommand(this.request.nodePath ?? process.execPath, this.request.options.strength, meterPath, lowBandPath, stemsPath);
+  }
+
+  // Where the denoiser writes its stems: only when they are kept.
+  private keptStemsPath(): string | undefined {
+    return this.request.keepStemsAt === undefined ? undefined : this.stemsRawPath;
   }
 
   private decodeCommand(): ProcessCommand {
@@ -346,6 +436,10 @@ class CleanAudioJob {
   private refusal(error: unknown): MediaError | null {
     return error instanceof ProcessFailedError ? refusalIn(error.stderrTail, this.request.inputPath, MAX_DECODED_PICTURE) : null;
   }
+}
+
+function finiteOrNull(lufs: number): number | null {
+  return Number.isFinite(lufs) ? lufs : null;
 }
 
 function noSound(): MediaError {

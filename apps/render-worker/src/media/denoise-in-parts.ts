@@ -5,20 +5,22 @@ import { pipeline } from 'node:stream/promises';
 import { readDenoisedLoudness } from './denoised-loudness';
 import { FRAME_BYTES, type DenoisePart } from './denoise-parts';
 import type { LoudnessMeasurement } from './loudness';
-import { joinLowBand, readLowBandEnergy, removeLowBand, type LowBandEnergy } from './low-band';
+import { joinPieces, readLowBandEnergy, removeLowBand, type LowBandEnergy } from './low-band';
 import { runTogether, type CommandRunner, type ProcessCommand } from './process-runner';
 
 export interface DenoiseInPartsRequest {
   runner: CommandRunner;
-  // One part's denoiser, saving the loudness of what it writes to the meter file and what it lost in
-  // the low band to the low-band file.
-  denoiser: (meterPath: string, lowBandPath: string) => ProcessCommand;
+  // One part's denoiser, saving the loudness of what it writes to the meter file, what it lost in the
+  // low band to the low-band file, and its stems to the stems file when there is one.
+  denoiser: (meterPath: string, lowBandPath: string, stemsPath?: string) => ProcessCommand;
   // Decoded s16le PCM, read by every part's denoiser over its range.
   pcmPath: string;
   // The denoised file, written by every part at its own offset; the low band's, put together from
   // the parts' once they are done.
   rawPath: string;
   lowBandPath: string;
+  // Where the parts' stems are put together, when they are kept (decision 0093).
+  stemsPath?: string;
   parts: readonly DenoisePart[];
   timeoutMs: number;
   signal?: AbortSignal;
@@ -45,31 +47,41 @@ export async function denoiseInParts(request: DenoiseInPartsRequest): Promise<Pa
   };
   const meters = request.parts.map((_, index) => `${request.rawPath}.${index}.loudness`);
   const lowBands = request.parts.map((_, index) => `${request.rawPath}.${index}.low`);
+  const stems = request.parts.map((_, index) => request.stemsPath && `${request.rawPath}.${index}.stems`);
   try {
-    await runTogether(request.signal, (stop) => request.parts.map((part, index) => denoisePart(request, part, { meter: meters[index], lowBand: lowBands[index] }, stop, count)));
-    await joinLowBand(
+    await runTogether(request.signal, (stop) =>
+      request.parts.map((part, index) => denoisePart(request, part, { meter: meters[index], lowBand: lowBands[index], stems: stems[index] }, stop, count)),
+    );
+    await joinPieces(
       request.parts.map((part, index) => ({ path: lowBands[index], start: part.dropBytes, bytes: part.keepBytes, at: part.outputStart })),
       request.lowBandPath,
     );
+    // Four samples of stems for each sample of output: the same ranges, four times as wide.
+    if (request.stemsPath) {
+      await joinPieces(
+        request.parts.map((part, index) => ({ path: stems[index] ?? '', start: 4 * part.dropBytes, bytes: 4 * part.keepBytes, at: 4 * part.outputStart })),
+        request.stemsPath,
+      );
+    }
     const loudness = await readDenoisedLoudness(
       request.parts.map((part, index) => ({ path: meters[index], firstFrame: part.dropBytes / FRAME_BYTES, frames: Math.floor(part.keepBytes / FRAME_BYTES) })),
     );
     return { loudness, lowBand: await Promise.all(lowBands.map(readLowBandEnergy)) };
   } finally {
-    await Promise.all([...meters.map((path) => rm(path, { force: true })), ...lowBands.map(removeLowBand)]);
+    await Promise.all([...meters.map((path) => rm(path, { force: true })), ...lowBands.map(removeLowBand), ...stems.map((path) => path && rm(path, { force: true }))]);
   }
 }
 
 async function denoisePart(
   request: DenoiseInPartsRequest,
   part: DenoisePart,
-  paths: { meter: string; lowBand: string },
+  paths: { meter: string; lowBand: string; stems?: string },
   signal: AbortSignal,
   count: (bytes: number) => void,
 ): Promise<void> {
   const kept = new ByteWindow(part.dropBytes, part.keepBytes, count);
   const writing = pipeline(kept, createWriteStream(request.rawPath, { flags: 'r+', start: part.outputStart }));
-  const denoising = request.runner.run(request.denoiser(paths.meter, paths.lowBand), {
+  const denoising = request.runner.run(request.denoiser(paths.meter, paths.lowBand, paths.stems), {
     timeoutMs: request.timeoutMs,
     signal,
     // end is inclusive; callers pass parts of decoded audio, never empty.

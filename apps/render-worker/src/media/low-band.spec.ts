@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { joinLowBand, lowBandEnergyPath, lowBandWeight, readLowBandEnergy } from './low-band';
+import { joinPieces, lowBandEnergyPath, lowBandWeight, readLowBandEnergy } from './low-band';
 
 // The share of the input's low band removed, in dB, as the denoiser's energies.
 const removedDb = (db: number) => ({ inputEnergy: 1e6, removedEnergy: 1e6 * 10 ** (db / 10) });
@@ -47,7 +47,7 @@ describe('low-band files', () => {
     await writeFile(join(dir, 'a'), Buffer.from('xxABCDyy'));
     await writeFile(join(dir, 'b'), Buffer.from('zzEFGH'));
     const whole = join(dir, 'whole');
-    await joinLowBand(
+    await joinPieces(
       [
         { path: join(dir, 'a'), start: 2, bytes: 4, at: 0 },
         { path: join(dir, 'b'), start: 2, bytes: 4, at: 4 },

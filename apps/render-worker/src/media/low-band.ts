@@ -45,8 +45,8 @@ export async function removeLowBand(lowBandPath: string): Promise<void> {
   await Promise.all([rm(lowBandPath, { force: true }), rm(lowBandEnergyPath(lowBandPath), { force: true })]);
 }
 
-// One byte range of a part's low-band file, and where it goes in the whole file's.
-export interface LowBandPiece {
+// One byte range of a part's file (its low band, its stems), and where it goes in the whole file's.
+export interface FilePiece {
   path: string;
   start: number;
   bytes: number;
@@ -54,7 +54,7 @@ export interface LowBandPiece {
 }
 
 // Puts the parts' kept ranges together into one file, as the parts' outputs are put together.
-export async function joinLowBand(pieces: readonly LowBandPiece[], outputPath: string): Promise<void> {
+export async function joinPieces(pieces: readonly FilePiece[], outputPath: string): Promise<void> {
   await writeFile(outputPath, Buffer.alloc(0));
   for (const piece of pieces) {
     if (piece.bytes <= 0) continue;

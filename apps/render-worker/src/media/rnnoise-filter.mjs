@@ -1,6 +1,6 @@
 // @ts-check
 // Denoises raw PCM with RNNoise: s16le 48 kHz mono on stdin, the same on stdout, same length.
-//   node rnnoise-filter.mjs --strength 0.874 [--measure <file>] [--low-band <file>]
+//   node rnnoise-filter.mjs --strength 0.874 [--measure <file>] [--low-band <file>] [--stems <file>]
 // With --measure, the output's loudness is measured as it is written (loudness-meter.mjs) and saved to
 // the file at the end. With --low-band, what the output lost below 300 Hz (spectral-gain.mjs) is
 // written to the file as s16le, sample for sample beside stdout, and at the end the low band's
@@ -15,8 +15,12 @@
 // meet it: RNNoise's output lags its input by one frame and the spectral step by one more; mixing
 // unaligned comb-filters (denoise-quality.int-spec.ts measures it). The lag is then removed so output
 // sample i matches input sample i. Hum is a fault, not the room's ambience that the dry part keeps:
-// the dry part loses it too, all of it from strength HUM_GONE_FROM up, in proportion below, so
+// the dry part loses it too, all of it from strength 0.5 up (stem-mix.mjs), in proportion below, so
 // strength 0 still gives the input back (decision 0088).
+// With --stems, what every output sample is made of is written to the file as 4-channel s16le, sample
+// for sample beside stdout: the denoised signal, the input, the hum found in it and what the low band
+// lost, all before strength is applied; remix-stems.mjs makes the output at another strength from
+// them without running RNNoise again (decision 0093).
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
@@ -24,6 +28,7 @@ import { endianness } from 'node:os';
 import { LoudnessMeter } from './loudness-meter.mjs';
 import { MainsHum } from './mains-hum.mjs';
 import { SpectralGain } from './spectral-gain.mjs';
+import { humWeightFor } from './stem-mix.mjs';
 
 const FRAME = 480; // RNNoise frame: 10 ms at 48 kHz
 const FRAME_BYTES = FRAME * 2;
@@ -31,11 +36,10 @@ const SAMPLE_RATE = 48_000;
 // Hum is looked for, and its frequency measured, on this much audio: the start is held back until
 // then (or the end, if shorter); while none is found, each stretch as long after it is looked at too.
 const HUM_DETECTION_SAMPLES = 4 * SAMPLE_RATE;
-const HUM_GONE_FROM = 0.5;
 
 /** @param {string} message */
 function usage(message) {
-  process.stderr.write(`rnnoise-filter.mjs: ${message}\nusage: rnnoise-filter.mjs --strength <0..1> [--measure <file>] [--low-band <file>]\n`);
+  process.stderr.write(`rnnoise-filter.mjs: ${message}\nusage: rnnoise-filter.mjs --strength <0..1> [--measure <file>] [--low-band <file>] [--stems <file>]\n`);
   process.exit(2);
 }
 
@@ -54,10 +58,12 @@ const argv = process.argv.slice(2);
 const strength = Number(option(argv, '--strength'));
 if (!(strength >= 0 && strength <= 1)) usage('--strength takes a number from 0 to 1');
 const measurePath = option(argv, '--measure');
-const humWeight = Math.min(1, strength / HUM_GONE_FROM);
+const humWeight = humWeightFor(strength);
 const meter = measurePath === undefined ? null : new LoudnessMeter();
 const lowBandPath = option(argv, '--low-band');
 const lowBand = lowBandPath === undefined ? null : createWriteStream(lowBandPath);
+const stemsPath = option(argv, '--stems');
+const stems = stemsPath === undefined ? null : createWriteStream(stemsPath);
 const rnnoise = await RNNoise();
 if (rnnoise._rnnoise_get_frame_size() !== FRAME) throw new Error('unexpected RNNoise frame size');
 const state = rnnoise._rnnoise_create(0);
@@ -66,6 +72,11 @@ const seenBefore = new Float32Array(FRAME); // the previous input frame as RNNoi
 // The input frames one and two before, unfiltered but for hum: the dry signal of the mix.
 let previousDry = new Float32Array(FRAME);
 let dryBeforePrevious = new Float32Array(FRAME);
+// For the stems only: the input frames and the hum found in them, one and two before.
+let previousInput = new Float32Array(FRAME);
+let inputBeforePrevious = new Float32Array(FRAME);
+let previousHum = new Float32Array(FRAME);
+let humBeforePrevious = new Float32Array(FRAME);
 const spectralGain = new SpectralGain();
 const mainsHum = new MainsHum(SAMPLE_RATE, HUM_DETECTION_SAMPLES);
 let holding = true; // the start is held back until hum has been looked for on it
@@ -82,13 +93,13 @@ let started = false; // the first frame's output belongs to input that precedes 
 
 /**
  * Feeds one frame (int16 values, zero-padded at the end) and writes the mixed output for the frame
- * two before it into out at outOffset (in samples), and what that output lost in the low band into
- * low. Returns false while the first two frames are in.
+ * two before it into out at outOffset (in samples), what that output lost in the low band into
+ * low, and its stems into parts (4 per sample). Returns false while the first two frames are in.
  * @param {Int16Array | Float32Array} input
- * @param {{ out: Int16Array, low: Int16Array }} output
+ * @param {{ out: Int16Array, low: Int16Array, parts: Int16Array | null }} output
  * @param {number} outOffset
  */
-function processFrame(input, { out, low }, outOffset) {
+function processFrame(input, { out, low, parts }, outOffset) {
   // HEAPF32 is read each time: the view is replaced if the wasm memory ever grows.
   const frame = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
   frame.set(input);
@@ -109,13 +120,35 @@ function processFrame(input, { out, low }, outOffset) {
       out[outOffset + i] = toSample(mixed);
       low[outOffset + i] = toSample(strength * spectralGain.removedLow[i]);
     }
+    if (parts) writeStems(parts, outOffset, gained);
   }
   seenBefore.set(seen);
+  if (parts) {
+    [inputBeforePrevious, previousInput] = [previousInput, inputBeforePrevious];
+    [humBeforePrevious, previousHum] = [previousHum, humBeforePrevious];
+    previousInput.set(input);
+    for (let i = 0; i < FRAME; i++) previousHum[i] = input[i] - offsets[i] - seen[i];
+  }
   dryBeforePrevious = previousDry;
   [offsetsBeforePrevious, previousOffsets, offsets] = [previousOffsets, offsets, offsetsBeforePrevious];
   previousDry = dry;
   started = true;
   return gained !== null;
+}
+
+/**
+ * The stems of the frame two before, the one just mixed: remix-stems.mjs mixes them as processFrame does.
+ * @param {Int16Array} parts
+ * @param {number} outOffset
+ * @param {Float32Array | Float64Array} gained
+ */
+function writeStems(parts, outOffset, gained) {
+  for (let i = 0, at = 4 * outOffset; i < FRAME; i++, at += 4) {
+    parts[at] = toSample(gained[i] + offsetsBeforePrevious[i]);
+    parts[at + 1] = toSample(inputBeforePrevious[i]);
+    parts[at + 2] = toSample(humBeforePrevious[i]);
+    parts[at + 3] = toSample(spectralGain.removedLow[i]);
+  }
 }
 
 /** @param {number} value */
@@ -125,7 +158,7 @@ function toSample(value) {
 
 /** @param {number} samples */
 function outputOf(samples) {
-  return { out: new Int16Array(samples), low: new Int16Array(samples) };
+  return { out: new Int16Array(samples), low: new Int16Array(samples), parts: stems && new Int16Array(4 * samples) };
 }
 
 /**
@@ -142,15 +175,16 @@ async function denoise(input) {
 }
 
 /**
- * @param {{ out: Int16Array, low: Int16Array }} output
+ * @param {{ out: Int16Array, low: Int16Array, parts: Int16Array | null }} output
  * @param {number} samples how many of them to write
  */
-async function write({ out, low }, samples) {
+async function write({ out, low, parts }, samples) {
   if (samples <= 0) return;
   meter?.add(out.subarray(0, samples));
   const drained = [];
   if (!process.stdout.write(toBytes(out.subarray(0, samples)))) drained.push(once(process.stdout, 'drain'));
   if (lowBand && !lowBand.write(toBytes(low.subarray(0, samples)))) drained.push(once(lowBand, 'drain'));
+  if (stems && parts && !stems.write(toBytes(parts.subarray(0, 4 * samples)))) drained.push(once(stems, 'drain'));
   await Promise.all(drained);
 }
 
@@ -171,6 +205,10 @@ process.stdout.on('error', (error) => {
 });
 lowBand?.on('error', (error) => {
   process.stderr.write(`rnnoise-filter: --low-band: ${error.message}\n`);
+  process.exit(1);
+});
+stems?.on('error', (error) => {
+  process.stderr.write(`rnnoise-filter: --stems: ${error.message}\n`);
   process.exit(1);
 });
 
@@ -233,5 +271,9 @@ if (lowBand && lowBandPath) {
   await once(lowBand, 'finish');
   const { inputLowEnergy: inputEnergy, removedLowEnergy: removedEnergy } = spectralGain;
   writeFileSync(`${lowBandPath}.json`, JSON.stringify({ inputEnergy, removedEnergy }));
+}
+if (stems) {
+  stems.end();
+  await once(stems, 'finish');
 }
 process.stdout.end();

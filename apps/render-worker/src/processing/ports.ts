@@ -1,4 +1,4 @@
-import type { JobReportKind, JobStatus, JobType, JobWorkRequestedV1, ReportPayloads } from '@vj/contracts';
+import type { JobReportKind, JobStatus, JobType, JobWorkRequestedV1, ReportPayloads, StoredExportSourceV1 } from '@vj/contracts';
 import type { FetchedInput } from '../input/fetched-input';
 import type { MediaProbe } from '../media/parse-probe';
 
@@ -61,9 +61,19 @@ export interface ProducedFile {
   contentType: string;
 }
 
+// What a job keeps beside its result so that an export can deliver it again without the model
+// (decision 0093): the file, and the rest of its StoredExportSourceV1.
+export interface KeptForExports {
+  file: ProducedFile;
+  details: DistributiveOmit<StoredExportSourceV1, 'file' | 'duration_seconds'>;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 export interface ProcessorOutput {
   files: ProducedFile[];
   durationSeconds: number;
+  kept?: KeptForExports;
 }
 
 export interface ProcessorRun<T extends JobType> {
@@ -73,6 +83,8 @@ export interface ProcessorRun<T extends JobType> {
   signal: AbortSignal;
   // The input's probe from its measuring, when there was one.
   probe?: MediaProbe;
+  // An export's: what its source job kept (job.input.source says what it is).
+  exportSourcePath?: string;
   // How much of the processing is done, 0 to 1, as the processor learns it.
   onProgress?: (fraction: number) => void;
 }

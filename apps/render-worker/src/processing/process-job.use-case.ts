@@ -96,7 +96,7 @@ export class ProcessJobUseCase {
       const output = await this.produce(job, processor, workDir, signal, progress);
       if (!(await this.stillProcessing(job))) return 'stopped';
       progress.stage('uploading');
-      const stored = await this.uploader.upload(job, attempt.number, output.files, signal);
+      const stored = await this.uploader.upload(job, attempt.number, [...output.files, ...(output.kept ? [output.kept.file] : [])], signal);
       await progress.done();
       // A cancel that came during the upload: nothing of it stays, and no success is reported.
       if (signal.aborted) {
@@ -105,7 +105,7 @@ export class ProcessJobUseCase {
       }
       // Sent again in place while NATS is out of reach (one message id: stored once): handed back, the
       // whole job would be processed again.
-      const result = storedResult(job.job_type, stored);
+      const result = storedResult(job.job_type, stored.slice(0, output.files.length), output.kept && { ...output.kept.details, file: stored[output.files.length], duration_seconds: output.durationSeconds });
       await untilReachable(`job ${job.job_id}: its success report`, () => this.reports.succeeded(job, attempt.number, result, output.durationSeconds), signal, this.logger);
       return 'succeeded';
     } finally {
@@ -144,8 +144,16 @@ export class ProcessJobUseCase {
       progress.stage('probing');
       const measured = await this.inputs.payFor(job, processor, input, limited);
       progress.stage('processing');
-      const output = await processor.run({ job, inputPath: input.path, workDir, signal: limited, probe: measured.probe, onProgress: (fraction) => progress.within(fraction) });
-      return { files: output.files, durationSeconds: measured.seconds };
+      const output = await processor.run({
+        job,
+        inputPath: input.path,
+        workDir,
+        signal: limited,
+        probe: measured.probe,
+        exportSourcePath: input.exportSourcePath,
+        onProgress: (fraction) => progress.within(fraction),
+      });
+      return { ...output, durationSeconds: measured.seconds };
     });
   }
 

@@ -1,4 +1,4 @@
-import type { JobReportKind, JobType, StoredFileV1, StoredResultV1 } from '@vj/contracts';
+import type { JobReportKind, JobType, StoredExportSourceV1, StoredFileV1, StoredResultV1 } from '@vj/contracts';
 
 // One folder per delivery: two attempts racing (a worker thought lost, then back) never write, nor
 // delete, each other's objects; the jobs service publishes the winner's keys only.
@@ -11,11 +11,12 @@ export function resultPrefix(accountId: string, jobId: string): string {
   return `results/${accountId}/${jobId}/`;
 }
 
-// The result shape of each job type (docs/spec/video-jobs-resources.md 2.4 and 2.5).
-export function storedResult(jobType: JobType, files: StoredFileV1[]): StoredResultV1 {
+// The result shape of each job type (docs/spec/video-jobs-resources.md 2.4 and 2.5), with what it kept
+// for exports (decision 0093).
+export function storedResult(jobType: JobType, files: StoredFileV1[], kept?: StoredExportSourceV1): StoredResultV1 {
   if (jobType === 'clean-audio-video') {
     if (files.length !== 1) throw new Error(`clean-audio-video produces one file, got ${files.length}`);
-    return { job_type: jobType, video: files[0] };
+    return { job_type: jobType, video: files[0], ...(kept && { export_source: kept }) };
   }
   return { job_type: jobType, files };
 }

@@ -1,6 +1,7 @@
-import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
-import { cleanAudioVideo, MediaError, ProcessRunner, type CleanAudioVideoRequest, type CleanedVideo, type WarmNodeProcesses } from '../media';
-import type { JobTypeProcessor, MeasuredInput, ProcessorOutput, ProcessorRun } from '../processing/ports';
+import { join } from 'node:path';
+import { CLEAN_AUDIO_DEFAULTS, type JobWorkRequestedV1 } from '@vj/contracts';
+import { cleanAudioVideo, MediaError, ProcessRunner, type CleanAudioVideoRequest, type CleanedVideo, type KeptStems, type WarmNodeProcesses } from '../media';
+import type { JobTypeProcessor, KeptForExports, MeasuredInput, ProcessorOutput, ProcessorRun } from '../processing/ports';
 
 export interface CleanAudioSettings {
   maxAudioSeconds: number;
@@ -39,7 +40,9 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
     ]);
   }
 
-  async run({ job, inputPath, workDir, signal, probe, onProgress }: ProcessorRun<'clean-audio-video'>): Promise<ProcessorOutput> {
+  // A job keeps its stems for exports; an export remixes its source's (decision 0093).
+  async run({ job, inputPath, workDir, signal, probe, exportSourcePath, onProgress }: ProcessorRun<'clean-audio-video'>): Promise<ProcessorOutput> {
+    const fromStems = stemsOf(job, exportSourcePath);
     const cleaned = await this.clean({
       inputPath,
       workDir,
@@ -54,10 +57,12 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
       ffmpegPath: this.settings.ffmpegPath,
       ffprobePath: this.settings.ffprobePath,
       runner: this.runner,
+      ...(fromStems ? { fromStems } : { keepStemsAt: join(workDir, 'stems.flac') }),
     });
     return {
       files: [{ path: cleaned.outputPath, fileName: `${job.job_id}-clean.${cleaned.fileExtension}`, contentType: cleaned.contentType }],
       durationSeconds: cleaned.durationSeconds,
+      ...(cleaned.stems && { kept: keptForExports(job.job_id, cleaned.stems) }),
     };
   }
 
@@ -65,4 +70,19 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
   afterDelivery(): void {
     this.settings.warmDenoisers?.fill();
   }
+}
+
+// An export's stems, as its source job kept them; undefined for a job of its own.
+function stemsOf(job: JobWorkRequestedV1<'clean-audio-video'>, exportSourcePath: string | undefined): KeptStems | undefined {
+  if (job.input.kind !== 'export') return undefined;
+  if (!exportSourcePath) throw new Error(`job ${job.job_id}: an export without its source's stems`);
+  const { low_band_energy, input_lufs } = job.input.source;
+  return { path: exportSourcePath, lowBandEnergy: { inputEnergy: low_band_energy.input, removedEnergy: low_band_energy.removed }, inputLufs: input_lufs };
+}
+
+function keptForExports(jobId: string, stems: KeptStems): KeptForExports {
+  return {
+    file: { path: stems.path, fileName: `${jobId}-stems.flac`, contentType: 'audio/flac' },
+    details: { kind: 'stems', low_band_energy: { input: stems.lowBandEnergy.inputEnergy, removed: stems.lowBandEnergy.removedEnergy }, input_lufs: stems.inputLufs },
+  };
 }

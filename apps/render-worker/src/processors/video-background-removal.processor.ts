@@ -86,6 +86,8 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
   // Before the input is fetched: a model this deployment lacks fails the job at once.
   // A background goes into ffmpeg's filter graph: only what the API lets through is taken.
   check(job: JobWorkRequestedV1<'video-background-removal'>): void {
+    // Its jobs keep nothing to export yet (decision 0093): the gateway makes no such job.
+    if (job.input.kind === 'export') throw new MediaError('input_validation', 'Background removal jobs cannot be exported yet');
     const options = optionsOf(job);
     this.models.segmentersFor(options.subject_is_person);
     if (options.background && !isCompositeBackground(options.background)) {

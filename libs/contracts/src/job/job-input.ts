@@ -1,9 +1,22 @@
-// Where a job's input video comes from: an upload already in object storage, or a URL to transload.
+import type { StoredExportSourceV1, StoredFileV1 } from './stored-result';
+
+// Where a job's input video comes from: an upload already in object storage, a URL to transload, or
+// (an export, decision 0093) a COMPLETED job's own result and what it kept for exports.
 // An upload carries the ETag and size of the object when the job was created: the worker reads only those
 // bytes (absent from jobs created before uploads were frozen).
-export type JobInputV1 =
-  | { kind: 'upload'; upload_id: string; object_key: string; etag?: string; size?: number }
-  | { kind: 'url'; url: string };
+export type JobInputV1 = VideoInputV1 | ExportInputV1;
+
+// A video the user gave: what a create takes and what a quote probes.
+export type VideoInputV1 = { kind: 'upload'; upload_id: string; object_key: string; etag?: string; size?: number } | { kind: 'url'; url: string };
+
+// An export's input: the source job's delivered picture and the stems (or matte) it kept, all under
+// that job's result prefix in our bucket.
+export interface ExportInputV1 {
+  kind: 'export';
+  source_job_id: string;
+  picture: StoredFileV1;
+  source: StoredExportSourceV1;
+}
 
 // The video_url that POST /v1/uploads hands out; only the account that made the upload can use it.
 export const UPLOAD_URL_SCHEME = 'upload:';

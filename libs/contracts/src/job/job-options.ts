@@ -50,6 +50,15 @@ export interface CleanAudioVideoOptions {
   strength: number;
   normalize_loudness: boolean;
   target_lufs: number;
+  // Set only by POST /v1/clean-audio-video/{job_id}/exports: this job remixes that job's stems, and is
+  // priced by the job type's export line (decision 0093). Never taken from a create's body.
+  export_of?: string;
+}
+
+// The job an export remixes or re-encodes, from its options; undefined for a job of its own.
+export function exportOf(options: object): string | undefined {
+  const value = (options as { export_of?: unknown }).export_of;
+  return typeof value === 'string' ? value : undefined;
 }
 
 export interface JobOptionsByType {

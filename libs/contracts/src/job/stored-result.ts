@@ -8,12 +8,31 @@ export interface StoredFileV1 {
   file_size: number;
 }
 
+// What a COMPLETED job keeps beside its result, for the result retention period, so that
+// POST /v1/{type}/{job_id}/exports delivers it again without running the model (decision 0093). Never
+// part of the job object.
+// Clean audio: the denoiser's stems as one 4-channel FLAC (denoised, input, hum, low band lost: see
+// remix-stems.mjs), with what the remix needs besides them.
+export interface StoredStemsV1 {
+  kind: 'stems';
+  file: StoredFileV1;
+  // The low band's energies the denoising measured (they do not depend on strength).
+  low_band_energy: { input: number; removed: number };
+  // Integrated loudness of the source's own audio (null: silence): normalize_loudness false keeps it.
+  input_lufs: number | null;
+  // The duration processed and charged: an export is quoted with it.
+  duration_seconds: number;
+}
+
+export type StoredExportSourceV1 = StoredStemsV1;
+
 export type StoredResultV1 =
-  | { job_type: Extract<JobType, 'clean-audio-video'>; video: StoredFileV1 }
+  | { job_type: Extract<JobType, 'clean-audio-video'>; video: StoredFileV1; export_source?: StoredStemsV1 }
   | { job_type: Extract<JobType, 'video-background-removal'>; files: StoredFileV1[] };
 
 // Every object a result stored: what deleting the job's files deletes.
 export function resultObjectKeys(result: StoredResultV1 | null): string[] {
   if (!result) return [];
-  return result.job_type === 'clean-audio-video' ? [result.video.object_key] : result.files.map((file) => file.object_key);
+  if (result.job_type === 'video-background-removal') return result.files.map((file) => file.object_key);
+  return [result.video.object_key, ...(result.export_source ? [result.export_source.file.object_key] : [])];
 }

@@ -1,4 +1,4 @@
-import type { JobInputV1 } from '../job/job-input';
+import type { VideoInputV1 } from '../job/job-input';
 import type { JobType } from '../job/job-type';
 
 // Billing's messages: its RPC catalogue (vj.rpc.billing.v1.*), its events (vj.events.billing.v1.*) and
@@ -124,7 +124,7 @@ export interface ExtendHoldReplyV1 {
 // vj.rpc.media.v1.probe: the input's duration, or null when it could not be read within the limit.
 export interface ProbeInputRequestV1 {
   version: 1;
-  input: JobInputV1;
+  input: VideoInputV1;
 }
 
 export interface ProbeInputReplyV1 {

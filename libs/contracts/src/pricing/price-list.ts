@@ -1,5 +1,6 @@
 import type { CreditEstimateV1, EstimateBasis } from '../messaging/billing-payloads';
 import type { JobOptionsByType } from '../job/job-options';
+import { exportOf } from '../job/job-options';
 import type { JobType } from '../job/job-type';
 
 // Billing's prices and the arithmetic on them. Billing owns the price lists (versioned, immutable once
@@ -18,6 +19,14 @@ export interface JobTypePriceV1 {
   minimum_credits: number;
   // What an estimate assumes when the input's duration cannot be known in time: the job type's limit.
   max_duration_seconds: number;
+  // What an export of a COMPLETED job of this type costs (decision 0093): a remix or an encode, without
+  // the model. Absent: an export costs what a job of this type does.
+  export?: ExportPriceV1;
+}
+
+export interface ExportPriceV1 {
+  credits_per_second: number;
+  minimum_credits: number;
 }
 
 type BooleanOptionOf<T> = { [K in keyof T]: T[K] extends boolean ? K : never }[keyof T];
@@ -45,7 +54,9 @@ export interface Price {
 //             rounded up to a whole credit, and never below minimum_credits.
 // Integer thousandths keep it exact: 3 x 0.1 credits is 0.3, not 0.30000000000000004.
 // options: the job's options after defaults; only boolean options named in option_multipliers count.
+// An export (options.export_of) is priced by the export line where there is one, without multipliers.
 export function priceOf(price: JobTypePriceV1, options: object, durationSeconds: number): Price {
+  if (exportOf(options) !== undefined && price.export) return priceOf({ ...price.export, option_multipliers: {}, max_duration_seconds: price.max_duration_seconds }, {}, durationSeconds);
   const billed_seconds = Math.ceil(Math.round(Math.max(0, durationSeconds) * 1000) / 1000);
   let milli = BigInt(billed_seconds) * BigInt(Math.round(price.credits_per_second * 1000));
   let scale = 1000n;

@@ -15,6 +15,18 @@ export interface OptionUpload {
   contentTypes: readonly string[];
 }
 
+// What an export's body carries besides its options (decision 0093).
+export interface JobExportBody {
+  webhook_url?: string;
+}
+
+// A job type whose COMPLETED jobs can be delivered again without the model: the class its export body
+// is validated and documented by, and the export's options, from that body and the source job's.
+export interface JobTypeExports<T extends JobType, Body extends JobExportBody> {
+  body: new () => Body;
+  options(body: Body, source: JobOptionsByType[T]): JobOptionsByType[T];
+}
+
 // One job type as the gateway serves it: its routes' names, the class its create body is validated
 // and documented by, its options with their defaults applied (the jobs service always gets complete
 // options), and the uploads those options name. The routes, validation and estimates are derived from
@@ -24,4 +36,5 @@ export interface GatewayJobType<T extends JobType, Body extends JobCreateBody> {
   body: new () => Body;
   options(body: Body): JobOptionsByType[T];
   optionUploads?(options: JobOptionsByType[T]): OptionUpload[];
+  exports?: JobTypeExports<T, JobExportBody>;
 }

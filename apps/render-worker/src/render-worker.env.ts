@@ -43,6 +43,11 @@ export const renderWorkerEnv = defineEnv({
     min: 0,
     max: 64,
   }),
+  CLEAN_AUDIO_KEEP_STEMS: env.string({
+    doc: "keep each clean-audio job's denoiser stems (a lossless FLAC of about 7 MB a minute, deleted with the job's files) so POST /v1/clean-audio-video/{job_id}/exports can remix them without the denoiser; false: no exports of the jobs this worker runs",
+    default: 'true',
+    choices: ['true', 'false'],
+  }),
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
   BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation)', default: 60, min: 1 }),
   BACKGROUND_IMAGE_MAX_BYTES: env.int({

@@ -170,7 +170,20 @@ describe('render worker against nats-server and S3', () => {
     const outcome = reportsOf(jobId)[1].payload as ReportPayloads['succeeded'];
     expect(kindsOf(jobId)).toEqual(['started', 'succeeded']);
     const key = `results/acct-1/${jobId}/1/${jobId}-clean.mp4`;
-    expect(outcome.result).toEqual({ job_type: 'clean-audio-video', video: { object_key: key, content_type: 'video/mp4', file_name: `${jobId}-clean.mp4`, file_size: expect.any(Number) } });
+    const stemsKey = `results/acct-1/${jobId}/1/${jobId}-stems.flac`;
+    expect(outcome.result).toEqual({
+      job_type: 'clean-audio-video',
+      video: { object_key: key, content_type: 'video/mp4', file_name: `${jobId}-clean.mp4`, file_size: expect.any(Number) },
+      // Kept for exports (decision 0093), beside the result.
+      export_source: {
+        kind: 'stems',
+        file: { object_key: stemsKey, content_type: 'audio/flac', file_name: `${jobId}-stems.flac`, file_size: expect.any(Number) },
+        low_band_energy: { input: expect.any(Number), removed: expect.any(Number) },
+        input_lufs: expect.any(Number),
+        duration_seconds: outcome.media_duration_seconds,
+      },
+    });
+    expect(await storage.stat(stemsKey)).toEqual(expect.objectContaining({ contentType: 'audio/flac' }));
     expect(outcome.media_duration_seconds).toBeCloseTo(2, 0);
     expect(await storage.stat(key)).toEqual(expect.objectContaining({ size: (outcome.result as { video: { file_size: number } }).video.file_size }));
     // Paid for before processing: billing was asked to hold the price of the duration measured in the fetched file.

@@ -66,6 +66,7 @@ export class RenderWorkerModule {
         maxAudioSeconds: config.CLEAN_AUDIO_MAX_SECONDS,
         timeLimitMs: config.CLEAN_AUDIO_TIMEOUT_SECONDS * 1000,
         denoisers,
+        keepStems: config.CLEAN_AUDIO_KEEP_STEMS === 'true',
         ffmpegPath: config.FFMPEG_PATH,
         ffprobePath: config.FFPROBE_PATH,
         warmDenoisers,

@@ -1,4 +1,4 @@
-import { decodeAudioArgs, measureLoudnessArgs, muxArgs, tapInput, type MuxPlan } from './clean-audio-args';
+import { decodeAudioArgs, decodeStemsArgs, keepStemsArgs, measureLoudnessArgs, muxArgs, tapInput, type MuxPlan } from './clean-audio-args';
 import { ownInput, userFileInput } from './input-fence';
 import { outputFormatFor } from './output-format';
 import type { MediaProbe } from './parse-probe';
@@ -62,6 +62,20 @@ describe('measureLoudnessArgs', () => {
 
   it("measures the user's file through the fence", () => {
     expect(measureLoudnessArgs(userFileInput('/w/in')).slice(3, 13)).toEqual([...FENCED, '-i', '/w/in', '-map', '0:a:0']);
+  });
+});
+
+// Decision 0093.
+describe('keepStemsArgs and decodeStemsArgs', () => {
+  it("writes the 4-channel stems as FLAC and, given the user's file, measures its integrated loudness through the fence in the same run", () => {
+    const args = keepStemsArgs('/w/stems.s16le', '/w/stems.flac', '/w/in');
+    expect(args.join(' ')).toContain(`-f s16le -ar 48000 -ac 4 ${ownInput('/w/stems.s16le').join(' ')} ${userFileInput('/w/in').join(' ')}`);
+    expect(args.join(' ')).toContain('-map 0:a -c:a flac -compression_level 0 -f flac /w/stems.flac -map 1:a:0 -af ebur128=framelog=verbose -f null -');
+    expect(keepStemsArgs('/w/stems.s16le', '/w/stems.flac', null)).not.toContain('/w/in');
+  });
+
+  it('reads kept stems back as 4-channel s16le on stdout, as a file only', () => {
+    expect(decodeStemsArgs('/w/in.export-source').join(' ')).toBe(`-hide_banner -nostdin -v error ${ownInput('/w/in.export-source').join(' ')} -map 0:a:0 -f s16le -ar 48000 -ac 4 -c:a pcm_s16le pipe:1`);
   });
 });
 

@@ -1,5 +1,5 @@
 import { ownInput, userFileInput } from './input-fence';
-import { EBUR128_FILTER } from './loudness';
+import { EBUR128_FILTER, EBUR128_INTEGRATED_FILTER } from './loudness';
 import type { OutputFormat } from './output-format';
 
 // ffmpeg argument lists for the clean-audio job, built from probe data and options only. The user's
@@ -29,16 +29,16 @@ export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): str
 }
 
 // The denoiser's stems (rnnoise-filter.mjs --stems: 4 channels of s16le) kept as one lossless FLAC for
-// exports (decision 0093). With the user's file, the same run measures its loudness (ebur128 prints at
-// info level: not quiet), which an export with normalize_loudness false keeps.
+// exports (decision 0093). With the user's file, the same run measures its integrated loudness (ebur128
+// prints at info level: not quiet), which an export with normalize_loudness false keeps.
 const STEMS_FORMAT = ['-f', 's16le', '-ar', String(PCM_SAMPLE_RATE), '-ac', '4'];
 export function keepStemsArgs(stemsRawPath: string, flacPath: string, measuredFile: string | null): string[] {
   return [
     '-hide_banner', '-nostdin', '-nostats', '-y',
     ...STEMS_FORMAT, ...ownInput(stemsRawPath),
     ...(measuredFile ? userFileInput(measuredFile) : []),
-    '-map', '0:a', '-c:a', 'flac', '-compression_level', '1', '-f', 'flac', flacPath,
-    ...(measuredFile ? ['-map', '1:a:0', '-af', EBUR128_FILTER, '-f', 'null', '-'] : []),
+    '-map', '0:a', '-c:a', 'flac', '-compression_level', '0', '-f', 'flac', flacPath,
+    ...(measuredFile ? ['-map', '1:a:0', '-af', EBUR128_INTEGRATED_FILTER, '-f', 'null', '-'] : []),
   ];
 }
 

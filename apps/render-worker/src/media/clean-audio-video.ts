@@ -28,6 +28,7 @@ import {
   nextLoudnessPlan,
   overPeakLimit,
   parseEbur128Summary,
+  parseIntegratedLoudness,
   peakCorrection,
   TRUE_PEAK_LIMIT_DB,
   type LoudnessMeasurement,
@@ -131,6 +132,8 @@ class CleanAudioJob {
   private readonly ffmpegPath: string;
   private readonly maxAudioSeconds: number;
   private readonly deadline: Deadline;
+  // Stops keeping the stems when the encode fails: the job fails, the stems are not needed.
+  private readonly stopKeeping = new AbortController();
 
   constructor(private readonly request: CleanAudioVideoRequest) {
     this.runner = request.runner ?? new ProcessRunner();
@@ -159,7 +162,9 @@ class CleanAudioJob {
     const targetLufs = inputLufs === undefined ? request.options.target_lufs : (inputLufs ?? -Infinity);
     request.onProgress?.(DENOISE_SHARE + (1 - DENOISE_SHARE) / 2);
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
-    const measuredLufs = await this.encode(
+    // Kept on the other core while the encodes run: they are mostly one ffmpeg at a time.
+    const keeping = request.keepStemsAt === undefined ? null : this.keepStems(request.keepStemsAt, lowBandEnergy, inputLufs);
+    const encoding = this.encode(
       {
         inputPath: request.inputPath,
         rawAudioPath: this.rawPath,
@@ -172,7 +177,7 @@ class CleanAudioJob {
       measured,
       targetLufs,
     );
-    const stems = request.keepStemsAt === undefined ? undefined : await this.keepStems(request.keepStemsAt, lowBandEnergy, inputLufs);
+    const [measuredLufs, stems] = await bothOrNeither(encoding, keeping, () => this.stopKeeping.abort());
     return {
       outputPath: this.outputPath,
       contentType: format.contentType,
@@ -192,12 +197,13 @@ class CleanAudioJob {
   // The stems to FLAC; the user's file's loudness is measured by the same run unless it already was.
   private async keepStems(flacPath: string, lowBandEnergy: LowBandEnergy, inputLufs: number | null | undefined): Promise<KeptStems> {
     const measuredFile = inputLufs === undefined ? this.request.inputPath : null;
+    const signal = this.request.signal ? AbortSignal.any([this.request.signal, this.stopKeeping.signal]) : this.stopKeeping.signal;
     try {
       const { stderrTail } = await this.runner.run(
         { file: this.ffmpegPath, args: keepStemsArgs(this.stemsRawPath, flacPath, measuredFile) },
-        { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
+        { timeoutMs: this.deadline.remainingMs(), signal },
       );
-      return { path: flacPath, lowBandEnergy, inputLufs: measuredFile ? finiteOrNull(parseEbur128Summary(stderrTail).integratedLufs) : (inputLufs ?? null) };
+      return { path: flacPath, lowBandEnergy, inputLufs: measuredFile ? finiteOrNull(parseIntegratedLoudness(stderrTail)) : (inputLufs ?? null) };
     } catch (error) {
       throw this.refusal(error) ?? error;
     }
@@ -436,6 +442,27 @@ class CleanAudioJob {
   private refusal(error: unknown): MediaError | null {
     return error instanceof ProcessFailedError ? refusalIn(error.stderrTail, this.request.inputPath, MAX_DECODED_PICTURE) : null;
   }
+}
+
+// Both results; when the first fails, the second is stopped and waited for before the failure goes on
+// (the caller removes the folder its process writes in).
+async function bothOrNeither<A, B>(first: Promise<A>, second: Promise<B> | null, stop: () => void): Promise<[A, B | undefined]> {
+  // Settled at once, so a second that fails first is never an unhandled rejection.
+  const secondOutcome = second?.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  let firstValue: A;
+  try {
+    firstValue = await first;
+  } catch (error) {
+    stop();
+    await secondOutcome;
+    throw error;
+  }
+  const outcome = await secondOutcome;
+  if (outcome && 'error' in outcome) throw outcome.error;
+  return [firstValue, outcome?.value];
 }
 
 function finiteOrNull(lufs: number): number | null {

@@ -1,4 +1,4 @@
-import { firstLoudnessPlan, loudnessFilter, nextLoudnessPlan, overPeakLimit, parseEbur128Summary, peakCorrection } from './loudness';
+import { firstLoudnessPlan, loudnessFilter, nextLoudnessPlan, overPeakLimit, parseEbur128Summary, parseIntegratedLoudness, peakCorrection } from './loudness';
 
 // The end of ffmpeg 5.1's stderr with ebur128=peak=true.
 const SUMMARY = `size=N/A time=00:00:07.10 bitrate=N/A speed= 137x
@@ -40,6 +40,14 @@ describe('parseEbur128Summary', () => {
 
   it('fails loudly when there is no summary', () => {
     expect(() => parseEbur128Summary('Conversion failed!')).toThrow(/no loudness summary/);
+  });
+});
+
+describe('parseIntegratedLoudness', () => {
+  it('reads the integrated loudness of a summary with or without a true peak', () => {
+    expect(parseIntegratedLoudness(SUMMARY)).toBe(-18.8);
+    expect(parseIntegratedLoudness(SUMMARY.slice(0, SUMMARY.indexOf('True peak')))).toBe(-18.8);
+    expect(() => parseIntegratedLoudness('Conversion failed!')).toThrow(/no loudness summary/);
   });
 });
 

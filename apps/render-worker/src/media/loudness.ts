@@ -41,6 +41,16 @@ const SILENCE_LUFS = -70;
 // framelog=verbose moves the per-frame lines below the default log level: only the summary prints.
 export const EBUR128_FILTER = 'ebur128=peak=true:framelog=verbose';
 
+// Integrated loudness only: no true peak, whose 4x oversampling is most of the filter's cost.
+export const EBUR128_INTEGRATED_FILTER = 'ebur128=framelog=verbose';
+
+// The integrated loudness of an EBUR128_INTEGRATED_FILTER summary; -Infinity for silence.
+export function parseIntegratedLoudness(stderr: string): number {
+  const integrated = /\bI:\s+(-?(?:[\d.]+|inf)) LUFS/.exec(stderr.slice(stderr.lastIndexOf('Summary:')));
+  if (!integrated) throw new Error('ebur128 printed no loudness summary');
+  return decibels(integrated[1]);
+}
+
 // The summary ebur128 prints at the end of stderr; silence reads "-inf" (-Infinity).
 export function parseEbur128Summary(stderr: string): LoudnessMeasurement {
   const summary = stderr.slice(stderr.lastIndexOf('Summary:'));

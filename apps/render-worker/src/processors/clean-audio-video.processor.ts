@@ -10,6 +10,8 @@ export interface CleanAudioSettings {
   ffprobePath?: string;
   // Denoisers a job may run at once on long audio.
   denoisers?: number;
+  // Keeps each job's stems for exports (decision 0093; CLEAN_AUDIO_KEEP_STEMS). Absent: kept.
+  keepStems?: boolean;
   // Denoisers booted ahead of the jobs that use them.
   warmDenoisers?: Pick<WarmNodeProcesses, 'spawn' | 'fill'>;
 }
@@ -57,7 +59,7 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
       ffmpegPath: this.settings.ffmpegPath,
       ffprobePath: this.settings.ffprobePath,
       runner: this.runner,
-      ...(fromStems ? { fromStems } : { keepStemsAt: join(workDir, 'stems.flac') }),
+      ...(fromStems ? { fromStems } : this.settings.keepStems === false ? {} : { keepStemsAt: join(workDir, 'stems.flac') }),
     });
     return {
       files: [{ path: cleaned.outputPath, fileName: `${job.job_id}-clean.${cleaned.fileExtension}`, contentType: cleaned.contentType }],

@@ -65,6 +65,33 @@ describe('CleanAudioVideoProcessor', () => {
     );
     expect(output).toEqual({ files: [{ path: '/work/out.webm', fileName: 'job-1-clean.webm', contentType: 'video/webm' }], durationSeconds: 61.2 });
   });
+
+  // Decision 0093.
+  it('keeps the stems of a job for exports unless told not to, and remixes an export from its source’s', async () => {
+    const requests: CleanAudioVideoRequest[] = [];
+    const stems = { path: '/work/stems.flac', lowBandEnergy: { inputEnergy: 4, removedEnergy: 1 }, inputLufs: -23.5 };
+    const clean = async (request: CleanAudioVideoRequest) => {
+      requests.push(request);
+      return { outputPath: '/work/out.mp4', contentType: 'video/mp4' as const, fileExtension: 'mp4' as const, durationSeconds: 3, ...(request.keepStemsAt && { stems }) };
+    };
+    const signal = new AbortController().signal;
+    const kept = await new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 60_000 }, clean).run({ job: job({}), inputPath: '/work/input', workDir: '/work', signal });
+    expect(requests[0]).toMatchObject({ keepStemsAt: '/work/stems.flac' });
+    expect(kept.kept).toEqual({
+      file: { path: '/work/stems.flac', fileName: 'job-1-stems.flac', contentType: 'audio/flac' },
+      details: { kind: 'stems', low_band_energy: { input: 4, removed: 1 }, input_lufs: -23.5 },
+    });
+
+    const notKept = await new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 60_000, keepStems: false }, clean).run({ job: job({}), inputPath: '/work/input', workDir: '/work', signal });
+    expect(requests[1]).not.toHaveProperty('keepStemsAt');
+    expect(notKept).not.toHaveProperty('kept');
+
+    const source = { kind: 'stems' as const, file: { object_key: 'k', content_type: 'audio/flac', file_name: 'f', file_size: 1 }, low_band_energy: { input: 4, removed: 1 }, input_lufs: null, duration_seconds: 3 };
+    const exportJob = { ...job({ strength: 0.2, export_of: 'src' }), input: { kind: 'export' as const, source_job_id: 'src', picture: source.file, source } };
+    await new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 60_000 }, clean).run({ job: exportJob, inputPath: '/work/input', workDir: '/work', signal, exportSourcePath: '/work/input.export-source' });
+    expect(requests[2]).toMatchObject({ fromStems: { path: '/work/input.export-source', lowBandEnergy: { inputEnergy: 4, removedEnergy: 1 }, inputLufs: null } });
+    expect(requests[2]).not.toHaveProperty('keepStemsAt');
+  });
 });
 
 describe('VideoBackgroundRemovalProcessor', () => {

@@ -160,6 +160,15 @@ describe('render worker against nats-server and S3', () => {
     expect((await jsm.consumers.info(STREAMS.work, CONSUMERS.renderWorker)).num_redelivered).toBe(0);
   });
 
+  it('fails the job a work message names when it cannot be used (an input kind of a newer gateway), without a retry', async () => {
+    const jobId = randomUUID();
+    await publishWork({ job_id: jobId, ...cleanAudio, input: { kind: 'from-a-newer-gateway' } as unknown as JobWorkRequestedV1['input'] });
+    await waitFor('failed report', async () => kindsOf(jobId).includes('failed'));
+    expect(kindsOf(jobId)).toEqual(['failed']);
+    expect((reportsOf(jobId)[0].payload as ReportPayloads['failed']).error).toMatchObject({ code: 'generation_failed' });
+    expect((await (await nc.jetstreamManager()).consumers.info(STREAMS.work, CONSUMERS.renderWorker)).num_redelivered).toBe(0);
+  });
+
   it('cleans an uploaded video, stores the result under results/ and reports success', async () => {
     const source = join(workDir, 'source.mp4');
     execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'libx264', '-c:a', 'aac', '-shortest', '-y', source]);

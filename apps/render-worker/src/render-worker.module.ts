@@ -143,7 +143,7 @@ export class RenderWorkerModule {
           // The durable work consumer is ensured before it is pulled from.
           useFactory: (connection: NatsConnection, processJob: ProcessJobUseCase, failDeadLettered: FailDeadLetteredJobUseCase) =>
             new JetStreamConsumersLifecycle(
-              new JetStreamConsumers({ connection, consumers: [workConsumer(config)], handlers: workHandlers(processJob), deadLetterHandlers: workDeadLetterHandlers(failDeadLettered) }),
+              new JetStreamConsumers({ connection, consumers: [workConsumer(config)], handlers: workHandlers(processJob, failDeadLettered), deadLetterHandlers: workDeadLetterHandlers(failDeadLettered) }),
             ),
           inject: [NATS_CONNECTION, ProcessJobUseCase, FailDeadLetteredJobUseCase],
         },

@@ -141,6 +141,16 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     const played = await playsFor('#compare video.preview');
     expect(played.to).toBeGreaterThan(played.from + 0.2);
     await page.locator('#result').screenshot({ path: join(REPO_ROOT, 'reports', 'web-page-clean-audio.png') });
+
+    // Another strength from the kept stems (decision 0093): a new job whose result replaces the players.
+    await page.getByLabel(/^Another strength/).fill('0.2');
+    expect(await page.locator('#remix-strength-value').textContent()).toBe('0.20');
+    await page.getByRole('button', { name: /^Remix/ }).click();
+    await page.locator('#job-status').filter({ hasText: /^(PROCESSING|COMPLETED)$/ }).waitFor({ timeout: 30_000 });
+    expect(await waitForFinalStatus()).toBe('COMPLETED');
+    await page.locator('#downloads a[download]').and(page.locator(`:not([href="${href}"])`)).waitFor({ timeout: 15_000 });
+    expect(await page.getByLabel('Sound after cleaning').getAttribute('src')).toBe(await page.locator('#downloads a[download]').getAttribute('href'));
+    expect(await page.getByRole('button', { name: /^Remix/ }).count()).toBe(1);
   });
 
   it('cuts a person out as VP9 with alpha: the preview plays over the checkerboard (screenshot in reports/web-page.png)', async () => {

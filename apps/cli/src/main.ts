@@ -29,6 +29,21 @@ async function backgroundOf(option: BackgroundOption): Promise<{ color: string }
   return { image_url: (await client().uploads.upload(option.image_file)).video_url };
 }
 
+interface CleanAudioFlags {
+  strength?: number;
+  targetLufs?: number;
+  normalize: boolean;
+}
+
+// The flags given, as the API's options: one left out is the API's default (an export's: its source's).
+function cleanAudioOptions(flags: CleanAudioFlags): { strength?: number; target_lufs?: number; normalize_loudness?: false } {
+  return {
+    ...(flags.strength !== undefined && { strength: flags.strength }),
+    ...(flags.targetLufs !== undefined && { target_lufs: flags.targetLufs }),
+    ...(!flags.normalize && { normalize_loudness: false as const }),
+  };
+}
+
 function number(value: string): number {
   const parsed = Number(value);
   if (!Number.isFinite(parsed)) throw new InvalidArgumentError('not a number');
@@ -80,12 +95,8 @@ program
   .option('--strength <0..1>', 'how much noise to remove', number)
   .option('--target-lufs <lufs>', 'loudness to normalize to (-40 to -8)', number)
   .option('--no-normalize', 'keep the loudness as it is')
-  .action(async (input: string, options: { output: string; strength?: number; targetLufs?: number; normalize: boolean }) => {
-    await runAndReport('clean-audio-video', input, options.output, {
-      ...(options.strength !== undefined && { strength: options.strength }),
-      ...(options.targetLufs !== undefined && { target_lufs: options.targetLufs }),
-      ...(!options.normalize && { normalize_loudness: false }),
-    });
+  .action(async (input: string, options: CleanAudioFlags & { output: string }) => {
+    await runAndReport('clean-audio-video', input, options.output, cleanAudioOptions(options));
   });
 
 program
@@ -114,16 +125,9 @@ program
   .option('--strength <0..1>', "how much noise to remove (default: the job's)", number)
   .option('--target-lufs <lufs>', "loudness to normalize to, -40 to -8 (default: the job's)", number)
   .option('--no-normalize', "keep the source's own loudness")
-  .action(async (jobId: string, options: { output: string; strength?: number; targetLufs?: number; normalize: boolean }) => {
+  .action(async (jobId: string, options: CleanAudioFlags & { output: string }) => {
     const sdk = client();
-    await report(async (progress) => {
-      const created = await sdk.cleanAudioVideo.export(jobId, {
-        ...(options.strength !== undefined && { strength: options.strength }),
-        ...(options.targetLufs !== undefined && { target_lufs: options.targetLufs }),
-        ...(!options.normalize && { normalize_loudness: false }),
-      });
-      return followAndDownload(sdk, sdk.cleanAudioVideo, created, options.output, progress);
-    });
+    await report(async (progress) => followAndDownload(sdk, sdk.cleanAudioVideo, await sdk.cleanAudioVideo.export(jobId, cleanAudioOptions(options)), options.output, progress));
   });
 
 const jobs = program.command('jobs').description('list, show or cancel jobs');

@@ -30,7 +30,9 @@ function media<K extends 'video' | 'audio'>(tag: K, src: string, label: string, 
 }
 
 // Clean audio: the cleaned video, and the sound before (the dropped file, from memory) and after.
-export function cleanAudioView(job: CleanAudioVideoJob, original: File | null): ResultView {
+// With `remix`, a strength to export the job at again (decision 0093: from its kept stems, without
+// the denoiser, at the export price).
+export function cleanAudioView(job: CleanAudioVideoJob, original: File | null, remix?: (strength: number) => void): ResultView {
   const video = job.result!.video;
   const before = original ? URL.createObjectURL(original) : null;
   const compare = el(
@@ -39,8 +41,29 @@ export function cleanAudioView(job: CleanAudioVideoJob, original: File | null): 
     figure('Cleaned video', media('video', video.url, 'Cleaned video', { className: 'preview', playsInline: true })),
     ...(before ? [figure('Before: the sound of your file', media('audio', before, 'Sound before cleaning'))] : []),
     figure('After: the cleaned sound', media('audio', video.url, 'Sound after cleaning')),
+    ...(remix ? [remixForm(remix)] : []),
   );
   return { compare, downloads: [downloadLink(video, 'Download the cleaned video')], dispose: () => before && URL.revokeObjectURL(before) };
+}
+
+function remixForm(remix: (strength: number) => void): HTMLFormElement {
+  const strength = el('input', { id: 'remix-strength', type: 'range', min: '0', max: '1', step: '0.05', value: '0.5' });
+  const shown = el('output', { id: 'remix-strength-value', textContent: '0.50' });
+  shown.htmlFor.add('remix-strength');
+  strength.addEventListener('input', () => (shown.textContent = Number(strength.value).toFixed(2)));
+  const form = el(
+    'form',
+    { className: 'remix' },
+    el('label', { htmlFor: 'remix-strength', textContent: 'Another strength (0 keeps the noise, 1 removes the most) ' }),
+    strength,
+    shown,
+    el('button', { type: 'submit', textContent: 'Remix (no new denoising, at the export price)' }),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    remix(Number(strength.value));
+  });
+  return form;
 }
 
 const EDITOR_FILES: Record<string, string> = {

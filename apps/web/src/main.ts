@@ -245,37 +245,60 @@ async function startJob(event: SubmitEvent): Promise<void> {
       choice.type === 'clean-audio-video'
         ? await client.cleanAudioVideo.create({ ...choice.options, video_url })
         : await client.videoBackgroundRemoval.create({ ...choice.options, video_url, ...(await backgroundImageOf(choice.backgroundFile)) });
-    const createdAt = new Date().toISOString();
-    running = { jobId: created.job_id, type: choice.type };
-    showStatus(created);
-    ui.processingProgress.value = 0;
-    ui.processingDetail.textContent = '';
-    jobsTable.upsert(created, choice.type, createdAt);
-    announce(`Job ${shortId(created.job_id)} is ${created.status}.`);
-    void refreshBalance().catch(() => {});
-
-    const final = await client.jobs.wait(created, { type: choice.type, allowFailure: true, onProgress });
+    await follow(created, choice.type, original);
     // Its upload is deleted now that the job that read it ended.
     entry.ended = true;
-    showStatus(final);
-    jobsTable.upsert(final, choice.type, createdAt);
-    ui.processingDetail.textContent = final.status === 'COMPLETED' ? 'done' : final.status.toLowerCase();
-    if (final.status === 'COMPLETED') {
-      ui.processingProgress.value = 1;
-      showResult(choice.type, final, original);
-      announce(`Job ${shortId(final.job_id)} is COMPLETED. The result is below.`);
-      void settle(final, choice.type, createdAt);
-    } else {
-      announce(`Job ${shortId(final.job_id)} is ${final.status}.`);
-      if (final.status === 'FAILED' && final.error) showError(`The job failed: ${final.error.message} [${final.error.code}]`);
-      void refreshBalance().catch(() => {});
-    }
   } catch (error) {
     announce('The job could not be run.');
     handleError(error);
   } finally {
     running = null;
     setBusy(false);
+  }
+}
+
+// A clean-audio job exported again at another strength (decision 0093): a new job, followed as one.
+// `sourceJobId` stays the first job's: an export keeps no stems of its own.
+async function remix(sourceJobId: string, original: File | null, strength: number): Promise<void> {
+  if (!client || running) return;
+  showError('');
+  setBusy(true);
+  try {
+    announce('Creating the export…');
+    await follow(await client.cleanAudioVideo.export(sourceJobId, { strength }), 'clean-audio-video', original, sourceJobId);
+  } catch (error) {
+    announce('The export could not be run.');
+    handleError(error);
+  } finally {
+    running = null;
+    setBusy(false);
+  }
+}
+
+// Follows a created job to its end in the status panel and the jobs table, then shows its result.
+async function follow(created: Job, type: JobType, original: File | null, remixSource = created.job_id): Promise<void> {
+  const createdAt = new Date().toISOString();
+  running = { jobId: created.job_id, type };
+  showStatus(created);
+  ui.processingProgress.value = 0;
+  ui.processingDetail.textContent = '';
+  jobsTable.upsert(created, type, createdAt);
+  announce(`Job ${shortId(created.job_id)} is ${created.status}.`);
+  void refreshBalance().catch(() => {});
+
+  const final = await client!.jobs.wait(created, { type, allowFailure: true, onProgress });
+  showStatus(final);
+  jobsTable.upsert(final, type, createdAt);
+  ui.processingDetail.textContent = final.status === 'COMPLETED' ? 'done' : final.status.toLowerCase();
+  if (final.status === 'COMPLETED') {
+    ui.processingProgress.value = 1;
+    showResult(type, final, original, remixSource);
+    announce(`Job ${shortId(final.job_id)} is COMPLETED. The result is below.`);
+    void settle(final, type, createdAt);
+  } else {
+    announce(`Job ${shortId(final.job_id)} is ${final.status}.`);
+    if (final.status === 'FAILED' && final.error) showError(`The job failed: ${final.error.message} [${final.error.code}]`);
+    void refreshBalance().catch(() => {});
   }
 }
 
@@ -310,9 +333,12 @@ function clearResult(): void {
   ui.result.hidden = true;
 }
 
-function showResult(type: JobType, job: Job, original: File): void {
+function showResult(type: JobType, job: Job, original: File | null, remixSource: string): void {
   clearResult();
-  resultView = type === 'clean-audio-video' ? cleanAudioView(job as CleanAudioVideoJob, original) : cutoutView(job as VideoBackgroundRemovalJob);
+  resultView =
+    type === 'clean-audio-video'
+      ? cleanAudioView(job as CleanAudioVideoJob, original, (strength) => void remix(remixSource, original, strength))
+      : cutoutView(job as VideoBackgroundRemovalJob);
   ui.compare.replaceChildren(resultView.compare);
   ui.downloads.replaceChildren(...resultView.downloads);
   ui.result.hidden = false;

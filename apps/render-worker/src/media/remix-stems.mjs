@@ -7,34 +7,16 @@
 // on strength and are given as the denoising run measured them.
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
-import { endianness } from 'node:os';
 import { LoudnessMeter } from './loudness-meter.mjs';
+import { checkedStrength, option, usageError } from './script-args.mjs';
 import { humWeightFor } from './stem-mix.mjs';
 
 const STEMS = 4;
 const SAMPLE_BYTES = STEMS * 2;
 
-/** @param {string} message */
-function usage(message) {
-  process.stderr.write(
-    `remix-stems.mjs: ${message}\nusage: remix-stems.mjs --strength <0..1> [--measure <file>] [--low-band <file> --low-band-energy <json>]\n`,
-  );
-  process.exit(2);
-}
-
-/**
- * @param {string[]} argv
- * @param {string} name
- */
-function option(argv, name) {
-  const at = argv.indexOf(name);
-  return at === -1 ? undefined : argv[at + 1];
-}
-
-if (endianness() !== 'LE') usage('needs a little-endian machine');
+const usage = usageError('remix-stems.mjs', '--strength <0..1> [--measure <file>] [--low-band <file> --low-band-energy <json>]');
 const argv = process.argv.slice(2);
-const strength = Number(option(argv, '--strength'));
-if (!(strength >= 0 && strength <= 1)) usage('--strength takes a number from 0 to 1');
+const strength = checkedStrength(argv, usage);
 const humWeight = humWeightFor(strength);
 const measurePath = option(argv, '--measure');
 const meter = measurePath === undefined ? null : new LoudnessMeter();

@@ -24,8 +24,8 @@
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
-import { endianness } from 'node:os';
 import { LoudnessMeter } from './loudness-meter.mjs';
+import { checkedStrength, option, usageError } from './script-args.mjs';
 import { MainsHum } from './mains-hum.mjs';
 import { SpectralGain } from './spectral-gain.mjs';
 import { humWeightFor } from './stem-mix.mjs';
@@ -37,26 +37,9 @@ const SAMPLE_RATE = 48_000;
 // then (or the end, if shorter); while none is found, each stretch as long after it is looked at too.
 const HUM_DETECTION_SAMPLES = 4 * SAMPLE_RATE;
 
-/** @param {string} message */
-function usage(message) {
-  process.stderr.write(`rnnoise-filter.mjs: ${message}\nusage: rnnoise-filter.mjs --strength <0..1> [--measure <file>] [--low-band <file>] [--stems <file>]\n`);
-  process.exit(2);
-}
-
-/**
- * @param {string[]} argv
- * @param {string} name
- */
-function option(argv, name) {
-  const at = argv.indexOf(name);
-  return at === -1 ? undefined : argv[at + 1];
-}
-
-// Samples are read and written as the machine's own Int16Array: s16le only where that is little-endian.
-if (endianness() !== 'LE') usage('needs a little-endian machine');
+const usage = usageError('rnnoise-filter.mjs', '--strength <0..1> [--measure <file>] [--low-band <file>] [--stems <file>]');
 const argv = process.argv.slice(2);
-const strength = Number(option(argv, '--strength'));
-if (!(strength >= 0 && strength <= 1)) usage('--strength takes a number from 0 to 1');
+const strength = checkedStrength(argv, usage);
 const measurePath = option(argv, '--measure');
 const humWeight = humWeightFor(strength);
 const meter = measurePath === undefined ? null : new LoudnessMeter();

@@ -1,6 +1,6 @@
-import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiSchema } from '@nestjs/swagger';
 import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
-import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { NormalizeLoudnessProperty, StrengthProperty, TargetLufsProperty } from './clean-audio-properties';
 import { VideoUrlProperty, WebhookUrlProperty } from './create-job-properties';
 
 // The name generated clients see.
@@ -9,23 +9,13 @@ export class CreateCleanAudioVideoDto {
   @VideoUrlProperty()
   video_url!: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1, default: CLEAN_AUDIO_DEFAULTS.strength })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(1)
+  @StrengthProperty({ default: CLEAN_AUDIO_DEFAULTS.strength })
   strength?: number;
 
-  @ApiPropertyOptional({ default: CLEAN_AUDIO_DEFAULTS.normalize_loudness })
-  @IsOptional()
-  @IsBoolean()
+  @NormalizeLoudnessProperty({ default: CLEAN_AUDIO_DEFAULTS.normalize_loudness })
   normalize_loudness?: boolean;
 
-  @ApiPropertyOptional({ minimum: -40, maximum: -8, default: CLEAN_AUDIO_DEFAULTS.target_lufs })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-40)
-  @Max(-8)
+  @TargetLufsProperty({ default: CLEAN_AUDIO_DEFAULTS.target_lufs })
   target_lufs?: number;
 
   @WebhookUrlProperty()

@@ -1,28 +1,20 @@
-import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { ApiSchema } from '@nestjs/swagger';
+import { NormalizeLoudnessProperty, StrengthProperty, TargetLufsProperty } from './clean-audio-properties';
 import { WebhookUrlProperty } from './create-job-properties';
+
+const SOURCE_JOBS = "the source job's when left out";
 
 // POST /v1/clean-audio-video/{job_id}/exports (decision 0093): the options to remix the job's kept stems
 // with. Each one left out is the source job's.
 @ApiSchema({ name: 'ExportCleanAudioVideoJobRequest' })
 export class ExportCleanAudioVideoDto {
-  @ApiPropertyOptional({ minimum: 0, maximum: 1, description: "the source job's when left out" })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(1)
+  @StrengthProperty({ description: SOURCE_JOBS })
   strength?: number;
 
-  @ApiPropertyOptional({ description: "the source job's when left out; false keeps the source video's own loudness" })
-  @IsOptional()
-  @IsBoolean()
+  @NormalizeLoudnessProperty({ description: `${SOURCE_JOBS}; false keeps the source video's own loudness` })
   normalize_loudness?: boolean;
 
-  @ApiPropertyOptional({ minimum: -40, maximum: -8, description: "the source job's when left out" })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(-40)
-  @Max(-8)
+  @TargetLufsProperty({ description: SOURCE_JOBS })
   target_lufs?: number;
 
   @WebhookUrlProperty()

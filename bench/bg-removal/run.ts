@@ -14,8 +14,10 @@ import { median } from '../support/stats';
 // matte, encode) on 640x480 and 1280x720 clips, next to a baseline measured in the same run: the same
 // ffmpeg decode and encode with no inference. Prints both, and their ratio (median of the runs), and
 // the pipeline's peak memory (compare --seconds 10 and 60: it should not grow with the clip).
+// With --exports, also the job keeping its matte for exports and an export of it to the same codec
+// (decision 0094), in the same runs: what keeping costs, and how fast an export goes against the job.
 // Usage: npm run bench:bg-removal [-- --runs 3 --seconds 20 --sizes 640x480,1280x720 --threads 1
-//   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264,prores,png_sequence]
+//   --people webcam|small|two --tracking on|off|off,on --codecs vp9,h264,prores,png_sequence --exports]
 // (--threads: ONNX Runtime intra-op threads; ONNX_EXECUTION_PROVIDERS picks the provider.)
 
 async function timed(work: () => Promise<{ frames: number }>): Promise<{ fps: number; memory: PeakMemory }> {
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   const people: People = chosen === 'small' || chosen === 'two' ? chosen : 'webcam';
   // Crop the model's input to the person (the default) or not: 'off,on' measures both in one run.
   const trackings = stringArg('--tracking', 'on').split(',').map((value) => value === 'on');
+  const exports = process.argv.includes('--exports');
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-bg-'));
   const providers = (process.env.ONNX_EXECUTION_PROVIDERS ?? 'cuda,cpu').split(',');
   const models = await loadMattingModels({ cacheDir: join(dir, 'models'), executionProviders: providers, intraOpThreads: numberArg('--threads', 1) });
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
         const base: number[] = [];
         const jobs = trackings.map(() => [] as number[]);
         const memories = trackings.map(() => [] as PeakMemory[]);
+        const kept: { keeping: number[]; exported: number[] } = { keeping: [], exported: [] };
         // Interleaved, baseline and each tracking setting in every run, so all see the same machine load.
         for (let i = 0; i < runs; i++) {
           const workDir = join(dir, `work-${size}-${codec}-${refine}-${i}`);
@@ -63,6 +67,13 @@ async function main(): Promise<void> {
             const { fps, memory } = await timed(() => removeBackground({ inputPath: input, workDir: join(workDir, String(tracking)), options: { output_codec: codec, refine_foreground_edges: refine }, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000, tracking }));
             jobs[t].push(fps);
             memories[t].push(memory);
+          }
+          if (exports) {
+            const options = { output_codec: codec, refine_foreground_edges: refine };
+            const matte = join(workDir, 'kept-matte.mkv');
+            const common = { inputPath: input, options, segmenters: person, maxSeconds: 3600, timeoutMs: 3_600_000 };
+            kept.keeping.push((await timed(() => removeBackground({ ...common, workDir: join(workDir, 'keeping'), keepMatteAt: matte }))).fps);
+            kept.exported.push((await timed(() => removeBackground({ ...common, workDir: join(workDir, 'export'), fromMatte: matte }))).fps);
           }
           rmSync(workDir, { recursive: true, force: true });
         }
@@ -74,6 +85,12 @@ async function main(): Promise<void> {
           const memory = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)} tracking ${tracking ? 'on ' : 'off'}  ${peaks(memories[t])}`;
           rows.push(memory);
           console.log(`  ${memory}`);
+        }
+        if (exports) {
+          const job = median(jobs[0]);
+          const row = `${size.padEnd(9)} ${codec.padEnd(4)} refine ${String(refine).padEnd(5)} keeping the matte ${median(kept.keeping).toFixed(1).padStart(6)} fps (${(median(kept.keeping) / job).toFixed(2)} of the job)   export ${median(kept.exported).toFixed(1).padStart(6)} fps (${(median(kept.exported) / job).toFixed(1)}x the job, ${(median(kept.exported) / median(base)).toFixed(2)} of the baseline)`;
+          rows.push(row);
+          console.log(`  ${row}`);
         }
         if (trackings.length === 2) {
           // Each run's tracked fps over its untracked fps, taken back to back: the median of those.

@@ -2,8 +2,9 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalJob } from '@vj/contracts';
 import { ffmpeg as ffmpegTool } from '../../apps/render-worker/src/media/testing/media-tools';
-import { decodeAlpha, decodeGray, decodeWebmAlpha, regionMean, streamsOf, videoFrameTimes, zipEntries } from '../../apps/render-worker/src/matting/testing/matte-tools';
+import { decodeAlpha, decodeGray, decodeWebmAlpha, meanAbsoluteDifference, regionMean, streamsOf, videoFrameTimes, zipEntries } from '../../apps/render-worker/src/matting/testing/matte-tools';
 import { useE2eStack } from '../support/e2e-stack';
+import { waitForFinalJob } from '../support/job-polling';
 import { generateVideo } from '../support/media-tools';
 import { SHARED_MEDIA_DIR, sharedMediaAvailable } from '../support/shared-media';
 
@@ -52,6 +53,35 @@ describe('video-background-removal through the REST API, all four services', () 
     expect(await videoFrameTimes(matte)).toEqual(times);
     expect((await streamsOf(rgb)).audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
     expect((await streamsOf(matte)).audio).toEqual([]);
+  });
+
+  // Issue 39 item 3, decision 0094: matte once, deliver many.
+  it('exports a completed job as other deliverables without the model: an H.264 picture and matte, then a composite; each its own job', async () => {
+    const input = join(e2e.dir, 'exported.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 2, audio: true, size: '320x240' });
+    const source = await run({ video_url: await e2e.upload(input, 'video/mp4') });
+    const [webm] = await downloadAll(source);
+    const exportOf = async (body: Record<string, unknown>) => {
+      const created = await e2e.api.request<VideoBackgroundRemovalJob>('POST', `/v1/video-background-removal/${source.job_id}/exports`, 'VideoBackgroundRemovalJob', body);
+      expect(created.status).toBe(202);
+      // 2 s at the export line's 0.5 credit a second: the minimum, 2 credits.
+      expect(created.body).toEqual({ job_id: expect.any(String), status: 'PROCESSING', credits_estimated: 2 });
+      return waitForFinalJob<VideoBackgroundRemovalJob>(e2e.api, `/v1/video-background-removal/${created.body.job_id}`, 'VideoBackgroundRemovalJob', 240_000);
+    };
+    const h264 = await exportOf({ output_codec: 'h264' });
+    expect(h264.result!.files!.map((file) => file.file_name)).toEqual([`${h264.job_id}-rgb.mp4`, `${h264.job_id}-matte.mp4`]);
+    const [rgb, matte] = await downloadAll(h264);
+    expect(await videoFrameTimes(rgb)).toHaveLength((await videoFrameTimes(input)).length);
+    expect((await streamsOf(rgb)).audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+    // The same matte as the source job's, through two lossy encodes.
+    const [first, again] = [await decodeWebmAlpha(webm, 320, 240), await decodeGray(matte, 320, 240)];
+    expect(again).toHaveLength(first.length);
+    for (let i = 0; i < first.length; i++) expect(meanAbsoluteDifference(again[i], first[i])).toBeLessThan(6);
+    const composite = await exportOf({ background: { color: '#00b140' } });
+    expect(composite.result!.files!.map((file) => file.file_name)).toEqual([`${composite.job_id}-composite.mp4`]);
+    // Refused: a codec the background cannot take, and an export's own id.
+    expect((await e2e.api.request('POST', `/v1/video-background-removal/${source.job_id}/exports`, 'RequestError', { output_codec: 'vp9', background: { blur: 0.5 } })).status).toBe(422);
+    expect((await e2e.api.request('POST', `/v1/video-background-removal/${h264.job_id}/exports`, 'RequestError', {})).status).toBe(404);
   });
 
   it('makes one ProRes 4444 QuickTime with alpha for editing suites, sound kept as AAC', async () => {

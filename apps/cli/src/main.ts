@@ -119,15 +119,21 @@ program
 
 program
   .command('export')
-  .description("deliver a COMPLETED clean-audio job again at another strength or loudness, from the stems it kept: a new job at the export price, without the denoiser")
-  .argument('<job_id>', 'the COMPLETED clean-audio job')
-  .requiredOption('-o, --output <path>', 'where to write the video')
-  .option('--strength <0..1>', "how much noise to remove (default: the job's)", number)
-  .option('--target-lufs <lufs>', "loudness to normalize to, -40 to -8 (default: the job's)", number)
-  .option('--no-normalize', "keep the source's own loudness")
-  .action(async (jobId: string, options: CleanAudioFlags & { output: string }) => {
+  .description(
+    "deliver a COMPLETED job again without running the model, as a new job at the export price: clean audio at another strength or loudness (from its kept stems), a background removal in another format or on a background (from its kept matte)",
+  )
+  .argument('<job_id>', 'the COMPLETED job')
+  .requiredOption('-o, --output <path>', 'where to write the result (a matte goes beside it under its own name)')
+  .option('--strength <0..1>', "clean audio: how much noise to remove (default: the job's)", number)
+  .option('--target-lufs <lufs>', "clean audio: loudness to normalize to, -40 to -8 (default: the job's)", number)
+  .option('--no-normalize', "clean audio: keep the source's own loudness")
+  .addOption(new Option('--codec <codec>', 'background removal: output codec (default vp9)').choices(['vp9', 'h264', 'prores', 'png_sequence']))
+  .option('--background <background>', "background removal: a colour '#RRGGBB', blur[:0..1], or an image's http(s) URL or file", background)
+  .action(async (jobId: string, options: CleanAudioFlags & { output: string; codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'; background?: BackgroundOption }) => {
     const sdk = client();
-    await report(async (progress) => followAndDownload(sdk, sdk.cleanAudioVideo, await sdk.cleanAudioVideo.export(jobId, cleanAudioOptions(options)), options.output, progress));
+    const cutout = options.codec !== undefined || options.background !== undefined;
+    const body = cutout ? { ...(options.codec && { output_codec: options.codec }), ...(options.background && { background: await backgroundOf(options.background) }) } : cleanAudioOptions(options);
+    await report(async (progress) => followAndDownload(sdk, await sdk.jobs.export(jobId, body), options.output, progress));
   });
 
 const jobs = program.command('jobs').description('list, show or cancel jobs');

@@ -19,13 +19,14 @@ export async function runJob<T extends JobType>(
 ): Promise<RunOutcome> {
   const video_url = /^https?:\/\//.test(input) ? input : (await client.uploads.upload(input, { onProgress: (sent, total) => view.upload(sent, total) })).video_url;
   const created = await resource.create({ video_url, ...options } as Parameters<JobResource<T>['create']>[0]);
-  return followAndDownload(client, resource, created, output, view);
+  return followAndDownload(client, created, output, view, resource.type);
 }
 
 // Follow a created job (a create's, an export's) to its end, then download what it made.
-export async function followAndDownload<T extends JobType>(client: VideoJobs, resource: JobResource<T>, created: Job, output: string, view: ProgressView): Promise<RunOutcome> {
+// Without its type, the SDK finds it.
+export async function followAndDownload(client: VideoJobs, created: Job, output: string, view: ProgressView, type?: JobType): Promise<RunOutcome> {
   view.line(`job ${created.job_id} ${created.status}${created.credits_estimated !== undefined ? `, ${created.credits_estimated} credits estimated` : ''}`);
-  const job = await client.jobs.wait(created, { type: resource.type, charged: true, onProgress: ({ stage, progress }) => view.processing(stage, progress) });
+  const job = await client.jobs.wait(created, { type, charged: true, onProgress: ({ stage, progress }) => view.processing(stage, progress) });
   view.processing('done', 1);
   view.line(`job ${job.job_id} ${job.status}${job.credits_charged !== undefined ? `, ${job.credits_charged} credits charged` : ''}`);
   const files: FileObject[] = 'result' in job && job.result ? ('video' in job.result ? [job.result.video] : (job.result.files ?? [])) : [];

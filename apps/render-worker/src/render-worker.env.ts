@@ -43,6 +43,11 @@ export const renderWorkerEnv = defineEnv({
     min: 0,
     max: 64,
   }),
+  BACKGROUND_REMOVAL_KEEP_MATTE: env.string({
+    doc: "keep each background removal's alpha frames (lossless FFV1) and its input beside its result files, deleted with them, so POST /v1/video-background-removal/{job_id}/exports can deliver another format or background without the model; false: no exports of the jobs this worker runs",
+    default: 'true',
+    choices: ['true', 'false'],
+  }),
   CLEAN_AUDIO_KEEP_STEMS: env.string({
     doc: "keep each clean-audio job's denoiser stems (a lossless FLAC of about 7 MB a minute, deleted with the job's files) so POST /v1/clean-audio-video/{job_id}/exports can remix them without the denoiser; false: no exports of the jobs this worker runs",
     default: 'true',

@@ -78,6 +78,7 @@ export class RenderWorkerModule {
           timeLimitMs: config.BACKGROUND_REMOVAL_TIMEOUT_SECONDS * 1000,
           ffmpegPath: config.FFMPEG_PATH,
           ffprobePath: config.FFPROBE_PATH,
+          keepMatte: config.BACKGROUND_REMOVAL_KEEP_MATTE === 'true',
         },
         models,
         removeBackground,

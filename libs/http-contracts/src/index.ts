@@ -1,5 +1,6 @@
 export * from './requests/create-clean-audio-video.dto';
 export * from './requests/export-clean-audio-video.dto';
+export * from './requests/export-video-background-removal.dto';
 export * from './requests/create-upload.dto';
 export * from './requests/composite-background.dto';
 export * from './requests/create-video-background-removal.dto';

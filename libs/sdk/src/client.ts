@@ -182,6 +182,11 @@ export class Jobs {
     return this.resourceOf(await this.typeOf(jobId)).cancel(jobId);
   }
 
+  // An export of a COMPLETED job by its id alone (JobResource.export): the body must suit its type.
+  async export(jobId: string, body: JobsByType[JobType]['export'], options: { idempotencyKey?: string } = {}): Promise<Job> {
+    return this.resourceOf(await this.typeOf(jobId)).export(jobId, body as never, options);
+  }
+
   // The job once final, following its Server-Sent Events (progress on the way) where the server offers
   // them, else asking with Prefer: wait (long polls) and a growing pause when that is not honoured.
   async wait<J extends Job = Job>(job: JobRef, options: WaitOptions & { type?: JobType } = {}): Promise<J> {

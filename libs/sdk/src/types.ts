@@ -11,6 +11,7 @@ export type FileObject = Schemas['FileObject'];
 export type CreateCleanAudioVideoJob = Schemas['CreateCleanAudioVideoJobRequest'];
 export type CreateVideoBackgroundRemovalJob = Schemas['CreateVideoBackgroundRemovalJobRequest'];
 export type ExportCleanAudioVideoJob = Schemas['ExportCleanAudioVideoJobRequest'];
+export type ExportVideoBackgroundRemovalJob = Schemas['ExportVideoBackgroundRemovalJobRequest'];
 export type Upload = Schemas['Upload'];
 export type Estimate = Schemas['Estimate'];
 export type Balance = Schemas['Balance'];
@@ -22,8 +23,7 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 
 export interface JobsByType {
   'clean-audio-video': { job: CleanAudioVideoJob; create: CreateCleanAudioVideoJob; export: ExportCleanAudioVideoJob };
-  // No exports yet: export() takes no body for this type.
-  'video-background-removal': { job: VideoBackgroundRemovalJob; create: CreateVideoBackgroundRemovalJob; export: never };
+  'video-background-removal': { job: VideoBackgroundRemovalJob; create: CreateVideoBackgroundRemovalJob; export: ExportVideoBackgroundRemovalJob };
 }
 
 export const FINAL_STATUSES: readonly JobStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];

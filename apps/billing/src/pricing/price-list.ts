@@ -12,6 +12,8 @@ export const DEFAULT_PRICES: JobTypePrices = {
     option_multipliers: { refine_foreground_edges: 1.5 },
     minimum_credits: 10,
     max_duration_seconds: 60,
+    // An encode of the kept matte (decision 0094), without the model or the refinement.
+    export: { credits_per_second: 0.5, minimum_credits: 2 },
   },
   'clean-audio-video': {
     credits_per_second: 1,

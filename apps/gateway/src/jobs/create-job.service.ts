@@ -72,6 +72,7 @@ export class CreateJobService {
     const source = (await this.jobs.get({ version: 1, account_id: request.accountId, job_id: request.sourceJobId, job_type: request.jobType })) as JobRecordV1<T>;
     const input = exportInput(source);
     const options = { ...exports.options(body, source.options), export_of: source.job_id } as JobOptionsByType[T];
+    await this.checkOptionUploads({ ...request, options });
     const estimate = quoteJob(await this.prices.current(), request.jobType, options, input.source.duration_seconds);
     return this.submit({ ...request, webhookUrl: body.webhook_url }, input, options, estimate);
   }
@@ -106,7 +107,7 @@ export class CreateJobService {
   }
 
   // Checked before the quote: a refused image costs no probe.
-  private async checkOptionUploads<T extends JobType>(request: CreateJobInput<T>): Promise<void> {
+  private async checkOptionUploads<T extends JobType>(request: Pick<CreateJobInput<T>, 'accountId' | 'jobType' | 'options'>): Promise<void> {
     const jobType: GatewayJobType<T, JobCreateBody> = GATEWAY_JOB_TYPES[request.jobType];
     for (const named of jobType.optionUploads?.(request.options) ?? []) {
       const { declaration } = await this.uploads.find(request.accountId, named.field, named.url);
@@ -130,12 +131,17 @@ export class CreateJobService {
 
 // What an export of this job reads: its delivered picture and what it kept. Only a COMPLETED job that
 // kept something can be exported; an export itself keeps nothing (export from its source instead).
+// The pictures are clean audio's delivered video (its picture is the input's, bit for bit), or the
+// input a background removal kept beside its matte.
 function exportInput(source: JobRecordV1): ExportInputV1 {
   if (source.status !== 'COMPLETED') throw new ApiError(409, 'conflict', `job ${source.job_id} is ${source.status}: only a COMPLETED job can be exported`);
   const result = source.result;
-  if (result?.job_type !== 'clean-audio-video' || !result.export_source) {
-    const why = source.input.kind === 'export' ? 'it is itself an export: export its source job' : 'it completed before jobs kept what exports need';
+  const kept = result?.export_source;
+  if (!result || !kept) {
+    const why = source.input.kind === 'export' ? 'it is itself an export: export its source job' : 'it kept nothing to export (it completed before exports, or on a worker that keeps nothing)';
     throw ApiError.notFound(`job ${source.job_id} cannot be exported: ${why}`);
   }
-  return { kind: 'export', source_job_id: source.job_id, picture: result.video, source: result.export_source };
+  const picture = kept.kind === 'matte' ? kept.source : result.job_type === 'clean-audio-video' ? result.video : null;
+  if (!picture) throw new Error(`job ${source.job_id}: ${result.job_type} cannot have kept ${kept.kind}`);
+  return { kind: 'export', source_job_id: source.job_id, picture, source: kept };
 }

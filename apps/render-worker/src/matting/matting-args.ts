@@ -97,6 +97,11 @@ export interface EncodePlan {
   // Each output file stops growing past this many bytes (ffmpeg's -fs): the worker's disk is sized
   // for one input and its result (decision 0084).
   maxFileBytes: number;
+  // Exports (decision 0094): the alpha frames are also written, losslessly, to this Matroska file for
+  // a later export; or, for an export, they are read from such a file (with pictures 'file') instead
+  // of from the worker.
+  keepMatteAt?: string;
+  matteFrom?: string;
 }
 
 // The pictures, upright like the matting's decode, with one 8-bit alpha frame per picture (grey),
@@ -112,10 +117,13 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   const renumber = `settb=${frameDuration(plan.frameRate)},setpts=N`;
   const fromWorker = plan.pictures === 'worker';
   const file = [...HELD_INPUT, '-t', String(plan.maxSeconds + 1), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE)];
-  // The alpha frames come on stdin unless the pictures do; then on pipe:3.
+  // The alpha frames come on stdin unless the pictures do; then on pipe:3. An export's come from the
+  // matte its source job kept.
+  if (plan.matteFrom && fromWorker) throw new Error('an export reads its pictures from the file');
+  const alphaInput = plan.matteFrom ? ownInput(plan.matteFrom) : rawFrames('gray', alpha, plan.frameRate, fromWorker ? 'pipe:3' : 'pipe:0');
   const inputs = [
     ...(fromWorker ? rawFrames('yuv420p', geometry, plan.frameRate, 'pipe:0') : file),
-    ...rawFrames('gray', alpha, plan.frameRate, fromWorker ? 'pipe:3' : 'pipe:0'),
+    ...alphaInput,
     ...(fromWorker && plan.audio ? ['-vn', ...file] : []),
   ];
   // A background image comes last, as one picture (compositeGraph repeats it).
@@ -123,7 +131,19 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   const imageInput = image === null ? null : inputs.filter((arg) => arg === '-i').length;
   if (image !== null) inputs.push(...userImageInput(image));
   const picture = fromWorker ? `[0:v]${renumber}[picture]` : `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
-  const matte = `[1:v]${sameSize(alpha, geometry) ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
+  // A kept matte is at the size its job matted at, which this plan does not know: scaled whatever it is.
+  const matte = `[1:v]${sameSize(alpha, geometry) && !plan.matteFrom ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
+  return [...encodeOutputs(plan, inputs, picture, matte, imageInput), ...keptMatte(plan)];
+}
+
+// The alpha frames as they came, one for one, in lossless FFV1: what an export re-encodes from.
+function keptMatte(plan: EncodePlan): string[] {
+  return plan.keepMatteAt ? ['-map', '1:v', ...ONE_FOR_ONE, '-c:v', 'ffv1', '-f', 'matroska', '-y', plan.keepMatteAt] : [];
+}
+
+function encodeOutputs(plan: EncodePlan, inputs: string[], picture: string, matte: string, imageInput: number | null): string[] {
+  const { files } = plan;
+  const fromWorker = plan.pictures === 'worker';
   const sound = plan.audio ? ['-map', `${fromWorker ? 2 : 0}:a:0`] : [];
   if (files.codec === 'composite') {
     return [

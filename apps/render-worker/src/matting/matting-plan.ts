@@ -41,6 +41,10 @@ export interface MattingRequest {
   tracking: { sourceScale: number } | null;
   files: MatteFiles;
   maxFileBytes: number;
+  // Exports (decision 0094): keep the alpha frames in this file, or (an export) encode from the
+  // ones kept in this one, the pictures decoded again from the input.
+  keepMatteAt?: string;
+  matteFrom?: string;
 }
 
 // Used when a stream states no frame rate at all: the encoder still needs one to number frames.
@@ -73,7 +77,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
       inputPath,
       storedSize,
       geometry,
-      pictures: sideIsPicture ? 'worker' : 'file',
+      pictures: sideIsPicture && !request.matteFrom ? 'worker' : 'file',
       maxSeconds,
       frameRate,
       fps,
@@ -82,6 +86,8 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
       alpha,
       files: request.files,
       maxFileBytes: request.maxFileBytes,
+      ...(request.keepMatteAt && { keepMatteAt: request.keepMatteAt }),
+      ...(request.matteFrom && { matteFrom: request.matteFrom }),
     }),
     smallBytes: modelInput.width * modelInput.height * 3,
     sideBytes: side ? (side.width * side.height * 3) / 2 : 0,

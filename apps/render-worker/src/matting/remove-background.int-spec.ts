@@ -146,6 +146,29 @@ describe('removeBackground', () => {
     expect(meanAbsoluteDifference(inputFirst, rgbFirst)).toBeLessThan(3);
   });
 
+  // Decision 0094: matte once, deliver many.
+  it.each([true, false])('keeps the alpha frames losslessly (refined: %s), and an export from them delivers another codec with that alpha, without the model', async (refine) => {
+    const input = await makeClip(`in-kept-${refine}.mp4`, { seconds: 2, audio: 'aac' });
+    const { mattes, onMatte } = recordMattes();
+    const workDir = join(dir, `kept-${refine}`);
+    const keepMatteAt = join(dir, `kept-${refine}.mkv`);
+    await removeBackground(request(input, { onMatte, workDir, keepMatteAt, options: { output_codec: 'vp9', refine_foreground_edges: refine } }));
+    const kept = await streamsOf(keepMatteAt);
+    expect(kept.video).toEqual([expect.objectContaining({ codec_name: 'ffv1' })]);
+    const { width, height } = kept.video[0] as unknown as { width: number; height: number };
+    const keptFrames = await decodeGray(keepMatteAt, width, height);
+    expect(keptFrames).toHaveLength(50);
+    for (let i = 0; i < 50; i++) expect(meanAbsoluteDifference(keptFrames[i], mattes[i])).toBe(0);
+
+    const noModel = segmenters.map((segmenter) => Object.assign(Object.create(segmenter) as OnnxSegmenter, { segment: () => Promise.reject(new Error('an export ran the model')) }));
+    const exported = await removeBackground(request(input, { segmenters: noModel, fromMatte: keepMatteAt, options: { output_codec: 'prores', refine_foreground_edges: refine } }));
+    const alphas = await decodeAlpha(exported.files[0].path, 320, 240);
+    const expected = refine ? mattes : await scaleGray(mattes, [width, height], [320, 240]);
+    expect(alphas).toHaveLength(50);
+    for (let i = 0; i < 50; i++) expect(meanAbsoluteDifference(alphas[i], expected[i])).toBeLessThan(1);
+    expect((await streamsOf(exported.files[0].path)).audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+  });
+
   it('writes one ProRes 4444 QuickTime whose alpha is the matte it computed within one level, with the sound as AAC', async () => {
     const input = await makeClip('in-prores.mp4', { seconds: 2, audio: 'aac' });
     const { mattes, onMatte } = recordMattes();

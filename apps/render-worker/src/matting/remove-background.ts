@@ -54,6 +54,10 @@ export interface RemoveBackgroundRequest {
   onMatte?: (frameIndex: number, alpha: Uint8Array) => void;
   // The share of the expected frames matted so far, 0 to 1.
   onProgress?: (fraction: number) => void;
+  // Exports (decision 0094): keep the alpha frames losslessly at this path; or, for an export, encode
+  // the input with the alpha frames kept at this path, without the model.
+  keepMatteAt?: string;
+  fromMatte?: string;
 }
 
 // Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
@@ -190,8 +194,15 @@ class BackgroundRemoval {
       tracking: this.tracking ? { sourceScale: this.tracking.sourceScale } : null,
       files: this.outputs.encoded,
       maxFileBytes: this.maxResultBytes,
+      ...(request.keepMatteAt && { keepMatteAt: request.keepMatteAt }),
+      ...(request.fromMatte && { matteFrom: request.fromMatte }),
     });
     const { width, height } = plan.geometry;
+    if (request.fromMatte) {
+      await this.encodeOnly(plan, probe);
+      const durationSeconds = probe.durationSeconds ?? 0;
+      return { files: this.outputs.files, durationSeconds, frames: Math.round(durationSeconds * plan.fps), width, height };
+    }
     const matter = new FrameMatter(plan.segmenter, {
       width,
       height,
@@ -221,6 +232,23 @@ class BackgroundRemoval {
     return new MediaError('input_validation', 'The result of this video is too large', [
       { type: 'result_too_large', message: `A result file reached the limit of ${this.maxResultBytes} bytes: choose another output_codec, or a shorter or smaller video`, field: 'output_codec' },
     ]);
+  }
+
+  // An export: the encoder alone, its alpha from the kept matte, its pictures and sound from the input.
+  private async encodeOnly(plan: MattingPlan, probe: MediaProbe): Promise<void> {
+    const { request } = this;
+    const { files, encoded } = this.outputs;
+    const zip = encoded.codec === 'png_sequence' ? new PngSequenceZip(files[0].path, this.maxResultBytes) : null;
+    try {
+      await this.runner.run({ file: this.ffmpegPath, args: plan.encodeArgs }, { timeoutMs: this.deadline.remainingMs(), signal: request.signal, stdout: zip?.frames });
+      if (zip) await zip.finish(encoded.codec === 'png_sequence' && probe.audio ? encoded.audioPath : null);
+      request.onProgress?.(1);
+      if (await this.reachedLimit()) throw this.tooLarge();
+    } catch (error) {
+      zip?.abort();
+      if (error instanceof ResultTooLargeError || (await this.reachedLimit())) throw this.tooLarge();
+      throw this.encoderFailure(error);
+    }
   }
 
   // decoder | segment, smooth, refine here | encoder, streamed (frame-pipeline.ts).

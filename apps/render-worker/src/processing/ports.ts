@@ -62,10 +62,10 @@ export interface ProducedFile {
 }
 
 // What a job keeps beside its result so that an export can deliver it again without the model
-// (decision 0093): the file, and the rest of its StoredExportSourceV1.
+// (decisions 0093, 0094): its files, by the field of its StoredExportSourceV1 each fills, and the rest.
 export interface KeptForExports {
-  file: ProducedFile;
-  details: DistributiveOmit<StoredExportSourceV1, 'file' | 'duration_seconds'>;
+  files: { file: ProducedFile; source?: ProducedFile };
+  details: DistributiveOmit<StoredExportSourceV1, 'file' | 'source' | 'duration_seconds'>;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { isFinalJobStatus, type JobError, type JobWorkRequestedV1 } from '@vj/contracts';
+import { isFinalJobStatus, type JobError, type JobWorkRequestedV1, type StoredExportSourceV1 } from '@vj/contracts';
 import { HandBack } from '@vj/messaging';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -96,7 +96,8 @@ export class ProcessJobUseCase {
       const output = await this.produce(job, processor, workDir, signal, progress);
       if (!(await this.stillProcessing(job))) return 'stopped';
       progress.stage('uploading');
-      const stored = await this.uploader.upload(job, attempt.number, [...output.files, ...(output.kept ? [output.kept.file] : [])], signal);
+      const kept = Object.entries(output.kept?.files ?? {});
+      const stored = await this.uploader.upload(job, attempt.number, [...output.files, ...kept.map(([, file]) => file)], signal);
       await progress.done();
       // A cancel that came during the upload: nothing of it stays, and no success is reported.
       if (signal.aborted) {
@@ -105,7 +106,9 @@ export class ProcessJobUseCase {
       }
       // Sent again in place while NATS is out of reach (one message id: stored once): handed back, the
       // whole job would be processed again.
-      const result = storedResult(job.job_type, stored.slice(0, output.files.length), output.kept && { ...output.kept.details, file: stored[output.files.length], duration_seconds: output.durationSeconds });
+      const keptStored = Object.fromEntries(kept.map(([field], index) => [field, stored[output.files.length + index]]));
+      const exportSource = output.kept && ({ ...output.kept.details, ...keptStored, duration_seconds: output.durationSeconds } as StoredExportSourceV1);
+      const result = storedResult(job.job_type, stored.slice(0, output.files.length), exportSource);
       await untilReachable(`job ${job.job_id}: its success report`, () => this.reports.succeeded(job, attempt.number, result, output.durationSeconds), signal, this.logger);
       return 'succeeded';
     } finally {

@@ -14,11 +14,12 @@ export function resultPrefix(accountId: string, jobId: string): string {
 // The result shape of each job type (docs/spec/video-jobs-resources.md 2.4 and 2.5), with what it kept
 // for exports (decision 0093).
 export function storedResult(jobType: JobType, files: StoredFileV1[], kept?: StoredExportSourceV1): StoredResultV1 {
+  if (kept && kept.kind !== (jobType === 'clean-audio-video' ? 'stems' : 'matte')) throw new Error(`${jobType} cannot keep ${kept.kind}`);
   if (jobType === 'clean-audio-video') {
     if (files.length !== 1) throw new Error(`clean-audio-video produces one file, got ${files.length}`);
-    return { job_type: jobType, video: files[0], ...(kept && { export_source: kept }) };
+    return { job_type: jobType, video: files[0], ...(kept?.kind === 'stems' && { export_source: kept }) };
   }
-  return { job_type: jobType, files };
+  return { job_type: jobType, files, ...(kept?.kind === 'matte' && { export_source: kept }) };
 }
 
 // Nats-Msg-Id of a report: a redelivered attempt that publishes again is dropped as a duplicate.

@@ -77,14 +77,15 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
 // An export's stems, as its source job kept them; undefined for a job of its own.
 function stemsOf(job: JobWorkRequestedV1<'clean-audio-video'>, exportSourcePath: string | undefined): KeptStems | undefined {
   if (job.input.kind !== 'export') return undefined;
-  if (!exportSourcePath) throw new Error(`job ${job.job_id}: an export without its source's stems`);
-  const { low_band_energy, input_lufs } = job.input.source;
+  const { source } = job.input;
+  if (!exportSourcePath || source.kind !== 'stems') throw new Error(`job ${job.job_id}: an export without its source's stems`);
+  const { low_band_energy, input_lufs } = source;
   return { path: exportSourcePath, lowBandEnergy: { inputEnergy: low_band_energy.input, removedEnergy: low_band_energy.removed }, inputLufs: input_lufs };
 }
 
 function keptForExports(jobId: string, stems: KeptStems): KeptForExports {
   return {
-    file: { path: stems.path, fileName: `${jobId}-stems.flac`, contentType: 'audio/flac' },
+    files: { file: { path: stems.path, fileName: `${jobId}-stems.flac`, contentType: 'audio/flac' } },
     details: { kind: 'stems', low_band_energy: { input: stems.lowBandEnergy.inputEnergy, removed: stems.lowBandEnergy.removedEnergy }, input_lufs: stems.inputLufs },
   };
 }

@@ -78,7 +78,7 @@ describe('CleanAudioVideoProcessor', () => {
     const kept = await new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 60_000 }, clean).run({ job: job({}), inputPath: '/work/input', workDir: '/work', signal });
     expect(requests[0]).toMatchObject({ keepStemsAt: '/work/stems.flac' });
     expect(kept.kept).toEqual({
-      file: { path: '/work/stems.flac', fileName: 'job-1-stems.flac', contentType: 'audio/flac' },
+      files: { file: { path: '/work/stems.flac', fileName: 'job-1-stems.flac', contentType: 'audio/flac' } },
       details: { kind: 'stems', low_band_energy: { input: 4, removed: 1 }, input_lufs: -23.5 },
     });
 
@@ -129,6 +129,7 @@ describe('VideoBackgroundRemovalProcessor', () => {
         timeoutMs: 1_800_000,
         signal,
         ffmpegPath: '/bin/ffmpeg',
+        keepMatteAt: '/work/matte.mkv',
       }),
     );
     expect(output).toEqual({
@@ -137,7 +138,29 @@ describe('VideoBackgroundRemovalProcessor', () => {
         { path: '/work/matte.mp4', fileName: 'job-1-matte.mp4', contentType: 'video/mp4' },
       ],
       durationSeconds: 4.2,
+      // For exports (decision 0094): the alpha frames and the input.
+      kept: {
+        files: {
+          file: { path: '/work/matte.mkv', fileName: 'job-1-kept-matte.mkv', contentType: 'video/x-matroska' },
+          source: { path: '/work/input', fileName: 'job-1-kept-source', contentType: 'application/octet-stream' },
+        },
+        details: { kind: 'matte' },
+      },
     });
+
+    // An export encodes from its source's matte and keeps nothing; a worker told to keep nothing keeps nothing.
+    const file = { object_key: 'k', content_type: 'video/x-matroska', file_name: 'f', file_size: 1 };
+    const exportJob = { ...bgJob({ output_codec: 'prores', export_of: 'src' }), input: { kind: 'export' as const, source_job_id: 'src', picture: file, source: { kind: 'matte' as const, file, source: file, duration_seconds: 4.2 } } };
+    const exported = await processor.run({ job: exportJob, inputPath: '/work/input', workDir: '/work', signal, exportSourcePath: '/work/input.export-source' });
+    expect(requests[1]).toMatchObject({ fromMatte: '/work/input.export-source', options: { output_codec: 'prores' } });
+    expect(requests[1]).not.toHaveProperty('keepMatteAt');
+    expect(exported).not.toHaveProperty('kept');
+    const keepsNothing = new VideoBackgroundRemovalProcessor({ ...settings, keepMatte: false }, new MattingModelRegistry({ person: [person], general: [] }), async (request) => {
+      requests.push(request);
+      return { files: [], durationSeconds: 1, frames: 25, width: 320, height: 240 };
+    });
+    expect(await keepsNothing.run({ job: bgJob({}), inputPath: '/work/input', workDir: '/work', signal })).not.toHaveProperty('kept');
+    expect(requests[2]).not.toHaveProperty('keepMatteAt');
   });
 
   it('fails the job with input_validation naming subject_is_person when no general model is configured', () => {

@@ -26,6 +26,8 @@ export interface BackgroundRemovalSettings {
   maxResultBytes: number;
   ffmpegPath?: string;
   ffprobePath?: string;
+  // Keeps each job's alpha frames and input for exports (decision 0094; BACKGROUND_REMOVAL_KEEP_MATTE). Absent: kept.
+  keepMatte?: boolean;
 }
 
 export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-background-removal'> {
@@ -86,8 +88,6 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
   // Before the input is fetched: a model this deployment lacks fails the job at once.
   // A background goes into ffmpeg's filter graph: only what the API lets through is taken.
   check(job: JobWorkRequestedV1<'video-background-removal'>): void {
-    // Its jobs keep nothing to export yet (decision 0093): the gateway makes no such job.
-    if (job.input.kind === 'export') throw new MediaError('input_validation', 'Background removal jobs cannot be exported yet');
     const options = optionsOf(job);
     this.models.segmentersFor(options.subject_is_person);
     if (options.background && !isCompositeBackground(options.background)) {
@@ -97,9 +97,14 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     }
   }
 
-  async run({ job, inputPath, workDir, signal, probe, onProgress }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
+  // A job keeps its alpha frames and its input for exports; an export encodes from its source's,
+  // without the model (decision 0094).
+  async run({ job, inputPath, workDir, signal, probe, exportSourcePath, onProgress }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
     const options = optionsOf(job);
     const backgroundImagePath = await this.backgroundImage(options, job.account_id, workDir, signal);
+    const isExport = job.input.kind === 'export';
+    if (isExport && !exportSourcePath) throw new Error(`job ${job.job_id}: an export without its source's matte`);
+    const keepMatteAt = !isExport && this.settings.keepMatte !== false ? join(workDir, 'matte.mkv') : undefined;
     const matted = await this.remove({
       inputPath,
       workDir,
@@ -114,10 +119,20 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
       onProgress,
       ffmpegPath: this.settings.ffmpegPath,
       ffprobePath: this.settings.ffprobePath,
+      ...(isExport ? { fromMatte: exportSourcePath } : keepMatteAt ? { keepMatteAt } : {}),
     });
     return {
       files: matted.files.map((file) => ({ path: file.path, fileName: `${job.job_id}-${file.role}.${file.fileExtension}`, contentType: file.contentType })),
       durationSeconds: matted.durationSeconds,
+      ...(keepMatteAt && {
+        kept: {
+          files: {
+            file: { path: keepMatteAt, fileName: `${job.job_id}-kept-matte.mkv`, contentType: 'video/x-matroska' },
+            source: { path: inputPath, fileName: `${job.job_id}-kept-source`, contentType: 'application/octet-stream' },
+          },
+          details: { kind: 'matte' as const },
+        },
+      }),
     };
   }
 

@@ -9,8 +9,8 @@ export type JobInputV1 = VideoInputV1 | ExportInputV1;
 // A video the user gave: what a create takes and what a quote probes.
 export type VideoInputV1 = { kind: 'upload'; upload_id: string; object_key: string; etag?: string; size?: number } | { kind: 'url'; url: string };
 
-// An export's input: the source job's delivered picture and the stems (or matte) it kept, all under
-// that job's result prefix in our bucket.
+// An export's input: the pictures (clean audio: the source job's delivered video; background removal:
+// its input as fetched) and the stems or matte it kept, all under that job's result prefix in our bucket.
 export interface ExportInputV1 {
   kind: 'export';
   source_job_id: string;

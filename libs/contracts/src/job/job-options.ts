@@ -44,6 +44,8 @@ export interface VideoBackgroundRemovalOptions {
   subject_is_person: boolean;
   // Absent: a cut-out with transparency (and in every message written before it existed).
   background?: CompositeBackground;
+  // Set only by POST /v1/video-background-removal/{job_id}/exports (decision 0094), as for clean audio.
+  export_of?: string;
 }
 
 export interface CleanAudioVideoOptions {

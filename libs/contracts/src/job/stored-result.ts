@@ -24,15 +24,25 @@ export interface StoredStemsV1 {
   duration_seconds: number;
 }
 
-export type StoredExportSourceV1 = StoredStemsV1;
+// Background removal (decision 0094): the alpha frames as the encoder got them, one for one, in a
+// lossless FFV1 Matroska file, and the input as it was fetched (the pictures and the sound).
+export interface StoredMatteV1 {
+  kind: 'matte';
+  file: StoredFileV1;
+  source: StoredFileV1;
+  duration_seconds: number;
+}
+
+export type StoredExportSourceV1 = StoredStemsV1 | StoredMatteV1;
 
 export type StoredResultV1 =
   | { job_type: Extract<JobType, 'clean-audio-video'>; video: StoredFileV1; export_source?: StoredStemsV1 }
-  | { job_type: Extract<JobType, 'video-background-removal'>; files: StoredFileV1[] };
+  | { job_type: Extract<JobType, 'video-background-removal'>; files: StoredFileV1[]; export_source?: StoredMatteV1 };
 
 // Every object a result stored: what deleting the job's files deletes.
 export function resultObjectKeys(result: StoredResultV1 | null): string[] {
   if (!result) return [];
-  if (result.job_type === 'video-background-removal') return result.files.map((file) => file.object_key);
-  return [result.video.object_key, ...(result.export_source ? [result.export_source.file.object_key] : [])];
+  const kept = result.export_source ? [result.export_source.file, ...(result.export_source.kind === 'matte' ? [result.export_source.source] : [])] : [];
+  const delivered = result.job_type === 'video-background-removal' ? result.files : [result.video];
+  return [...delivered, ...kept].map((file) => file.object_key);
 }

@@ -308,6 +308,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/video-background-removal/{job_id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a COMPLETED background-removal job again with other options
+         * @description A new job (202, PROCESSING, credits_estimated) that delivers the source job again from what it kept, without running the model, at the export price. The source must be COMPLETED (else 409) and its files still kept (else 404).
+         */
+        post: operations["exportVideoBackgroundRemovalJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -643,6 +663,18 @@ export interface components {
             strength?: number;
             /** @description the source job's when left out */
             target_lufs?: number;
+            /** @description receives this job's job.started, job.completed, job.failed and job.cancelled as signed webhooks (Standard Webhooks, signed with the account's default secret: GET /v1/webhook-secret) */
+            webhook_url?: string;
+        };
+        ExportVideoBackgroundRemovalJobRequest: {
+            /** @description put the person on a colour, on the picture blurred, or on an image; output_codec must then be h264 (or left out), and the result is one opaque H.264 MP4 */
+            background?: components["schemas"]["CompositeBackground"];
+            /**
+             * @description vp9: one WebM with alpha (plays in Chromium and Firefox). h264: two MP4s, the picture and its alpha matte (luma = alpha). prores: one QuickTime MOV, ProRes 4444 with alpha, for editing suites. png_sequence: one ZIP of RGBA PNGs named by frame index (frames/000000.png on), and audio.wav. Each keeps the sound of the source.
+             * @default vp9
+             * @enum {string}
+             */
+            output_codec?: "vp9" | "h264" | "prores" | "png_sequence";
             /** @description receives this job's job.started, job.completed, job.failed and job.cancelled as signed webhooks (Standard Webhooks, signed with the account's default secret: GET /v1/webhook-secret) */
             webhook_url?: string;
         };
@@ -4244,6 +4276,336 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description rate_limited: too many requests for this API key, or the account has its most jobs PROCESSING; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            503: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+        };
+    };
+    exportVideoBackgroundRemovalJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description same key + same body and job replays the first answer; another is 409 */
+                "Idempotency-Key"?: string;
+                /** @description wait=N (RFC 7240, N up to 60; more is taken as 60): hold the answer until the job is final or N seconds pass */
+                Prefer?: string;
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExportVideoBackgroundRemovalJobRequest"];
+            };
+        };
+        responses: {
+            /** @description Prefer: wait=N and the job ended within N seconds: the final job, as GET returns it */
+            200: {
+                headers: {
+                    /** @description wait=N when the answer waited for the job (RFC 7240) */
+                    "Preference-Applied"?: string;
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job_id": "5f0c6f3e-8d1a-4c43-9e0e-2b7f3f1d6a10",
+                     *       "status": "COMPLETED",
+                     *       "result": {
+                     *         "files": [
+                     *           {
+                     *             "url": "https://storage.example.com/video-jobs/results/5f0c6f3e/cutout.webm?X-Amz-Signature=...",
+                     *             "content_type": "video/webm",
+                     *             "file_name": "interview.webm",
+                     *             "file_size": 9310442
+                     *           }
+                     *         ]
+                     *       },
+                     *       "credits_charged": 120
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VideoBackgroundRemovalJob"];
+                };
+            };
+            /** @description export accepted */
+            202: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job_id": "5f0c6f3e-8d1a-4c43-9e0e-2b7f3f1d6a10",
+                     *       "status": "COMPLETED",
+                     *       "result": {
+                     *         "files": [
+                     *           {
+                     *             "url": "https://storage.example.com/video-jobs/results/5f0c6f3e/cutout.webm?X-Amz-Signature=...",
+                     *             "content_type": "video/webm",
+                     *             "file_name": "interview.webm",
+                     *             "file_size": 9310442
+                     *           }
+                     *         ]
+                     *       },
+                     *       "credits_charged": 120
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VideoBackgroundRemovalJob"];
+                };
+            };
+            /** @description request error */
+            400: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            401: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            404: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            409: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            413: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            422: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
                 };
             };
             /** @description rate_limited: too many requests for this API key, or the account has its most jobs PROCESSING; retry after Retry-After seconds */

@@ -171,6 +171,12 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     expect(await page.locator(preview).getAttribute('src')).toBe(await link.getAttribute('href'));
     mkdirSync(join(REPO_ROOT, 'reports'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+    // The same cut-out as ProRes from the kept matte (decision 0094): a new job, its file offered for download.
+    await page.getByLabel(/^Deliver the same cut-out as/).selectOption('prores');
+    await page.getByRole('button', { name: /^Export/ }).click();
+    await page.locator('#downloads a[download$="-transparent.mov"]').waitFor({ timeout: 60_000 });
+    expect(await jobStatus().textContent()).toBe('COMPLETED');
   });
 
   it('composites an H.264 picture and its matte in a canvas, the same file uploaded again for the new job', async () => {

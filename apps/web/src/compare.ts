@@ -1,4 +1,4 @@
-import type { CleanAudioVideoJob, FileObject, VideoBackgroundRemovalJob } from '@vj/sdk';
+import type { CleanAudioVideoJob, ExportVideoBackgroundRemovalJob, FileObject, VideoBackgroundRemovalJob } from '@vj/sdk';
 import { el } from './dom';
 import { formatBytes } from './format';
 
@@ -46,6 +46,31 @@ export function cleanAudioView(job: CleanAudioVideoJob, original: File | null, r
   return { compare, downloads: [downloadLink(video, 'Download the cleaned video')], dispose: () => before && URL.revokeObjectURL(before) };
 }
 
+export type OutputCodec = NonNullable<ExportVideoBackgroundRemovalJob['output_codec']>;
+
+const OUTPUT_CODECS: Record<OutputCodec, string> = {
+  vp9: 'VP9 WebM with alpha',
+  h264: 'H.264 picture and matte',
+  prores: 'ProRes 4444 with alpha',
+  png_sequence: 'PNG sequence (ZIP)',
+};
+
+function reexportForm(reexport: (codec: OutputCodec) => void): HTMLFormElement {
+  const codec = el('select', { id: 'reexport-codec' }, ...Object.entries(OUTPUT_CODECS).map(([value, label]) => el('option', { value, textContent: label })));
+  const form = el(
+    'form',
+    { className: 'remix' },
+    el('label', { htmlFor: 'reexport-codec', textContent: 'Deliver the same cut-out as ' }),
+    codec,
+    el('button', { type: 'submit', textContent: 'Export (no new matting, at the export price)' }),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    reexport(codec.value as OutputCodec);
+  });
+  return form;
+}
+
 function remixForm(remix: (strength: number) => void): HTMLFormElement {
   const strength = el('input', { id: 'remix-strength', type: 'range', min: '0', max: '1', step: '0.05', value: '0.5' });
   const shown = el('output', { id: 'remix-strength-value', textContent: '0.50' });
@@ -73,7 +98,14 @@ const EDITOR_FILES: Record<string, string> = {
 
 // Background removal: a VP9 WebM with alpha plays over the checkerboard as it is (Chromium and Firefox
 // decode its alpha); an H.264 picture and its matte are composited in a canvas, frame by frame.
-export function cutoutView(job: VideoBackgroundRemovalJob): ResultView {
+// With `reexport`, another format to deliver the job's kept matte as (decision 0094: without the model,
+// at the export price).
+export function cutoutView(job: VideoBackgroundRemovalJob, reexport?: (codec: OutputCodec) => void): ResultView {
+  const view = cutoutPreview(job);
+  return reexport ? { ...view, compare: el('div', {}, view.compare, reexportForm(reexport)) } : view;
+}
+
+function cutoutPreview(job: VideoBackgroundRemovalJob): ResultView {
   const files = job.result?.files ?? [];
   const matte = files.find((file) => file.file_name?.endsWith('-matte.mp4')) ?? (files.length === 2 ? files[1] : undefined);
   const picture = files.find((file) => file !== matte);

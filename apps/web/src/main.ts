@@ -1,6 +1,6 @@
 import './styles.css';
 import type { CleanAudioVideoJob, Estimate, Job, JobType, Progress, Upload, VideoBackgroundRemovalJob, VideoJobs } from '@vj/sdk';
-import { cleanAudioView, cutoutView, type ResultView } from './compare';
+import { cleanAudioView, cutoutView, type OutputCodec, type ResultView } from './compare';
 import { byId } from './dom';
 import { describeError, formatBytes, formatCredits, formatPercent, isUnauthenticated, shortId } from './format';
 import { JobForm } from './job-form';
@@ -258,14 +258,19 @@ async function startJob(event: SubmitEvent): Promise<void> {
 }
 
 // A clean-audio job exported again at another strength (decision 0093): a new job, followed as one.
-// `sourceJobId` stays the first job's: an export keeps no stems of its own.
-async function remix(sourceJobId: string, original: File | null, strength: number): Promise<void> {
+// `sourceJobId` stays the first job's: an export keeps no stems or matte of its own.
+// A cut-out delivered again in another format from its kept matte (decision 0094) goes the same way.
+async function exportAgain(sourceJobId: string, original: File | null, request: { type: 'clean-audio-video'; strength: number } | { type: 'video-background-removal'; codec: OutputCodec }): Promise<void> {
   if (!client || running) return;
   showError('');
   setBusy(true);
   try {
     announce('Creating the export…');
-    await follow(await client.cleanAudioVideo.export(sourceJobId, { strength }), 'clean-audio-video', original, sourceJobId);
+    const created =
+      request.type === 'clean-audio-video'
+        ? await client.cleanAudioVideo.export(sourceJobId, { strength: request.strength })
+        : await client.videoBackgroundRemoval.export(sourceJobId, { output_codec: request.codec });
+    await follow(created, request.type, original, sourceJobId);
   } catch (error) {
     announce('The export could not be run.');
     handleError(error);
@@ -337,8 +342,8 @@ function showResult(type: JobType, job: Job, original: File | null, remixSource:
   clearResult();
   resultView =
     type === 'clean-audio-video'
-      ? cleanAudioView(job as CleanAudioVideoJob, original, (strength) => void remix(remixSource, original, strength))
-      : cutoutView(job as VideoBackgroundRemovalJob);
+      ? cleanAudioView(job as CleanAudioVideoJob, original, (strength) => void exportAgain(remixSource, original, { type, strength }))
+      : cutoutView(job as VideoBackgroundRemovalJob, (codec) => void exportAgain(remixSource, original, { type, codec }));
   ui.compare.replaceChildren(resultView.compare);
   ui.downloads.replaceChildren(...resultView.downloads);
   ui.result.hidden = false;

@@ -138,7 +138,13 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
 
 // The alpha frames as they came, one for one, in lossless FFV1: what an export re-encodes from.
 function keptMatte(plan: EncodePlan): string[] {
-  return plan.keepMatteAt ? ['-map', '1:v', ...ONE_FOR_ONE, '-c:v', 'ffv1', '-f', 'matroska', '-y', plan.keepMatteAt] : [];
+  return plan.keepMatteAt ? ['-map', '1:v', ...ONE_FOR_ONE, '-fs', String(keptMatteLimit(plan.maxFileBytes)), '-c:v', 'ffv1', '-f', 'matroska', '-y', plan.keepMatteAt] : [];
+}
+
+// A kept matte may take a quarter of a result's limit (1 GiB of the default 4): the worker's disk holds
+// one input, its result and this (decision 0094). A matte that reaches it is not kept.
+export function keptMatteLimit(maxFileBytes: number): number {
+  return Math.floor(maxFileBytes / 4);
 }
 
 function encodeOutputs(plan: EncodePlan, inputs: string[], picture: string, matte: string, imageInput: number | null): string[] {

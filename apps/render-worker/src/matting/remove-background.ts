@@ -16,7 +16,7 @@ import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame
 import { DEFAULT_PLATE } from './background-plate';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
-import { MAX_KEPT_CHANNELS, type CompositeBehind, type MatteFiles } from './matting-args';
+import { keptMatteLimit, MAX_KEPT_CHANNELS, type CompositeBehind, type MatteFiles } from './matting-args';
 import { mattingPlan, type MattingPlan } from './matting-plan';
 import { PngSequenceZip, ResultTooLargeError } from './png-sequence-zip';
 import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
@@ -79,6 +79,9 @@ export interface MattedVideo {
   frames: number;
   width: number;
   height: number;
+  // With keepMatteAt: false when the kept matte reached the result size limit and was removed (the job
+  // keeps nothing to export; its own files are whole).
+  matteKept?: boolean;
 }
 
 // Cuts the person (or the foreground) out of a video (docs/spec/api-v1.md, video-background-removal):
@@ -217,7 +220,7 @@ class BackgroundRemoval {
     const frames = await this.stream(matter, plan, probe);
     const durationSeconds = frames / plan.fps;
     this.checkLength(durationSeconds);
-    return { files: this.outputs.files, durationSeconds, frames, width, height };
+    return { files: this.outputs.files, durationSeconds, frames, width, height, ...(request.keepMatteAt && { matteKept: await this.keptWhole(request.keepMatteAt) }) };
   }
 
   // A file that reached the limit was cut short (the encoder's -fs, the ZIP's own count), and the
@@ -226,6 +229,15 @@ class BackgroundRemoval {
   private async reachedLimit(): Promise<boolean> {
     const sizes = await Promise.all(this.outputs.files.map((file) => stat(file.path).then((info) => info.size, () => 0)));
     return sizes.some((size) => size >= this.maxResultBytes);
+  }
+
+  // A kept matte is held to its own limit (the encoder's -fs): one that reached it was cut short, so an
+  // export of it would be too. Removed: the job keeps nothing rather than half.
+  private async keptWhole(path: string): Promise<boolean> {
+    const size = await stat(path).then((info) => info.size, () => 0);
+    if (size > 0 && size < keptMatteLimit(this.maxResultBytes)) return true;
+    await rm(path, { force: true });
+    return false;
   }
 
   private tooLarge(): MediaError {

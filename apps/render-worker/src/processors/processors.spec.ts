@@ -161,6 +161,9 @@ describe('VideoBackgroundRemovalProcessor', () => {
     });
     expect(await keepsNothing.run({ job: bgJob({}), inputPath: '/work/input', workDir: '/work', signal })).not.toHaveProperty('kept');
     expect(requests[2]).not.toHaveProperty('keepMatteAt');
+    // A matte that reached the size limit was removed: nothing is kept, the job's own files stand.
+    const tooLarge = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [person], general: [] }), async () => ({ files: [], durationSeconds: 1, frames: 25, width: 320, height: 240, matteKept: false }));
+    expect(await tooLarge.run({ job: bgJob({}), inputPath: '/work/input', workDir: '/work', signal })).not.toHaveProperty('kept');
   });
 
   it('fails the job with input_validation naming subject_is_person when no general model is configured', () => {

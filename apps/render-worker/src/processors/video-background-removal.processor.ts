@@ -124,7 +124,7 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     return {
       files: matted.files.map((file) => ({ path: file.path, fileName: `${job.job_id}-${file.role}.${file.fileExtension}`, contentType: file.contentType })),
       durationSeconds: matted.durationSeconds,
-      ...(keepMatteAt && {
+      ...(keepMatteAt && matted.matteKept !== false && {
         kept: {
           files: {
             file: { path: keepMatteAt, fileName: `${job.job_id}-kept-matte.mkv`, contentType: 'video/x-matroska' },

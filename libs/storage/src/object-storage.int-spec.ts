@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Server, type LocalS3Server } from '@vj/local-stack';
-import { ObjectStorage, ObjectTooLargeError } from './object-storage';
+import { ObjectNotFoundError, ObjectStorage, ObjectTooLargeError } from './object-storage';
 
 describe('ObjectStorage against an S3 server', () => {
   let s3: LocalS3Server;
@@ -42,8 +42,9 @@ describe('ObjectStorage against an S3 server', () => {
     expect(listed.every((item) => Math.abs(item.lastModified.getTime() - Date.now()) < 60_000)).toBe(true);
   });
 
-  it('answers null for a missing object', async () => {
+  it('answers null for a missing object, and a download of it fails as not found', async () => {
     expect(await storage.stat('nope')).toBeNull();
+    await expect(storage.downloadToFile('nope', join(dir, 'nope.bin'), 5)).rejects.toBeInstanceOf(ObjectNotFoundError);
   });
 
   it('refuses to download an object over the size limit', async () => {

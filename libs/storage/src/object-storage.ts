@@ -52,6 +52,8 @@ export interface PutDeclaration {
 
 export class ObjectTooLargeError extends Error {}
 
+export class ObjectNotFoundError extends Error {}
+
 function client(endpoint: string, config: ObjectStorageConfig): Client {
   const url = new URL(endpoint);
   return new Client({
@@ -118,7 +120,7 @@ export class ObjectStorage {
   // ETag recorded earlier, sha256 (hex) for the worker's deny list.
   async downloadToFile(key: string, path: string, maxBytes: number, signal?: AbortSignal): Promise<{ size: number; md5: string; sha256: string }> {
     const info = await this.stat(key);
-    if (!info) throw new Error(`object ${key} not found`);
+    if (!info) throw new ObjectNotFoundError(`object ${key} not found`);
     if (info.size > maxBytes) throw new ObjectTooLargeError(`object is ${info.size} bytes, more than the limit of ${maxBytes}`);
     const body = await this.internal.getObject(this.config.bucket, key);
     const md5 = createHash('md5');

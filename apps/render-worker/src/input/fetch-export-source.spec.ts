@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExportInputV1, StoredFileV1 } from '@vj/contracts';
+import { ObjectNotFoundError } from '@vj/storage';
 import { parseWorkPayload } from '../messaging/work-payload';
 import { exportSourcePath, fetchExportSource } from './fetch-export-source';
 
@@ -23,8 +25,8 @@ function store(present: (key: string) => boolean) {
   const downloaded: string[] = [];
   return {
     downloaded,
-    stat: async (key: string) => (present(key) ? { size: 5, contentType: 'video/mp4', etag: 'e' } : null),
     downloadToFile: async (key: string) => {
+      if (!present(key)) throw new ObjectNotFoundError(`object ${key} not found`);
       downloaded.push(key);
       return { size: 5, md5: 'm', sha256: 's' };
     },
@@ -57,12 +59,20 @@ describe('fetchExportSource', () => {
     expect(storage.downloaded).toEqual([]);
   });
 
-  it('fails with input_validation, saying why, when the source job’s files are gone', async () => {
+  it('fails with input_validation, saying why, when the source job’s files are gone, and leaves no file behind', async () => {
     const storage = store((key) => !key.endsWith('.flac'));
-    await expect(fetchExportSource(storage, ACCOUNT, exportInput(own('a.mp4'), own('a-stems.flac')), dest(), 100)).rejects.toMatchObject({
+    const path = dest();
+    await writeFile(path, 'partial');
+    await expect(fetchExportSource(storage, ACCOUNT, exportInput(own('a.mp4'), own('a-stems.flac')), path, 100)).rejects.toMatchObject({
       code: 'input_validation',
       details: [expect.objectContaining({ type: 'export_source_gone' })],
     });
+    await expect(stat(path)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('passes on any other failure as it is', async () => {
+    const storage = { downloadToFile: async () => Promise.reject(new Error('connection reset')) };
+    await expect(fetchExportSource(storage, ACCOUNT, exportInput(own('a.mp4'), own('a-stems.flac')), dest(), 100)).rejects.toThrow('connection reset');
   });
 });
 

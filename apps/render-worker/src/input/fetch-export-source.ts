@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { ExportInputV1 } from '@vj/contracts';
-import type { ObjectStorage } from '@vj/storage';
+import { ObjectNotFoundError, type ObjectStorage } from '@vj/storage';
 import { JobFailure } from '../errors/job-failure';
 import { resultPrefix } from '../processing/stored-result';
 import type { FetchedInput } from './fetched-input';
@@ -9,7 +9,7 @@ import type { FetchedInput } from './fetched-input';
 // for exports beside it. Both are our own objects, read only from the source job's result prefix in
 // the exporting account: a message naming anything else is refused, whoever wrote it.
 export async function fetchExportSource(
-  storage: Pick<ObjectStorage, 'stat' | 'downloadToFile'>,
+  storage: Pick<ObjectStorage, 'downloadToFile'>,
   accountId: string,
   input: ExportInputV1,
   destPath: string,
@@ -22,15 +22,17 @@ export async function fetchExportSource(
     throw new JobFailure('input_validation', 'The export names files that are not its source job’s', [{ type: 'export', message: 'unknown source files', field: 'job_id' }]);
   }
   const sourcePath = exportSourcePath(destPath);
-  try {
-    for (const key of keys) if (!(await storage.stat(key))) throw sourceGone(input.source_job_id);
-    const picture = await storage.downloadToFile(input.picture.object_key, destPath, maxBytes, signal);
-    await storage.downloadToFile(input.source.file.object_key, sourcePath, maxBytes, signal);
-    return { path: destPath, size: picture.size, sha256: picture.sha256, exportSourcePath: sourcePath };
-  } catch (error) {
-    await Promise.all([rm(destPath, { force: true }), rm(sourcePath, { force: true })]);
-    throw error;
+  // Both at once; either failing removes both files.
+  const [picture, source] = await Promise.allSettled([
+    storage.downloadToFile(input.picture.object_key, destPath, maxBytes, signal),
+    storage.downloadToFile(input.source.file.object_key, sourcePath, maxBytes, signal),
+  ]);
+  if (picture.status === 'fulfilled' && source.status === 'fulfilled') {
+    return { path: destPath, size: picture.value.size, sha256: picture.value.sha256, exportSourcePath: sourcePath };
   }
+  await Promise.all([rm(destPath, { force: true }), rm(sourcePath, { force: true })]);
+  const error: unknown = picture.status === 'rejected' ? picture.reason : (source as PromiseRejectedResult).reason;
+  throw error instanceof ObjectNotFoundError ? sourceGone(input.source_job_id) : error;
 }
 
 export function exportSourcePath(destPath: string): string {

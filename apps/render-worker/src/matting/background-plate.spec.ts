@@ -1,4 +1,4 @@
-import { BackgroundPlate, DEFAULT_PLATE } from './background-plate';
+import { BackgroundPlate, DEFAULT_PLATE, type PlateMotion } from './background-plate';
 
 // Alpha and picture at 8x8, the model's grid at 4x4 (each grid pixel 2x2 picture pixels).
 const SIZE = { width: 8, height: 8 };
@@ -31,14 +31,20 @@ const gridMask = (cells: number[], value = 1): Float32Array => {
 const EMPTY = new Float32Array(GRID.width * GRID.height);
 // The grid's luma (a flat wall: no drift can be read from it); nothing moved of late.
 const GRID_LUMA = new Float32Array(GRID.width * GRID.height).fill((WALL - 16) / 219);
-const MOVED = new Uint8Array(GRID.width * GRID.height);
+const QUIET: PlateMotion = { moved: new Uint8Array(GRID.width * GRID.height), stirred: new Uint8Array(GRID.width * GRID.height) };
+// The cells moved just now (and so of late too).
+const movedAt = (cells: number[], grid = GRID): PlateMotion => {
+  const moved = new Uint8Array(grid.width * grid.height);
+  for (const cell of cells) moved[cell] = 1;
+  return { moved, stirred: moved };
+};
 const at = (x: number, y: number) => y * SIZE.width + x;
 
 function learnedPlate(): BackgroundPlate {
   // On a 4x4 grid a patch of two cells is someone coming in, small at first.
   const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, enteringPixels: 2, enteringFirstShare: 0.2 });
   // Each row learns every other frame, as two: the odd rows are known a frame after the even ones.
-  for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+  for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
   return plate;
 }
 
@@ -46,14 +52,14 @@ describe('BackgroundPlate', () => {
   it('leaves the alpha as the model made it until the plate is known', () => {
     const plate = new BackgroundPlate(SIZE, GRID, 0);
     const alpha = new Uint8Array(64).fill(128);
-    plate.fuse(alpha, gridMask([5], 0.5), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    plate.fuse(alpha, gridMask([5], 0.5), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
     expect(Array.from(alpha)).toEqual(Array(64).fill(128));
   });
 
   it('pulls an unsure alpha that matches the plate to the background: a halo, an object of the scene', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64).fill(128);
-    plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
     expect(alpha[at(2, 2)]).toBeLessThan(20);
   });
 
@@ -63,18 +69,18 @@ describe('BackgroundPlate', () => {
     alpha.fill(255, at(0, 2), at(0, 4));
     const person = picture({ box: [0, 2, 8, 4], y: 220 });
     person[at(2, 2)] = WALL;
-    plate.fuse(alpha, gridMask([4, 5, 6, 7]), { bytes: person, chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    plate.fuse(alpha, gridMask([4, 5, 6, 7]), { bytes: person, chromaShift: 0 }, true, GRID_LUMA, QUIET);
     expect(alpha[at(2, 2)]).toBeGreaterThanOrEqual(128);
   });
 
   it('keeps a sure pixel that matches the plate where only part of its region does (a light face before a light wall)', () => {
     const scene = (settings: Partial<typeof DEFAULT_PLATE>) => {
       const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, ...settings });
-      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
       const alpha = new Uint8Array(64);
       for (let y = 2; y < 6; y++) alpha.fill(255, at(0, y), at(4, y));
       // Part of the person (the left half, and the top row) is as light as the wall.
-      plate.fuse(alpha, gridMask([4, 5, 8, 9]), { bytes: picture({ box: [2, 3, 4, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+      plate.fuse(alpha, gridMask([4, 5, 8, 9]), { bytes: picture({ box: [2, 3, 4, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, QUIET);
       return alpha[at(0, 3)];
     };
     // Never sure (sureFrom over 1): matching alone takes the pixel out.
@@ -85,11 +91,11 @@ describe('BackgroundPlate', () => {
   it('takes a few chroma levels at the same brightness for a difference (skin before a beige wall), weighted by chromaWeight', () => {
     const skin = (chromaWeight: number) => {
       const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, chromaWeight });
-      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
       // The model is unsure of the whole patch; it is as light as the wall, 9 chroma levels off it.
       const alpha = new Uint8Array(64);
       for (let y = 2; y < 6; y++) alpha.fill(160, at(0, y), at(4, y));
-      plate.fuse(alpha, gridMask([4, 5, 8, 9], 0.6), { bytes: picture({ box: [0, 2, 4, 6], y: WALL, u: 137 }), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+      plate.fuse(alpha, gridMask([4, 5, 8, 9], 0.6), { bytes: picture({ box: [0, 2, 4, 6], y: WALL, u: 137 }), chromaShift: 0 }, true, GRID_LUMA, QUIET);
       return alpha[at(1, 3)];
     };
     expect(skin(1)).toBeLessThan(128);
@@ -100,7 +106,7 @@ describe('BackgroundPlate', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64);
     alpha.fill(255, at(0, 2), at(0, 4));
-    plate.fuse(alpha, gridMask([4, 5, 6, 7]), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    plate.fuse(alpha, gridMask([4, 5, 6, 7]), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
     expect(alpha[at(2, 2)]).toBeLessThan(128);
   });
 
@@ -110,7 +116,7 @@ describe('BackgroundPlate', () => {
     // The model's person in grid cell (1,1); the picture differs in cell (2,1) beside it and (0,3) far away.
     const person = picture({ box: [2, 2, 6, 4], y: 220 });
     person[at(0, 6)] = 220;
-    plate.fuse(alpha, gridMask([5]), { bytes: person, chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    plate.fuse(alpha, gridMask([5]), { bytes: person, chromaShift: 0 }, true, GRID_LUMA, QUIET);
     expect(alpha[at(4, 2)]).toBeGreaterThanOrEqual(128);
     expect(alpha[at(0, 6)]).toBe(0);
   });
@@ -119,9 +125,7 @@ describe('BackgroundPlate', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64);
     // Half a person at the left edge: grid cells (0,1) and (0,2), moving.
-    const moved = new Uint8Array(16);
-    moved[4] = moved[8] = 1;
-    plate.fuse(alpha, EMPTY, { bytes: picture({ box: [0, 2, 2, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, moved);
+    plate.fuse(alpha, EMPTY, { bytes: picture({ box: [0, 2, 2, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, movedAt([4, 8]));
     expect(alpha[at(0, 3)]).toBeGreaterThanOrEqual(128);
   });
 
@@ -129,8 +133,7 @@ describe('BackgroundPlate', () => {
     // A person over six grid cells at the left edge: more than a first entering patch may be.
     const cells = [4, 5, 8, 9, 12, 13];
     const person = { bytes: picture({ box: [0, 2, 4, 8], y: 220 }), chromaShift: 0 as const };
-    const moved = new Uint8Array(16);
-    for (const cell of cells) moved[cell] = 1;
+    const moved = movedAt(cells);
     const leaving = learnedPlate();
     leaving.fuse(new Uint8Array(64).fill(255), gridMask(cells), person, true, GRID_LUMA, moved);
     const alpha = new Uint8Array(64);
@@ -144,11 +147,6 @@ describe('BackgroundPlate', () => {
 
   it('follows someone who came in at the edge once they are wholly inside, while the model still does not see them', () => {
     const plate = learnedPlate();
-    const movedAt = (cells: number[]): Uint8Array => {
-      const moved = new Uint8Array(16);
-      for (const cell of cells) moved[cell] = 1;
-      return moved;
-    };
     // At the left edge (grid cells (0,1) and (0,2)), then further in, off the edge, and larger.
     plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture({ box: [0, 2, 2, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, movedAt([4, 8]));
     const inside = new Uint8Array(64);
@@ -160,25 +158,43 @@ describe('BackgroundPlate', () => {
     expect(alone[at(4, 5)]).toBe(0);
   });
 
+  it('learns the scene under a faint answer that never moves, so someone entering over it is seen; not under one that moves', () => {
+    // The model answers the floor (grid cells (0,1) and (0,2), at the left edge) faintly in every frame.
+    const floor = gridMask([4, 8], 0.2);
+    const plateOver = (motion: PlateMotion): BackgroundPlate => {
+      const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, enteringPixels: 2, enteringFirstShare: 0.2 });
+      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), floor, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, motion);
+      return plate;
+    };
+    const entering = (plate: BackgroundPlate): Uint8Array => {
+      const alpha = new Uint8Array(64);
+      plate.fuse(alpha, floor, { bytes: picture({ box: [0, 2, 2, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, movedAt([4, 8]));
+      return alpha;
+    };
+    expect(entering(plateOver(QUIET))[at(0, 3)]).toBeGreaterThanOrEqual(128);
+    // Stirring all along: someone the model barely sees, never taken for the scene.
+    expect(entering(plateOver({ moved: QUIET.moved, stirred: movedAt([4, 8]).stirred }))[at(0, 3)]).toBe(0);
+  });
+
   it('does not take a patch at the edge that differs but stands still for someone coming in', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64);
-    plate.fuse(alpha, EMPTY, { bytes: picture({ box: [0, 2, 2, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    plate.fuse(alpha, EMPTY, { bytes: picture({ box: [0, 2, 2, 6], y: 220 }), chromaShift: 0 }, true, GRID_LUMA, QUIET);
     expect(alpha[at(0, 3)]).toBe(0);
   });
 
   it('takes a darker patch of the same colour for a shadow: no evidence either way', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64);
-    plate.fuse(alpha, gridMask([5]), { bytes: picture({ box: [4, 2, 6, 4], y: 90 }), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    plate.fuse(alpha, gridMask([5]), { bytes: picture({ box: [4, 2, 6, 4], y: 90 }), chromaShift: 0 }, true, GRID_LUMA, QUIET);
     expect(alpha[at(4, 2)]).toBe(0);
   });
 
   it('forgets the plate when the camera moves', () => {
     const plate = learnedPlate();
-    plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, false, GRID_LUMA, MOVED);
+    plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, false, GRID_LUMA, QUIET);
     const alpha = new Uint8Array(64).fill(128);
-    plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, MOVED);
+    plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
     expect(alpha[at(2, 2)]).toBe(128);
   });
 
@@ -195,7 +211,7 @@ describe('BackgroundPlate', () => {
     const gridLuma = (picture: { bytes: Uint8Array }): Float32Array =>
       Float32Array.from({ length: grid.width * grid.height }, (_, g) => (picture.bytes[(2 * Math.floor(g / grid.width) + 1) * size.width + 2 * (g % grid.width) + 1] - 16) / 219);
     const empty = new Float32Array(grid.width * grid.height);
-    const moved = new Uint8Array(grid.width * grid.height);
+    const moved = movedAt([], grid);
     const fused = (offset: number): Uint8Array => {
       const plate = new BackgroundPlate(size, grid, 1);
       for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(size.width * size.height), empty, wall(0), true, gridLuma(wall(0)), moved);

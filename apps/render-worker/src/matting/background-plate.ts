@@ -17,8 +17,13 @@ export interface PlateSettings {
   // Frames a pixel must have shown the background before its plate is trusted.
   knownAfter: number;
   // A grid pixel shows the background where the model's mask there, and within `learnMargin` grid
-  // pixels around, is below `learnBelow`.
+  // pixels around, is below `learnBelow`; or, for a faint answer (below one half: the matte shows
+  // nothing there), where its picture has not moved for `faintSettledSeconds`. The model answers
+  // some floors and walls faintly in every frame: left unlearned, the plate had a hole there, and
+  // someone entering over it was not seen coming in. A faint answer that moves is someone the model
+  // barely sees, and is not learned.
   learnBelow: number;
+  faintSettledSeconds: number;
   learnMargin: number;
   // Grid pixels around the model's person (mask at 0.5 or more) where a difference may add to it.
   reach: number;
@@ -65,6 +70,7 @@ export const DEFAULT_PLATE: PlateSettings = {
   learnRate: 0.15,
   knownAfter: 3,
   learnBelow: 0.1,
+  faintSettledSeconds: 2,
   learnMargin: 2,
   reach: 3,
   matchBelow: 0.04,
@@ -89,6 +95,16 @@ export const DEFAULT_PLATE: PlateSettings = {
 export interface PlatePicture {
   bytes: Uint8Array;
   chromaShift: 0 | 1;
+}
+
+// Where the model's mask shows its person.
+const PERSON = 0.5;
+
+// Per grid cell, 1 where its picture moved within motionSeconds' `moved` (just now: someone entering)
+// and `stirred` (of late: a faint answer that is not the scene), else 0 (StillObjectFilter.movedWithin).
+export interface PlateMotion {
+  moved: Uint8Array;
+  stirred: Uint8Array;
 }
 
 // The model's answers are clamped here before their logit: an alpha of 0 or 255 stays movable.
@@ -215,23 +231,23 @@ export class BackgroundPlate {
     this.centreRows = Uint8Array.from(this.gridY, (gy, y) => (Math.floor(this.centres[gy * grid.width] / size.width) === y ? 1 : 0));
   }
 
-  // How recent a movement makes a patch at the picture's edge something entering (see fuse's `moved`).
-  get enteringSeconds(): number {
-    return this.settings.enteringSeconds;
+  // How recent a movement makes the grid cells of fuse's `motion` moved and stirred.
+  get motionSeconds(): { moved: number; stirred: number } {
+    return { moved: this.settings.enteringSeconds, stirred: this.settings.faintSettledSeconds };
   }
 
   // Fuses `alpha` (in place, at the plate's size) with the plate, then learns the background from
   // this frame. `mask`: the model's finished mask on the grid; `cameraStill`: false drops the plate.
-  // `gridLuma`: the frame's luma on the grid (0..1); `moved`: 1 for each grid cell whose picture
-  // moved just now (StillObjectFilter.movedWithin enteringSeconds).
-  fuse(alpha: Uint8Array, mask: Float32Array, picture: PlatePicture, cameraStill: boolean, gridLuma: Float32Array, moved: Uint8Array): void {
+  // `gridLuma`: the frame's luma on the grid (0..1); `motion`: the grid cells whose picture moved
+  // within each of `motionSeconds`.
+  fuse(alpha: Uint8Array, mask: Float32Array, picture: PlatePicture, cameraStill: boolean, gridLuma: Float32Array, motion: PlateMotion): void {
     if (!cameraStill || this.shifted(gridLuma, mask)) return this.forget();
     this.gain = this.exposureGain(picture, mask);
     // Last frame's person, and what entered with them (markGrid), for someone leaving (entering).
     this.previousNear.set(this.near);
     this.markNear(mask);
     this.markDifferences(picture);
-    this.markGrid(mask, moved);
+    this.markGrid(mask, motion);
     const candidates = this.weigh(alpha, picture);
     this.gatherAround();
     this.apply(alpha, candidates);
@@ -426,15 +442,15 @@ export class BackgroundPlate {
     this.empty = true;
   }
 
-  // `near`: the model's person (mask at 0.5 or more) grown by `reach`.
+  // `near`: the model's person grown by `reach`.
   private markNear(mask: Float32Array): void {
     const { near, scratch, settings } = this;
-    for (let i = 0; i < mask.length; i++) near[i] = mask[i] >= 0.5 ? 1 : 0;
+    for (let i = 0; i < mask.length; i++) near[i] = mask[i] >= PERSON ? 1 : 0;
     grow(near, scratch, this.grid.width, this.grid.height, settings.reach);
   }
 
   // What enters (entering) counts as the person too: `near` grows by it, grown by `reach`.
-  private markGrid(mask: Float32Array, moved: Uint8Array): void {
+  private markGrid(mask: Float32Array, { moved, stirred }: PlateMotion): void {
     const { near, unlearnable, scratch, settings } = this;
     const { width, height } = this.grid;
     const entering = this.entering(moved);
@@ -445,7 +461,10 @@ export class BackgroundPlate {
       for (let i = 0; i < mask.length; i++) near[i] |= unlearnable[i];
     }
     // Nor is what moves learned: someone the model missed, walking.
-    for (let i = 0; i < mask.length; i++) unlearnable[i] = mask[i] >= settings.learnBelow || entering[i] === 1 || moved[i] === 1 ? 1 : 0;
+    for (let i = 0; i < mask.length; i++) {
+      const answered = mask[i] >= PERSON || (mask[i] >= settings.learnBelow && stirred[i] === 1);
+      unlearnable[i] = answered || entering[i] === 1 || moved[i] === 1 ? 1 : 0;
+    }
     grow(unlearnable, scratch, width, height, settings.learnMargin);
   }
 

@@ -1,4 +1,4 @@
-import { BackgroundPlate, type PlatePicture, type PlateSettings } from './background-plate';
+import { BackgroundPlate, type PlateMotion, type PlatePicture, type PlateSettings } from './background-plate';
 import { DEFAULT_WIDENING, touchedSides, widenedRegion, type WideningSettings } from './crop-widening';
 import { halveSideFrame } from './halved-frame';
 import { ModelInput, writeLumaChange, type YuvMatrix } from './model-input';
@@ -86,8 +86,8 @@ export class FrameMatter {
   // what moved; and the plane of what moved, made on first use.
   private lastMotionCheck = -Infinity;
   private moving: Float32Array | null = null;
-  // The grid cells that moved just now, for the background plate; made on first use.
-  private moved: Uint8Array | null = null;
+  // The grid cells that moved of late, for the background plate; made on first use.
+  private plateMotion: PlateMotion | null = null;
   // One set of model inputs per frame in flight: they are read by model runs while others are filled.
   private readonly slots: Slot[];
   private nextSlot = 0;
@@ -158,7 +158,11 @@ export class FrameMatter {
     this.tracking?.tracker.observe(mask);
     const alpha = this.builder.build(mask, pending.luma, pending.fullLuma);
     if (this.plate && this.stillObjects) {
-      this.plate.fuse(alpha, mask, pending.picture, cameraStill, pending.luma, this.stillObjects.movedWithin(this.plate.enteringSeconds, (this.moved ??= new Uint8Array(mask.length))));
+      const motion = (this.plateMotion ??= { moved: new Uint8Array(mask.length), stirred: new Uint8Array(mask.length) });
+      const seconds = this.plate.motionSeconds;
+      this.stillObjects.movedWithin(seconds.moved, motion.moved);
+      this.stillObjects.movedWithin(seconds.stirred, motion.stirred);
+      this.plate.fuse(alpha, mask, pending.picture, cameraStill, pending.luma, motion);
     }
     return alpha;
   }

@@ -226,6 +226,16 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     expect(await waitForFinalStatus()).toBe('COMPLETED');
     expect(await page.locator('#downloads a[download]').getAttribute('download')).toMatch(/-composite\.mp4$/);
     await playsFor('#compare video.preview');
+
+    // The same cut-out on its own scene blurred, from the kept matte: a new job's composite, playing too.
+    const first = await page.locator('#downloads a[download]').getAttribute('href');
+    await page.getByLabel(/^Deliver the same cut-out as/).selectOption('blur');
+    expect(await page.locator('#reexport-color').isVisible()).toBe(false);
+    await page.locator('#reexport-blur').fill('0.8');
+    await page.getByRole('button', { name: /^Export/ }).click();
+    await page.locator('#downloads a[download$="-composite.mp4"]').and(page.locator(`:not([href="${first}"])`)).waitFor({ timeout: 60_000 });
+    expect(await jobStatus().textContent()).toBe('COMPLETED');
+    await playsFor('#compare video.preview');
   });
 
   it('puts the person on an image from a URL', async () => {

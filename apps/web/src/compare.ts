@@ -46,7 +46,7 @@ export function cleanAudioView(job: CleanAudioVideoJob, original: File | null, r
   return { compare, downloads: [downloadLink(video, 'Download the cleaned video')], dispose: () => before && URL.revokeObjectURL(before) };
 }
 
-export type OutputCodec = NonNullable<ExportVideoBackgroundRemovalJob['output_codec']>;
+type OutputCodec = NonNullable<ExportVideoBackgroundRemovalJob['output_codec']>;
 
 const OUTPUT_CODECS: Record<OutputCodec, string> = {
   vp9: 'VP9 WebM with alpha',
@@ -55,18 +55,39 @@ const OUTPUT_CODECS: Record<OutputCodec, string> = {
   png_sequence: 'PNG sequence (ZIP)',
 };
 
-function reexportForm(reexport: (codec: OutputCodec) => void): HTMLFormElement {
-  const codec = el('select', { id: 'reexport-codec' }, ...Object.entries(OUTPUT_CODECS).map(([value, label]) => el('option', { value, textContent: label })));
+// What an export of a cut-out asks for: another format, or the person on a new background (one
+// opaque H.264 MP4, the only output the API composites into).
+export type CutoutExport = Omit<ExportVideoBackgroundRemovalJob, 'webhook_url'>;
+
+const BACKGROUNDS = { color: 'H.264 on a colour', blur: 'H.264 on its own scene, blurred' } as const;
+
+function reexportForm(reexport: (request: CutoutExport) => void): HTMLFormElement {
+  const choices = { ...OUTPUT_CODECS, ...BACKGROUNDS };
+  const deliver = el('select', { id: 'reexport-as' }, ...Object.entries(choices).map(([value, label]) => el('option', { value, textContent: label })));
+  const color = el('input', { id: 'reexport-color', type: 'color', value: '#00b140' });
+  const blur = el('input', { id: 'reexport-blur', type: 'range', min: '0', max: '1', step: '0.05', value: '0.5' });
+  const colorLabel = el('label', { htmlFor: 'reexport-color', textContent: 'Colour ' }, color);
+  const blurLabel = el('label', { htmlFor: 'reexport-blur', textContent: 'Blur ' }, blur);
+  const showChosen = (): void => {
+    colorLabel.hidden = deliver.value !== 'color';
+    blurLabel.hidden = deliver.value !== 'blur';
+  };
+  deliver.addEventListener('change', showChosen);
+  showChosen();
   const form = el(
     'form',
     { className: 'remix' },
-    el('label', { htmlFor: 'reexport-codec', textContent: 'Deliver the same cut-out as ' }),
-    codec,
+    el('label', { htmlFor: 'reexport-as', textContent: 'Deliver the same cut-out as ' }),
+    deliver,
+    colorLabel,
+    blurLabel,
     el('button', { type: 'submit', textContent: 'Export (no new matting, at the export price)' }),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    reexport(codec.value as OutputCodec);
+    if (deliver.value === 'color') reexport({ output_codec: 'h264', background: { color: color.value } });
+    else if (deliver.value === 'blur') reexport({ output_codec: 'h264', background: { blur: Number(blur.value) } });
+    else reexport({ output_codec: deliver.value as OutputCodec });
   });
   return form;
 }
@@ -100,7 +121,7 @@ const EDITOR_FILES: Record<string, string> = {
 // decode its alpha); an H.264 picture and its matte are composited in a canvas, frame by frame.
 // With `reexport`, another format to deliver the job's kept matte as (decision 0094: without the model,
 // at the export price).
-export function cutoutView(job: VideoBackgroundRemovalJob, reexport?: (codec: OutputCodec) => void): ResultView {
+export function cutoutView(job: VideoBackgroundRemovalJob, reexport?: (request: CutoutExport) => void): ResultView {
   const view = cutoutPreview(job);
   return reexport ? { ...view, compare: el('div', {}, view.compare, reexportForm(reexport)) } : view;
 }

@@ -1,6 +1,6 @@
 import './styles.css';
 import type { CleanAudioVideoJob, Estimate, Job, JobType, Progress, Upload, VideoBackgroundRemovalJob, VideoJobs } from '@vj/sdk';
-import { cleanAudioView, cutoutView, type OutputCodec, type ResultView } from './compare';
+import { cleanAudioView, cutoutView, type CutoutExport, type ResultView } from './compare';
 import { byId } from './dom';
 import { describeError, formatBytes, formatCredits, formatPercent, isUnauthenticated, shortId } from './format';
 import { JobForm } from './job-form';
@@ -259,8 +259,9 @@ async function startJob(event: SubmitEvent): Promise<void> {
 
 // A clean-audio job exported again at another strength (decision 0093): a new job, followed as one.
 // `sourceJobId` stays the first job's: an export keeps no stems or matte of its own.
-// A cut-out delivered again in another format from its kept matte (decision 0094) goes the same way.
-async function exportAgain(sourceJobId: string, original: File | null, request: { type: 'clean-audio-video'; strength: number } | { type: 'video-background-removal'; codec: OutputCodec }): Promise<void> {
+// A cut-out delivered again in another format, or on a new background, from its kept matte (decision
+// 0094) goes the same way.
+async function exportAgain(sourceJobId: string, original: File | null, request: { type: 'clean-audio-video'; strength: number } | { type: 'video-background-removal'; body: CutoutExport }): Promise<void> {
   if (!client || running) return;
   showError('');
   setBusy(true);
@@ -269,7 +270,7 @@ async function exportAgain(sourceJobId: string, original: File | null, request: 
     const created =
       request.type === 'clean-audio-video'
         ? await client.cleanAudioVideo.export(sourceJobId, { strength: request.strength })
-        : await client.videoBackgroundRemoval.export(sourceJobId, { output_codec: request.codec });
+        : await client.videoBackgroundRemoval.export(sourceJobId, request.body);
     await follow(created, request.type, original, sourceJobId);
   } catch (error) {
     announce('The export could not be run.');
@@ -343,7 +344,7 @@ function showResult(type: JobType, job: Job, original: File | null, remixSource:
   resultView =
     type === 'clean-audio-video'
       ? cleanAudioView(job as CleanAudioVideoJob, original, (strength) => void exportAgain(remixSource, original, { type, strength }))
-      : cutoutView(job as VideoBackgroundRemovalJob, (codec) => void exportAgain(remixSource, original, { type, codec }));
+      : cutoutView(job as VideoBackgroundRemovalJob, (body) => void exportAgain(remixSource, original, { type, body }));
   ui.compare.replaceChildren(resultView.compare);
   ui.downloads.replaceChildren(...resultView.downloads);
   ui.result.hidden = false;

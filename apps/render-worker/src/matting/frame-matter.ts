@@ -3,6 +3,7 @@ import { DEFAULT_WIDENING, touchedSides, widenedRegion, type WideningSettings } 
 import { halveSideFrame } from './halved-frame';
 import { ModelInput, writeLumaChange, type YuvMatrix } from './model-input';
 import { MatteBuilder, type MatteSettings } from './matte-builder';
+import { MatteQualityMeter, type MatteQuality } from './matte-quality';
 import type { Segmenter } from './matting-model';
 import { cropBytes, pasteRegion, RegionSampler, type PictureSize } from './region-crop';
 import { RegionTracker, type Box, type Region, type TrackingSettings } from './region-tracker';
@@ -82,6 +83,8 @@ export class FrameMatter {
   } | null;
   private readonly stillObjects: StillObjectFilter | null;
   private readonly plate: BackgroundPlate | null;
+  // The delivered mattes' figures for the quality report (decision 0096).
+  private readonly meter: MatteQualityMeter;
   // The frame (by start order) whose movement last brought a whole-frame check, or a closer look at
   // what moved; and the plane of what moved, made on first use.
   private lastMotionCheck = -Infinity;
@@ -125,6 +128,7 @@ export class FrameMatter {
     // At the alpha's size: the frame's with refinement (the side frame, yuv420p), else the model's.
     this.plate =
       settings.stillObjects && settings.plate ? new BackgroundPlate({ width: this.builder.width, height: this.builder.height }, spec, settings.matte.refine ? 1 : 0, settings.plate) : null;
+    this.meter = new MatteQualityMeter(spec, { width: this.builder.width, height: this.builder.height });
     const cropSize = settings.tracking ? Math.max(cropBytes(spec), cropBytes(cropSegmenter.spec)) : 0;
     this.slots = Array.from({ length: settings.depth }, () => ({
       tensor: new Float32Array(pixels * 3),
@@ -164,7 +168,13 @@ export class FrameMatter {
       this.stillObjects.movedWithin(seconds.stirred, motion.stirred);
       this.plate.fuse(alpha, mask, pending.picture, cameraStill, pending.luma, motion);
     }
+    this.meter.observe(alpha, pending.luma);
     return alpha;
+  }
+
+  // The figures of the mattes finished so far.
+  get quality(): MatteQuality {
+    return this.meter.figures;
   }
 
   private segmentTracked(small: Uint8Array, side: Uint8Array, slot: Slot, previousLuma: Float32Array): Promise<Float32Array> {

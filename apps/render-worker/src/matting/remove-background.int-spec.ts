@@ -109,6 +109,12 @@ describe('removeBackground', () => {
     expect(mattes).toHaveLength(50);
     // Lossy VP9 moves alpha values a little, never the matte's shape.
     for (let i = 0; i < 50; i++) expect(meanAbsoluteDifference(alphas[i], mattes[i])).toBeLessThan(4);
+    // The quality report's figures (decision 0096), of every matte delivered.
+    const shown = mattes.filter((alpha) => alpha.filter((value) => value >= 128).length >= 0.001 * alpha.length).length;
+    expect(result.quality).toEqual({ frames: 50, framesWithPerson: expect.any(Number), flicker: expect.any(Number) });
+    expect(Math.abs(result.quality!.framesWithPerson - shown)).toBeLessThanOrEqual(2);
+    expect(result.quality!.flicker).toBeGreaterThanOrEqual(0);
+    expect(result.quality!.flicker).toBeLessThan(0.05);
   });
 
   it('writes an H.264 picture and an H.264 matte with the same frames and timestamps as each other and the input', async () => {
@@ -167,6 +173,8 @@ describe('removeBackground', () => {
     expect(alphas).toHaveLength(50);
     for (let i = 0; i < 50; i++) expect(meanAbsoluteDifference(alphas[i], expected[i])).toBeLessThan(1);
     expect((await streamsOf(exported.files[0].path)).audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+    // An export mattes nothing: it has no figures of its own.
+    expect(exported.quality).toBeUndefined();
   });
 
   it('writes one ProRes 4444 QuickTime whose alpha is the matte it computed within one level, with the sound as AAC', async () => {

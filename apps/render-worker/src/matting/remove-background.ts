@@ -12,6 +12,7 @@ import { lastLine } from '../media/process-runner';
 import { stillImage } from '../media/still-image';
 import { MAX_MATTING_PICTURE, MIN_SIDE } from './frame-geometry';
 import { FrameMatter, type PendingMatte } from './frame-matter';
+import type { MatteQuality } from './matte-quality';
 import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame-pipeline';
 import { DEFAULT_PLATE } from './background-plate';
 import { DEFAULT_MATTE } from './matte-builder';
@@ -82,6 +83,8 @@ export interface MattedVideo {
   // With keepMatteAt: false when the kept matte reached the result size limit and was removed (the job
   // keeps nothing to export; its own files are whole).
   matteKept?: boolean;
+  // The mattes' figures for the quality report (decision 0096); an export, which mattes nothing, has none.
+  quality?: MatteQuality;
 }
 
 // Cuts the person (or the foreground) out of a video (docs/spec/api-v1.md, video-background-removal):
@@ -220,7 +223,15 @@ class BackgroundRemoval {
     const frames = await this.stream(matter, plan, probe);
     const durationSeconds = frames / plan.fps;
     this.checkLength(durationSeconds);
-    return { files: this.outputs.files, durationSeconds, frames, width, height, ...(request.keepMatteAt && { matteKept: await this.keptWhole(request.keepMatteAt) }) };
+    return {
+      files: this.outputs.files,
+      durationSeconds,
+      frames,
+      width,
+      height,
+      quality: matter.quality,
+      ...(request.keepMatteAt && { matteKept: await this.keptWhole(request.keepMatteAt) }),
+    };
   }
 
   // A file that reached the limit was cut short (the encoder's -fs, the ZIP's own count), and the

@@ -1,4 +1,5 @@
-import { decodeAudioArgs, decodeStemsArgs, keepStemsArgs, measureLoudnessArgs, muxArgs, tapInput, type MuxPlan } from './clean-audio-args';
+import { decodeAudioArgs, decodeStemsArgs, INPUT_LEVELS, keepStemsArgs, measureLoudnessArgs, muxArgs, OUTPUT_LEVELS, tapInput, type MuxPlan } from './clean-audio-args';
+import { levelsFilter } from './noise-floor';
 import { ownInput, userFileInput } from './input-fence';
 import { outputFormatFor } from './output-format';
 import type { MediaProbe } from './parse-probe';
@@ -26,6 +27,7 @@ function plan(videoCodec: string, overrides: Partial<MuxPlan> = {}): MuxPlan {
     format: formatFor(videoCodec),
     audioFilter: null,
     language: null,
+    pictureHashes: { source: '/w/source.sha256', written: '/w/written.sha256' },
     ...overrides,
   };
 }
@@ -46,31 +48,31 @@ describe('decodeAudioArgs', () => {
 });
 
 describe('measureLoudnessArgs', () => {
-  it("measures integrated loudness and true peak of our mux's tapped audio with ebur128", () => {
-    expect(measureLoudnessArgs(tapInput(formatFor('h264')))).toEqual([
+  it("measures integrated loudness and true peak of our mux's tapped audio with ebur128, and writes its levels for the noise floor", () => {
+    expect(measureLoudnessArgs(tapInput(formatFor('h264')), OUTPUT_LEVELS)).toEqual([
       '-hide_banner', '-nostdin', '-nostats',
       '-f', 'aac', '-protocol_whitelist', 'pipe', '-i', 'pipe:0',
       '-map', '0:a:0',
-      '-af', 'ebur128=peak=true:framelog=verbose',
+      '-af', `ebur128=peak=true:framelog=verbose,${levelsFilter(OUTPUT_LEVELS)}`,
       '-f', 'null', '-',
     ]);
   });
 
   it('measures the first audio stream of our encoded file, reading it as a file only', () => {
-    expect(measureLoudnessArgs(ownInput('/w/out.mp4')).slice(3, 9)).toEqual(['-protocol_whitelist', 'file', '-i', '/w/out.mp4', '-map', '0:a:0']);
+    expect(measureLoudnessArgs(ownInput('/w/out.mp4'), OUTPUT_LEVELS).slice(3, 9)).toEqual(['-protocol_whitelist', 'file', '-i', '/w/out.mp4', '-map', '0:a:0']);
   });
 
   it("measures the user's file through the fence", () => {
-    expect(measureLoudnessArgs(userFileInput('/w/in')).slice(3, 13)).toEqual([...FENCED, '-i', '/w/in', '-map', '0:a:0']);
+    expect(measureLoudnessArgs(userFileInput('/w/in'), INPUT_LEVELS).slice(3, 13)).toEqual([...FENCED, '-i', '/w/in', '-map', '0:a:0']);
   });
 });
 
 // Decision 0093.
 describe('keepStemsArgs and decodeStemsArgs', () => {
-  it("writes the 4-channel stems as FLAC and, given the user's file, measures its integrated loudness through the fence in the same run", () => {
+  it("writes the 4-channel stems as FLAC and, given the user's file, measures it through the fence in the same run", () => {
     const args = keepStemsArgs('/w/stems.s16le', '/w/stems.flac', '/w/in');
     expect(args.join(' ')).toContain(`-f s16le -ar 48000 -ac 4 ${ownInput('/w/stems.s16le').join(' ')} ${userFileInput('/w/in').join(' ')}`);
-    expect(args.join(' ')).toContain('-map 0:a -c:a flac -compression_level 0 -f flac /w/stems.flac -map 1:a:0 -af ebur128=framelog=verbose -f null -');
+    expect(args.join(' ')).toContain(`-map 0:a -c:a flac -compression_level 0 -f flac /w/stems.flac -map 1:a:0 -af ebur128=peak=true:framelog=verbose,${levelsFilter(INPUT_LEVELS)} -f null -`);
     expect(keepStemsArgs('/w/stems.s16le', '/w/stems.flac', null)).not.toContain('/w/in');
   });
 
@@ -92,8 +94,8 @@ describe('muxArgs', () => {
       '-ar', '48000', '-ac', '1',
       '-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k',
       '-map_metadata', '0',
-      '-movflags', '+faststart',
-      '-f', 'mp4', '/w/out',
+      '-f', 'tee', '[f=mp4:movflags=+faststart]/w/out|[select=v:f=streamhash:hash=sha256]/w/written.sha256',
+      '-map', '0:V:0', '-c:v', 'copy', '-f', 'streamhash', '-hash', 'sha256', '/w/source.sha256',
     ]);
   });
 
@@ -103,23 +105,27 @@ describe('muxArgs', () => {
 
   it.each(['vp8', 'vp9'])('copies %s into WebM with Opus and no MP4 flags', (codec) => {
     const args = muxArgs(plan(codec));
-    expect(args.slice(args.indexOf('-c:v'))).toEqual([
+    expect(args.slice(args.indexOf('-c:v'), args.lastIndexOf('-map'))).toEqual([
       '-c:v', 'copy',
       '-ar', '48000', '-ac', '1',
       '-c:a', 'libopus', '-b:a', '96k',
       '-map_metadata', '0',
-      '-f', 'webm', '/w/out',
+      '-f', 'tee', '[f=webm]/w/out|[select=v:f=streamhash:hash=sha256]/w/written.sha256',
     ]);
   });
 
-  it('tapped, writes the same file through the tee muxer and streams its encoded audio alone to stdout', () => {
+  it('tapped, writes the same file and streams its encoded audio alone to stdout, through the tee muxer', () => {
     const plain = muxArgs(plan('h264', { audioFilter: 'volume=2.00dB' }));
     const tapped = muxArgs(plan('h264', { audioFilter: 'volume=2.00dB' }), true);
-    expect(tapped.slice(0, plain.indexOf('-movflags'))).toEqual(plain.slice(0, plain.indexOf('-movflags')));
-    expect(tapped.slice(plain.indexOf('-movflags'))).toEqual(['-f', 'tee', '[f=mp4:movflags=+faststart]/w/out|[select=a:f=adts]pipe:1']);
-    expect(muxArgs(plan('vp9'), true).slice(-2)).toEqual(['tee', '[f=webm]/w/out|[select=a:f=ogg]pipe:1']);
+    const tee = plain.indexOf('tee') + 1;
+    expect(tapped.slice(0, tee)).toEqual(plain.slice(0, tee));
+    expect(tapped[tee]).toBe(`${plain[tee]}|[select=a:f=adts]pipe:1`);
+    expect(tapped.slice(tee + 1)).toEqual(plain.slice(tee + 1));
+    const vp9 = muxArgs(plan('vp9'), true);
+    expect(vp9[vp9.indexOf('tee') + 1]).toBe('[f=webm]/w/out|[select=v:f=streamhash:hash=sha256]/w/written.sha256|[select=a:f=ogg]pipe:1');
     // The tee splits its outputs on | and unquotes: a path holding them is escaped.
-    expect(muxArgs(plan('vp9', { outputPath: "/w/it's|here/out" }), true).at(-1)).toBe("[f=webm]/w/it\\'s\\|here/out|[select=a:f=ogg]pipe:1");
+    const escaped = muxArgs(plan('vp9', { outputPath: "/w/it's|here/out" }), true);
+    expect(escaped[escaped.indexOf('tee') + 1]).toMatch(/^\[f=webm\]\/w\/it\\'s\\\|here\/out\|/);
   });
 
   it('reads the tap as the measuring input: the audio format forced, only the pipe protocol', () => {
@@ -130,7 +136,8 @@ describe('muxArgs', () => {
   it('maps only the first real video stream and the cleaned audio: other audio, subtitles and data are dropped', () => {
     const args = muxArgs(plan('h264'));
     const maps = args.flatMap((arg, i) => (arg === '-map' ? [args[i + 1]] : []));
-    expect(maps).toEqual(['0:V:0', '1:a:0']);
+    // The last is the source's picture again, only to hash its packets.
+    expect(maps).toEqual(['0:V:0', '1:a:0', '0:V:0']);
   });
 
   it('mixes the low band given back into the raw audio before the audio filter', () => {

@@ -1,5 +1,6 @@
 import { ownInput, userFileInput } from './input-fence';
-import { EBUR128_FILTER, EBUR128_INTEGRATED_FILTER } from './loudness';
+import { EBUR128_FILTER } from './loudness';
+import { levelsFilter } from './noise-floor';
 import type { OutputFormat } from './output-format';
 
 // ffmpeg argument lists for the clean-audio job, built from probe data and options only. The user's
@@ -28,9 +29,14 @@ export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): str
   ];
 }
 
+// Where the measuring runs write the levels of the user's audio and of the delivered audio, in the
+// job's folder (the run's cwd: noise-floor.ts).
+export const INPUT_LEVELS = 'input-levels.txt';
+export const OUTPUT_LEVELS = 'output-levels.txt';
+
 // The denoiser's stems (rnnoise-filter.mjs --stems: 4 channels of s16le) kept as one lossless FLAC for
-// exports (decision 0093). With the user's file, the same run measures its integrated loudness (ebur128
-// prints at info level: not quiet), which an export with normalize_loudness false keeps.
+// exports (decision 0093). With the user's file, the same run measures it (measureLoudnessArgs): an
+// export with normalize_loudness false keeps its loudness, and the quality report shows it.
 const STEMS_FORMAT = ['-f', 's16le', '-ar', String(PCM_SAMPLE_RATE), '-ac', '4'];
 export function keepStemsArgs(stemsRawPath: string, flacPath: string, measuredFile: string | null): string[] {
   return [
@@ -38,7 +44,7 @@ export function keepStemsArgs(stemsRawPath: string, flacPath: string, measuredFi
     ...STEMS_FORMAT, ...ownInput(stemsRawPath),
     ...(measuredFile ? userFileInput(measuredFile) : []),
     '-map', '0:a', '-c:a', 'flac', '-compression_level', '0', '-f', 'flac', flacPath,
-    ...(measuredFile ? ['-map', '1:a:0', '-af', EBUR128_INTEGRATED_FILTER, '-f', 'null', '-'] : []),
+    ...(measuredFile ? ['-map', '1:a:0', '-af', measuringFilter(INPUT_LEVELS), '-f', 'null', '-'] : []),
   ];
 }
 
@@ -52,9 +58,13 @@ function rawAudioInput(rawPath: string): string[] {
 }
 
 // ebur128 prints its summary at info level, so this one is not quiet. `input` is userFileInput() for
-// the user's file, tapInput() for our mux's audio.
-export function measureLoudnessArgs(input: readonly string[]): string[] {
-  return ['-hide_banner', '-nostdin', '-nostats', ...input, '-map', '0:a:0', '-af', EBUR128_FILTER, '-f', 'null', '-'];
+// the user's file, tapInput() for our mux's audio; the levels for the noise floor go to `levelsFile`.
+export function measureLoudnessArgs(input: readonly string[], levelsFile: string): string[] {
+  return ['-hide_banner', '-nostdin', '-nostats', ...input, '-map', '0:a:0', '-af', measuringFilter(levelsFile), '-f', 'null', '-'];
+}
+
+function measuringFilter(levelsFile: string): string {
+  return `${EBUR128_FILTER},${levelsFilter(levelsFile)}`;
 }
 
 export interface MuxPlan {
@@ -69,17 +79,23 @@ export interface MuxPlan {
   audioFilter: string | null;
   // Carried over from the original audio stream.
   language: string | null;
+  // Where the mux writes the SHA-256 of the source's picture packets as it reads them, and of those it
+  // writes into the output (ffmpeg's streamhash format): the quality report's proof of a bit-for-bit copy.
+  pictureHashes: { source: string; written: string };
 }
 
 // The picture is copied bit for bit (`V` skips cover art); the cleaned audio replaces every audio
-// stream; subtitles and data streams are left out by mapping only these two. With `tap`, the tee
-// muxer also streams the encoded audio alone to stdout (format.audioTap), the very packets the file
-// gets, so the delivered loudness is measured (tapInput) while muxing, not by reading the file again.
+// stream; subtitles and data streams are left out by mapping only these two. The tee muxer also hashes
+// the picture packets the file gets, and with `tap` streams the encoded audio alone to stdout
+// (format.audioTap), the very packets the file gets, so the delivered loudness is measured (tapInput)
+// while muxing, not by reading the file again. A second output hashes the source's picture packets.
 export function muxArgs(plan: MuxPlan, tap = false): string[] {
   const { muxer, muxerOptions, audioTap } = plan.format;
-  const output = tap
-    ? ['-f', 'tee', `${teeSlave({ f: muxer, ...muxerOptions }, plan.outputPath)}|${teeSlave({ select: 'a', f: audioTap.muxer }, 'pipe:1')}`]
-    : [...Object.entries(muxerOptions).flatMap(([name, value]) => [`-${name}`, value]), '-f', muxer, plan.outputPath];
+  const slaves = [
+    teeSlave({ f: muxer, ...muxerOptions }, plan.outputPath),
+    teeSlave({ select: 'v', f: 'streamhash', hash: 'sha256' }, plan.pictureHashes.written),
+    ...(tap ? [teeSlave({ select: 'a', f: audioTap.muxer }, 'pipe:1')] : []),
+  ];
   return [
     ...QUIET,
     '-y',
@@ -95,7 +111,8 @@ export function muxArgs(plan: MuxPlan, tap = false): string[] {
     ...plan.format.audioCodecArgs,
     '-map_metadata', '0',
     ...(plan.language ? ['-metadata:s:a:0', `language=${plan.language}`] : []),
-    ...output,
+    '-f', 'tee', slaves.join('|'),
+    '-map', '0:V:0', '-c:v', 'copy', '-f', 'streamhash', '-hash', 'sha256', plan.pictureHashes.source,
   ];
 }
 

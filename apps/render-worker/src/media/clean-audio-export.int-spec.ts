@@ -57,7 +57,15 @@ describe('clean audio exports from kept stems, with ffmpeg', () => {
     const { job, stems } = await keptJob(media(name));
     const [kept] = await streamsOf(stems.path);
     expect(kept).toMatchObject({ codec_type: 'audio', codec_name: 'flac', channels: 4, sample_rate: '48000' });
-    expect(stems.inputLufs).toBeCloseTo((await loudnessOf(media(name))).integratedLufs, 0);
+    const source = await loudnessOf(media(name));
+    expect(stems.input.integratedLufs).toBeCloseTo(source.integratedLufs, 0);
+    // The quality report (decision 0096): the source as measured, the delivered audio, the picture copied.
+    expect(job.quality.input).toEqual(stems.input);
+    expect(job.quality.input.truePeakDb).toBeCloseTo(source.truePeakDb, 0);
+    expect(job.quality.input.noiseFloorDb).toBeLessThan(source.integratedLufs);
+    expect(job.quality.output.integratedLufs).toBeCloseTo((await loudnessOf(job.outputPath)).integratedLufs, 0);
+    expect(job.quality.output.truePeakDb).toBeLessThanOrEqual(-1);
+    expect(job.quality.picture.writtenSha256).toBe(job.quality.picture.sourceSha256);
 
     const [whole, exported] = await Promise.all([clean(media(name), { strength: 0.3 }), clean(job.outputPath, { strength: 0.3 }, { fromStems: stems })]);
     expect(exported.contentType).toBe(whole.contentType);

@@ -37,12 +37,13 @@ function saveMeter(path: string, { integratedLufs, truePeakDb }: LoudnessMeasure
   writeFileSync(path, new Float64Array(new Array<number>(40).fill(0).flatMap(() => [frameEnergy, 10 ** (truePeakDb / 20)])));
 }
 
-type Step = 'probe' | 'decode' | 'measure' | 'mux';
+type Step = 'probe' | 'decode' | 'measure' | 'measure input' | 'mux';
 
 interface Script {
   probe?: () => Promise<string>;
   // The decoded, denoised PCM: its byte count, or a failure; `pauseMs` holds back its second half.
   decode?: () => Promise<{ bytes: number; decoderStderr?: string; pauseMs?: number }>;
+  // `call` counts the denoiser's and the delivered audio's measurements, from 0 (-1: the user's file).
   measure?: (input: string, call: number) => Promise<string>;
   mux?: (args: readonly string[]) => Promise<void>;
   // What the denoiser says it removed in the low band: by default as much as the input held there
@@ -66,13 +67,15 @@ class ScriptedRunner implements CommandRunner {
       this.steps.push('probe');
       return { stdout: await (this.script.probe ?? (() => Promise.resolve(PROBE_H264)))(), stderrTail: '' };
     }
-    if (command.args.includes('ebur128=peak=true:framelog=verbose')) {
-      this.steps.push('measure');
+    if (command.args.some((arg) => arg.startsWith('ebur128=peak=true:framelog=verbose'))) {
+      // The user's file, measured for its own loudness or for the quality report: not counted in `call`.
+      this.steps.push('measure input');
       const input = command.args[command.args.indexOf('-i') + 1];
-      const stderrTail = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))(input, this.measures++);
+      const stderrTail = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))(input, -1);
+      writeLevels(command);
       return { stdout: '', stderrTail };
     }
-    await this.mux(command.args, command.args[command.args.length - 1]);
+    await this.mux(command.args);
     return { stdout: '', stderrTail: '' };
   }
 
@@ -107,24 +110,34 @@ class ScriptedRunner implements CommandRunner {
   private async muxAndMeasure(commands: readonly ProcessCommand[]): Promise<RunResult[]> {
     this.args.push(...commands.map((c) => c.args));
     expect(commands[1].args.join(' ')).toContain('-f aac -protocol_whitelist pipe -i pipe:0');
-    const tee = commands[0].args[commands[0].args.length - 1];
-    const outputPath = tee.slice(tee.indexOf(']') + 1, tee.indexOf('|'));
-    expect(tee.slice(tee.indexOf('|'))).toBe('|[select=a:f=adts]pipe:1');
-    await this.mux(commands[0].args, outputPath);
+    const args = commands[0].args;
+    expect(args[args.indexOf('tee') + 1]).toMatch(/\|\[select=a:f=adts\]pipe:1$/);
+    const outputPath = await this.mux(args);
     this.steps.push('measure');
     const stderrTail = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))(outputPath, this.measures++);
+    writeLevels(commands[1]);
     return [
       { stdout: '', stderrTail: '' },
       { stdout: '', stderrTail },
     ];
   }
 
-  private async mux(args: readonly string[], outputPath: string): Promise<void> {
+  // Writes the file (the tee's first output) and both picture hashes; returns the file's path.
+  private async mux(args: readonly string[]): Promise<string> {
     this.steps.push('mux');
     this.muxes.push(args);
-    writeFileSync(outputPath, 'partly muxed');
+    const [file, written] = args[args.indexOf('tee') + 1].split('|').map((slave) => slave.slice(slave.indexOf(']') + 1));
+    writeFileSync(file, 'partly muxed');
+    for (const hashFile of [written, args[args.length - 1]]) writeFileSync(hashFile, `0,v,SHA256=${'c'.repeat(64)}\n`);
     await this.script.mux?.(args);
+    return file;
   }
+}
+
+// The levels a measuring run writes for the noise floor, in its folder: a floor of -52.5 dBFS.
+function writeLevels(command: ProcessCommand): void {
+  const filter = command.args[command.args.indexOf('-af') + 1];
+  writeFileSync(join(command.cwd ?? '.', /file=([\w.-]+)$/.exec(filter)![1]), 'lavfi.astats.Overall.RMS_level=-52.5\n');
 }
 
 describe('cleanAudioVideo', () => {
@@ -148,13 +161,19 @@ describe('cleanAudioVideo', () => {
   it('probes, denoises, measures, muxes with the loudness gain and checks the delivered file', async () => {
     const runner = new ScriptedRunner({ measure: (_input, call) => Promise.resolve(call === 0 ? summary(-25, -10) : summary(-19.1, -4)) });
     const result = await cleanAudioVideo(request(runner));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux', 'measure']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux', 'measure']);
     expect(result).toEqual({
       outputPath: join(workDir, 'clean-audio.mp4'),
       contentType: 'video/mp4',
       fileExtension: 'mp4',
       durationSeconds: 2,
       measuredLufs: -19.1,
+      // Decision 0096: the user's file measured beside the encode, the delivered audio by its tap.
+      quality: {
+        input: { integratedLufs: -19.1, truePeakDb: -4, noiseFloorDb: -52.5 },
+        output: { integratedLufs: -19.1, truePeakDb: -4, noiseFloorDb: -52.5 },
+        picture: { sourceSha256: 'c'.repeat(64), writtenSha256: 'c'.repeat(64) },
+      },
     });
     expect(runner.muxes[0]).toContain('volume=6.00dB');
     // Only the result is left in the work folder.
@@ -187,7 +206,7 @@ describe('cleanAudioVideo', () => {
       measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input === 'pipe:0' ? summary(-25, -10) : summary(-22, -7)),
     });
     await cleanAudioVideo(request(runner, { options: { ...CLEAN_AUDIO_DEFAULTS, normalize_loudness: false } }));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure', 'mux', 'measure']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux', 'measure']);
     const readers = runner.args.filter((args) => args.includes('/w/in.mp4'));
     expect(readers).toHaveLength(4);
     for (const args of readers) {
@@ -230,7 +249,7 @@ describe('cleanAudioVideo', () => {
       measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input === 'pipe:0' ? summary(-25, -10) : summary(-22, -7)),
     });
     const result = await cleanAudioVideo(request(runner, { options: { ...CLEAN_AUDIO_DEFAULTS, normalize_loudness: false } }));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure', 'mux', 'measure']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux', 'measure']);
     expect(runner.muxes[0]).toContain('volume=3.00dB');
     expect(result.measuredLufs).toBe(-22);
   });
@@ -238,7 +257,7 @@ describe('cleanAudioVideo', () => {
   it('leaves silent audio as it is', async () => {
     const runner = new ScriptedRunner({ measure: () => Promise.resolve(summary(-70, -Infinity)) });
     const result = await cleanAudioVideo(request(runner));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux']);
     expect(runner.muxes[0]).not.toContain('-af');
     expect(result.measuredLufs).toBeUndefined();
   });
@@ -246,10 +265,10 @@ describe('cleanAudioVideo', () => {
   it('encodes again with a lower ceiling when the delivered true peak is above -1 dBTP', async () => {
     const delivered = [summary(-19, 0.2), summary(-19.2, -1.6)];
     const runner = new ScriptedRunner({
-      measure: (_input, call) => Promise.resolve(call === 0 ? summary(-21, -3) : delivered[call - 1]),
+      measure: (_input, call) => Promise.resolve(call <= 0 ? summary(-21, -3) : delivered[call - 1]),
     });
     const result = await cleanAudioVideo(request(runner));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux', 'measure', 'mux', 'measure']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux', 'measure', 'mux', 'measure']);
     expect(runner.muxes[0]).toContain('volume=2.00dB,alimiter=limit=0.7943:attack=1:release=20:level=false:latency=true');
     expect(runner.muxes[1]).toContain('volume=2.00dB,alimiter=limit=0.6683:attack=1:release=20:level=false:latency=true');
     expect(result.measuredLufs).toBe(-19.2);
@@ -258,10 +277,10 @@ describe('cleanAudioVideo', () => {
   it('trims the gain after the limiter when the peak is still over -1 dBTP after the loudness attempts', async () => {
     const delivered = [summary(-19, 0.2), summary(-19.8, -1.6), summary(-19.2, -0.4), summary(-20.1, -1.5)];
     const runner = new ScriptedRunner({
-      measure: (_input, call) => Promise.resolve(call === 0 ? summary(-21, -3) : delivered[call - 1]),
+      measure: (_input, call) => Promise.resolve(call <= 0 ? summary(-21, -3) : delivered[call - 1]),
     });
     const result = await cleanAudioVideo(request(runner));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', ...Array<Step[]>(4).fill(['mux', 'measure']).flat()]);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', ...Array<Step[]>(4).fill(['mux', 'measure']).flat()]);
     expect(runner.muxes[2]).toContain('volume=2.80dB,alimiter=limit=0.6683:attack=1:release=20:level=false:latency=true');
     // The last planned encode peaked 0.6 dB over: scaled down by that plus a 0.5 dB margin.
     expect(runner.muxes[3]).toContain('volume=2.80dB,alimiter=limit=0.6683:attack=1:release=20:level=false:latency=true,volume=-1.10dB');
@@ -272,7 +291,7 @@ describe('cleanAudioVideo', () => {
     const runner = new ScriptedRunner({
       measure: (input, call) =>
         Promise.resolve(
-          input === '/w/in.mp4' ? summary(-9, 2.2) : input.endsWith('.s16le') ? summary(-10, 1) : call < 5 ? summary(-9.2, -0.8) : summary(-10.5, -1.7),
+          input === '/w/in.mp4' ? summary(-9, 2.2) : input.endsWith('.s16le') ? summary(-10, 1) : call < 4 ? summary(-9.2, -0.8) : summary(-10.5, -1.7),
         ),
     });
     const result = await cleanAudioVideo(request(runner, { options: { ...CLEAN_AUDIO_DEFAULTS, normalize_loudness: false } }));

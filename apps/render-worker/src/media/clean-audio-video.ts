@@ -6,9 +6,11 @@ import type { CleanAudioVideoOptions } from '@vj/contracts';
 import {
   decodeAudioArgs,
   decodeStemsArgs,
+  INPUT_LEVELS,
   keepStemsArgs,
   measureLoudnessArgs,
   muxArgs,
+  OUTPUT_LEVELS,
   PCM_BYTES_PER_SECOND,
   tapInput,
   type MuxPlan,
@@ -28,13 +30,14 @@ import {
   nextLoudnessPlan,
   overPeakLimit,
   parseEbur128Summary,
-  parseIntegratedLoudness,
   peakCorrection,
   TRUE_PEAK_LIMIT_DB,
   type LoudnessMeasurement,
   type LoudnessPlan,
 } from './loudness';
 import { MediaError } from './media-error';
+import { readNoiseFloor } from './noise-floor';
+import { readPictureHash } from './picture-hash';
 import { openJobInput } from './open-job-input';
 import type { MediaProbe } from './parse-probe';
 import { outputFormatFor } from './output-format';
@@ -71,8 +74,25 @@ export interface CleanAudioVideoRequest {
 export interface KeptStems {
   path: string;
   lowBandEnergy: LowBandEnergy;
-  // The source's own integrated loudness; null for silence.
-  inputLufs: number | null;
+  // The source's own audio as measured: normalize_loudness false keeps its loudness, and an export's
+  // quality report shows it as the input's.
+  input: AudioFigures;
+}
+
+// An audio stream as the quality report shows it (decision 0096); null where silence leaves nothing
+// to measure.
+export interface AudioFigures {
+  integratedLufs: number | null;
+  truePeakDb: number | null;
+  noiseFloorDb: number | null;
+}
+
+// What the job measured of its own work (decision 0096): the audio before and after, and the SHA-256
+// of the source's picture packets and of those written into the delivered file.
+export interface CleanAudioQuality {
+  input: AudioFigures;
+  output: AudioFigures;
+  picture: { sourceSha256: string; writtenSha256: string };
 }
 
 export interface CleanedVideo {
@@ -84,6 +104,7 @@ export interface CleanedVideo {
   measuredLufs?: number;
   // With keepStemsAt.
   stems?: KeptStems;
+  quality: CleanAudioQuality;
 }
 
 export const DEFAULT_MAX_AUDIO_SECONDS = 1800;
@@ -110,8 +131,14 @@ export async function cleanAudioVideo(request: CleanAudioVideoRequest): Promise<
     await rm(job.outputPath, { force: true }); // never leave a partial result to be uploaded
     throw error;
   } finally {
-    await Promise.all([rm(job.rawPath, { force: true }), removeLowBand(job.lowBandPath), rm(job.stemsRawPath, { force: true })]);
+    await Promise.all([rm(job.rawPath, { force: true }), removeLowBand(job.lowBandPath), rm(job.stemsRawPath, { force: true }), ...job.measuresPaths.map((path) => rm(path, { force: true }))]);
   }
+}
+
+// What runs beside the encodes: the user's audio as measured, and the stems when kept.
+interface SideWork {
+  input: AudioFigures;
+  stems?: KeptStems;
 }
 
 interface Denoised {
@@ -127,13 +154,14 @@ class CleanAudioJob {
   readonly rawPath: string;
   readonly lowBandPath: string;
   readonly stemsRawPath: string;
+  readonly pictureHashPaths: MuxPlan['pictureHashes'];
   outputPath: string;
   private readonly runner: CommandRunner;
   private readonly ffmpegPath: string;
   private readonly maxAudioSeconds: number;
   private readonly deadline: Deadline;
-  // Stops keeping the stems when the encode fails: the job fails, the stems are not needed.
-  private readonly stopKeeping = new AbortController();
+  // Stops the side work when the encode fails: the job fails, its stems and measures are not needed.
+  private readonly stopSideWork = new AbortController();
 
   constructor(private readonly request: CleanAudioVideoRequest) {
     this.runner = request.runner ?? new ProcessRunner();
@@ -144,6 +172,13 @@ class CleanAudioJob {
     this.lowBandPath = join(request.workDir, 'denoised-low-band.s16le');
     this.stemsRawPath = join(request.workDir, 'stems.s16le');
     this.outputPath = join(request.workDir, 'clean-audio.out'); // named for its format once probed
+    this.pictureHashPaths = { source: join(request.workDir, 'source-picture.sha256'), written: join(request.workDir, 'written-picture.sha256') };
+  }
+
+  // What the measuring runs write besides the result (decision 0096).
+  get measuresPaths(): string[] {
+    const { workDir } = this.request;
+    return [join(workDir, INPUT_LEVELS), join(workDir, OUTPUT_LEVELS), this.pictureHashPaths.source, this.pictureHashPaths.written];
   }
 
   async run(): Promise<CleanedVideo> {
@@ -156,14 +191,15 @@ class CleanAudioJob {
     request.onProgress?.(DENOISE_SHARE);
     // "false keeps the input loudness" (docs/spec/api-v1.md): then the input's own loudness is the target,
     // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound). An
-    // export's input is a delivered file: its source's loudness was kept with the stems.
-    const inputLufs = request.options.normalize_loudness ? undefined : await this.inputLoudness();
+    // export's input is a delivered file: its source was measured and kept with the stems.
+    const knownInput = request.fromStems?.input ?? (request.options.normalize_loudness ? null : await this.measureUsersFile());
     // Silence (no block over the gate) keeps its level: no gain is aimed at.
-    const targetLufs = inputLufs === undefined ? request.options.target_lufs : (inputLufs ?? -Infinity);
+    const targetLufs = request.options.normalize_loudness ? request.options.target_lufs : (knownInput?.integratedLufs ?? -Infinity);
     request.onProgress?.(DENOISE_SHARE + (1 - DENOISE_SHARE) / 2);
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
-    // Kept on the other core while the encodes run: they are mostly one ffmpeg at a time.
-    const keeping = request.keepStemsAt === undefined ? null : this.keepStems(request.keepStemsAt, lowBandEnergy, inputLufs);
+    // On the other core while the encodes run (they are mostly one ffmpeg at a time): the stems kept,
+    // and the user's file measured by the same run unless it already was.
+    const sideWork = this.sideWork(lowBandEnergy, knownInput);
     const encoding = this.encode(
       {
         inputPath: request.inputPath,
@@ -173,40 +209,50 @@ class CleanAudioJob {
         format,
         audioFilter: null,
         language: probe.audio?.language ?? null,
+        pictureHashes: this.pictureHashPaths,
       },
       measured,
       targetLufs,
     );
-    const [measuredLufs, stems] = await bothOrNeither(encoding, keeping, () => this.stopKeeping.abort());
+    const [delivered, side] = await bothOrNeither(encoding, sideWork, () => this.stopSideWork.abort());
+    const { input, stems } = side;
     return {
       outputPath: this.outputPath,
       contentType: format.contentType,
       fileExtension: format.fileExtension,
       durationSeconds: probe.durationSeconds ?? audioSeconds,
-      ...(measuredLufs === undefined ? {} : { measuredLufs }),
+      ...(delivered.integratedLufs === null ? {} : { measuredLufs: delivered.integratedLufs }),
       ...(stems && { stems }),
+      quality: { input, output: delivered, picture: await this.pictureHashes() },
     };
   }
 
-  // The input's own loudness: measured on the user's file, or, for an export, as its source kept it.
-  private async inputLoudness(): Promise<number | null> {
-    if (this.request.fromStems) return this.request.fromStems.inputLufs;
-    return finiteOrNull((await this.measureUsersFile()).integratedLufs);
-  }
-
-  // The stems to FLAC; the user's file's loudness is measured by the same run unless it already was.
-  private async keepStems(flacPath: string, lowBandEnergy: LowBandEnergy, inputLufs: number | null | undefined): Promise<KeptStems> {
-    const measuredFile = inputLufs === undefined ? this.request.inputPath : null;
-    const signal = this.request.signal ? AbortSignal.any([this.request.signal, this.stopKeeping.signal]) : this.stopKeeping.signal;
+  // The stems kept (keepStemsAt), and the user's file measured unless `known`.
+  private async sideWork(lowBandEnergy: LowBandEnergy, known: AudioFigures | null): Promise<SideWork> {
+    const { keepStemsAt } = this.request;
+    if (keepStemsAt === undefined) return { input: known ?? (await this.measureUsersFile(this.stopSideWork.signal)) };
+    const signal = this.request.signal ? AbortSignal.any([this.request.signal, this.stopSideWork.signal]) : this.stopSideWork.signal;
     try {
       const { stderrTail } = await this.runner.run(
-        { file: this.ffmpegPath, args: keepStemsArgs(this.stemsRawPath, flacPath, measuredFile) },
+        { file: this.ffmpegPath, args: keepStemsArgs(this.stemsRawPath, keepStemsAt, known ? null : this.request.inputPath), cwd: this.request.workDir },
         { timeoutMs: this.deadline.remainingMs(), signal },
       );
-      return { path: flacPath, lowBandEnergy, inputLufs: measuredFile ? finiteOrNull(parseIntegratedLoudness(stderrTail)) : (inputLufs ?? null) };
+      const input = known ?? (await this.figures(stderrTail, INPUT_LEVELS));
+      return { input, stems: { path: keepStemsAt, lowBandEnergy, input } };
     } catch (error) {
       throw this.refusal(error) ?? error;
     }
+  }
+
+  // A measuring run's figures: ebur128's summary in its stderr, the levels it wrote to `levelsFile`.
+  private async figures(stderrTail: string, levelsFile: string): Promise<AudioFigures> {
+    const { integratedLufs, truePeakDb } = parseEbur128Summary(stderrTail);
+    return { integratedLufs: finiteOrNull(integratedLufs), truePeakDb: finiteOrNull(truePeakDb), noiseFloorDb: await readNoiseFloor(join(this.request.workDir, levelsFile)) };
+  }
+
+  private async pictureHashes(): Promise<CleanAudioQuality['picture']> {
+    const [sourceSha256, writtenSha256] = await Promise.all([readPictureHash(this.pictureHashPaths.source), readPictureHash(this.pictureHashPaths.written)]);
+    return { sourceSha256, writtenSha256 };
   }
 
   // An export: the kept stems decoded and remixed at this job's strength into the raw file, measured
@@ -243,16 +289,20 @@ class CleanAudioJob {
   // Muxes the output, then checks the delivered loudness and encodes again with corrected gain and
   // ceiling while it misses: limiting and lossy encoding move loudness and peaks. Once the loudness
   // attempts are spent, only the true peak is corrected: the file is never delivered over
-  // -1 dBTP, whatever that costs the loudness. Returns the delivered integrated loudness, or
-  // undefined for silence (left as it is).
-  private async encode(plan: MuxPlan, measured: LoudnessMeasurement, targetLufs: number): Promise<number | undefined> {
+  // -1 dBTP, whatever that costs the loudness. Returns the delivered audio's figures; silence is left
+  // as it is, unmeasured.
+  private async encode(plan: MuxPlan, measured: LoudnessMeasurement, targetLufs: number): Promise<AudioFigures> {
     let loudness = firstLoudnessPlan(measured, targetLufs);
-    if (!loudness) return void (await this.mux(plan));
+    if (!loudness) {
+      await this.mux(plan);
+      return { integratedLufs: null, truePeakDb: null, noiseFloorDb: null };
+    }
     for (let encodes = 1; ; encodes++) {
-      const delivered = await this.muxMeasured({ ...plan, audioFilter: loudnessFilter(loudness, measured) });
+      const { stderrTail } = await this.muxMeasured({ ...plan, audioFilter: loudnessFilter(loudness, measured) });
+      const delivered = parseEbur128Summary(stderrTail);
       const next: LoudnessPlan | null =
         encodes < LOUDNESS_ATTEMPTS ? nextLoudnessPlan(loudness, measured, delivered, targetLufs) : peakCorrection(loudness, delivered);
-      if (!next && !overPeakLimit(delivered)) return delivered.integratedLufs;
+      if (!next && !overPeakLimit(delivered)) return this.figures(stderrTail, OUTPUT_LEVELS);
       if (!next || encodes >= MAX_ENCODES) {
         throw new MediaError(
           'generation_failed',
@@ -392,13 +442,14 @@ class CleanAudioJob {
     );
   }
 
-  private async measureUsersFile(): Promise<LoudnessMeasurement> {
+  private async measureUsersFile(stop?: AbortSignal): Promise<AudioFigures> {
+    const signal = stop && this.request.signal ? AbortSignal.any([this.request.signal, stop]) : (stop ?? this.request.signal);
     try {
       const { stderrTail } = await this.runner.run(
-        { file: this.ffmpegPath, args: measureLoudnessArgs(userFileInput(this.request.inputPath)) },
-        { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
+        { file: this.ffmpegPath, args: measureLoudnessArgs(userFileInput(this.request.inputPath), INPUT_LEVELS), cwd: this.request.workDir },
+        { timeoutMs: this.deadline.remainingMs(), signal },
       );
-      return parseEbur128Summary(stderrTail);
+      return await this.figures(stderrTail, INPUT_LEVELS);
     } catch (error) {
       throw this.refusal(error) ?? error;
     }
@@ -415,17 +466,18 @@ class CleanAudioJob {
     }
   }
 
-  // Muxes, and measures the delivered audio from the muxer's tap at once, on the other core.
-  private async muxMeasured(plan: MuxPlan): Promise<LoudnessMeasurement> {
+  // Muxes, and measures the delivered audio from the muxer's tap at once, on the other core. Returns
+  // the measuring run's result: its stderr holds the loudness summary.
+  private async muxMeasured(plan: MuxPlan): Promise<{ stderrTail: string }> {
     try {
       const [, measuring] = await this.runner.pipe(
         [
           { file: this.ffmpegPath, args: muxArgs(plan, true) },
-          { file: this.ffmpegPath, args: measureLoudnessArgs(tapInput(plan.format)) },
+          { file: this.ffmpegPath, args: measureLoudnessArgs(tapInput(plan.format), OUTPUT_LEVELS), cwd: this.request.workDir },
         ],
         { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
       );
-      return parseEbur128Summary(measuring.stderrTail);
+      return measuring;
     } catch (error) {
       throw error instanceof ProcessFailedError && error.pipeStage === 0 ? this.muxFailure(error, plan) : error;
     }
@@ -446,9 +498,9 @@ class CleanAudioJob {
 
 // Both results; when the first fails, the second is stopped and waited for before the failure goes on
 // (the caller removes the folder its process writes in).
-async function bothOrNeither<A, B>(first: Promise<A>, second: Promise<B> | null, stop: () => void): Promise<[A, B | undefined]> {
+async function bothOrNeither<A, B>(first: Promise<A>, second: Promise<B>, stop: () => void): Promise<[A, B]> {
   // Settled at once, so a second that fails first is never an unhandled rejection.
-  const secondOutcome = second?.then(
+  const secondOutcome = second.then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
@@ -461,8 +513,8 @@ async function bothOrNeither<A, B>(first: Promise<A>, second: Promise<B> | null,
     throw error;
   }
   const outcome = await secondOutcome;
-  if (outcome && 'error' in outcome) throw outcome.error;
-  return [firstValue, outcome?.value];
+  if ('error' in outcome) throw outcome.error;
+  return [firstValue, outcome.value];
 }
 
 function finiteOrNull(lufs: number): number | null {

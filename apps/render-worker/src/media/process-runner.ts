@@ -13,6 +13,8 @@ import { countProcessStart } from '../metrics/process-starts';
 export interface ProcessCommand {
   readonly file: string;
   readonly args: readonly string[];
+  // The folder it runs in: files a filter writes are named relative to it (noise-floor.ts).
+  readonly cwd?: string;
 }
 
 export interface RunOptions {
@@ -94,6 +96,7 @@ export class ProcessRunner implements CommandRunner {
       const inputs = options.inputs ?? [];
       const outputs = options.outputs ?? [];
       const child = this.startProcess(command.file, command.args, {
+        ...(command.cwd && { cwd: command.cwd }),
         stdio: [options.stdin ? 'pipe' : 'ignore', options.stdout ? 'pipe' : 'ignore', 'pipe', ...[...inputs, ...outputs].map(() => 'pipe' as const)],
       });
       countProcessStart(command.file);

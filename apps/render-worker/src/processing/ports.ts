@@ -1,4 +1,4 @@
-import type { JobReportKind, JobStatus, JobType, JobWorkRequestedV1, ReportPayloads, StoredExportSourceV1 } from '@vj/contracts';
+import type { JobReportKind, JobStatus, JobType, JobWorkRequestedV1, ReportPayloads, StoredExportSourceV1, StoredQualityV1 } from '@vj/contracts';
 import type { FetchedInput } from '../input/fetched-input';
 import type { MediaProbe } from '../media/parse-probe';
 
@@ -74,6 +74,8 @@ export interface ProcessorOutput {
   files: ProducedFile[];
   durationSeconds: number;
   kept?: KeptForExports;
+  // What the processing measured of its own work: the job's quality report (decision 0096).
+  quality?: StoredQualityV1;
 }
 
 export interface ProcessorRun<T extends JobType> {

@@ -108,7 +108,7 @@ export class ProcessJobUseCase {
       // whole job would be processed again.
       const keptStored = Object.fromEntries(kept.map(([field], index) => [field, stored[output.files.length + index]]));
       const exportSource = output.kept && ({ ...output.kept.details, ...keptStored, duration_seconds: output.durationSeconds } as StoredExportSourceV1);
-      const result = storedResult(job.job_type, stored.slice(0, output.files.length), exportSource);
+      const result = storedResult(job.job_type, stored.slice(0, output.files.length), exportSource, output.quality);
       await untilReachable(`job ${job.job_id}: its success report`, () => this.reports.succeeded(job, attempt.number, result, output.durationSeconds), signal, this.logger);
       return 'succeeded';
     } finally {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { CLEAN_AUDIO_DEFAULTS, type JobWorkRequestedV1 } from '@vj/contracts';
-import { cleanAudioVideo, MediaError, ProcessRunner, type CleanAudioVideoRequest, type CleanedVideo, type KeptStems, type WarmNodeProcesses } from '../media';
+import { CLEAN_AUDIO_DEFAULTS, type AudioFiguresV1, type CleanAudioQualityV1, type JobWorkRequestedV1 } from '@vj/contracts';
+import { cleanAudioVideo, MediaError, ProcessRunner, type AudioFigures, type CleanAudioQuality, type CleanAudioVideoRequest, type CleanedVideo, type KeptStems, type WarmNodeProcesses } from '../media';
 import type { JobTypeProcessor, KeptForExports, MeasuredInput, ProcessorOutput, ProcessorRun } from '../processing/ports';
 
 export interface CleanAudioSettings {
@@ -65,6 +65,7 @@ export class CleanAudioVideoProcessor implements JobTypeProcessor<'clean-audio-v
       files: [{ path: cleaned.outputPath, fileName: `${job.job_id}-clean.${cleaned.fileExtension}`, contentType: cleaned.contentType }],
       durationSeconds: cleaned.durationSeconds,
       ...(cleaned.stems && { kept: keptForExports(job.job_id, cleaned.stems) }),
+      quality: storedQuality(cleaned.quality),
     };
   }
 
@@ -79,13 +80,31 @@ function stemsOf(job: JobWorkRequestedV1<'clean-audio-video'>, exportSourcePath:
   if (job.input.kind !== 'export') return undefined;
   const { source } = job.input;
   if (!exportSourcePath || source.kind !== 'stems') throw new Error(`job ${job.job_id}: an export without its source's stems`);
-  const { low_band_energy, input_lufs } = source;
-  return { path: exportSourcePath, lowBandEnergy: { inputEnergy: low_band_energy.input, removedEnergy: low_band_energy.removed }, inputLufs: input_lufs };
+  const { low_band_energy, input_lufs, input_true_peak_dbtp, input_noise_floor_dbfs } = source;
+  return {
+    path: exportSourcePath,
+    lowBandEnergy: { inputEnergy: low_band_energy.input, removedEnergy: low_band_energy.removed },
+    input: { integratedLufs: input_lufs, truePeakDb: input_true_peak_dbtp ?? null, noiseFloorDb: input_noise_floor_dbfs ?? null },
+  };
 }
 
 function keptForExports(jobId: string, stems: KeptStems): KeptForExports {
   return {
     files: { file: { path: stems.path, fileName: `${jobId}-stems.flac`, contentType: 'audio/flac' } },
-    details: { kind: 'stems', low_band_energy: { input: stems.lowBandEnergy.inputEnergy, removed: stems.lowBandEnergy.removedEnergy }, input_lufs: stems.inputLufs },
+    details: {
+      kind: 'stems',
+      low_band_energy: { input: stems.lowBandEnergy.inputEnergy, removed: stems.lowBandEnergy.removedEnergy },
+      input_lufs: stems.input.integratedLufs,
+      input_true_peak_dbtp: stems.input.truePeakDb,
+      input_noise_floor_dbfs: stems.input.noiseFloorDb,
+    },
   };
+}
+
+function storedQuality({ input, output, picture }: CleanAudioQuality): CleanAudioQualityV1 {
+  return { kind: 'clean-audio', input: storedFigures(input), output: storedFigures(output), picture: { source_sha256: picture.sourceSha256, output_sha256: picture.writtenSha256 } };
+}
+
+function storedFigures(figures: AudioFigures): AudioFiguresV1 {
+  return { integrated_lufs: figures.integratedLufs, true_peak_dbtp: figures.truePeakDb, noise_floor_dbfs: figures.noiseFloorDb };
 }

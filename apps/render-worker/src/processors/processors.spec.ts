@@ -1,6 +1,6 @@
 import type { JobWorkRequestedV1, OutputCodec } from '@vj/contracts';
 import { JobFailure } from '../errors/job-failure';
-import type { CleanAudioVideoRequest } from '../media';
+import type { CleanAudioVideoRequest, CleanedVideo } from '../media';
 import type { MediaProbe } from '../media/parse-probe';
 import type { RemoveBackgroundRequest } from '../matting/remove-background';
 import { MattingModelRegistry } from '../matting/model-registry';
@@ -24,6 +24,19 @@ const bgJob = (options: object): JobWorkRequestedV1<'video-background-removal'> 
   options: options as JobWorkRequestedV1<'video-background-removal'>['options'],
 });
 
+// What a cleaning measured (decision 0096), and how the job's result keeps it.
+const QUALITY: CleanedVideo['quality'] = {
+  input: { integratedLufs: -30.1, truePeakDb: -6.2, noiseFloorDb: -48.3 },
+  output: { integratedLufs: -19, truePeakDb: -1.4, noiseFloorDb: null },
+  picture: { sourceSha256: 'a'.repeat(64), writtenSha256: 'a'.repeat(64) },
+};
+const STORED_QUALITY = {
+  kind: 'clean-audio',
+  input: { integrated_lufs: -30.1, true_peak_dbtp: -6.2, noise_floor_dbfs: -48.3 },
+  output: { integrated_lufs: -19, true_peak_dbtp: -1.4, noise_floor_dbfs: null },
+  picture: { source_sha256: 'a'.repeat(64), output_sha256: 'a'.repeat(64) },
+};
+
 describe('CleanAudioVideoProcessor', () => {
   it("runs the job's processes through the warm denoisers, and fills them again once the delivery is done", async () => {
     const warm = {
@@ -35,7 +48,7 @@ describe('CleanAudioVideoProcessor', () => {
     const requests: CleanAudioVideoRequest[] = [];
     const processor = new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 60_000, warmDenoisers: warm }, async (request) => {
       requests.push(request);
-      return { outputPath: '/work/out.mp4', contentType: 'video/mp4', fileExtension: 'mp4', durationSeconds: 1 };
+      return { outputPath: '/work/out.mp4', contentType: 'video/mp4', fileExtension: 'mp4', durationSeconds: 1, quality: QUALITY };
     });
     await processor.run({ job: job({}), inputPath: '/work/input', workDir: '/work', signal: new AbortController().signal });
     await expect(requests[0]!.runner!.run({ file: 'ffmpeg', args: [] }, { timeoutMs: 5_000 })).rejects.toThrow('started through the warm denoisers');
@@ -48,7 +61,7 @@ describe('CleanAudioVideoProcessor', () => {
     const requests: CleanAudioVideoRequest[] = [];
     const processor = new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 3_600_000, ffmpegPath: '/bin/ffmpeg', denoisers: 2 }, async (request) => {
       requests.push(request);
-      return { outputPath: '/work/out.webm', contentType: 'video/webm', fileExtension: 'webm', durationSeconds: 61.2 };
+      return { outputPath: '/work/out.webm', contentType: 'video/webm', fileExtension: 'webm', durationSeconds: 61.2, quality: QUALITY };
     });
     const signal = new AbortController().signal;
     const output = await processor.run({ job: job({ strength: 0.5 }), inputPath: '/work/input', workDir: '/work', signal });
@@ -63,23 +76,23 @@ describe('CleanAudioVideoProcessor', () => {
         ffmpegPath: '/bin/ffmpeg',
       }),
     );
-    expect(output).toEqual({ files: [{ path: '/work/out.webm', fileName: 'job-1-clean.webm', contentType: 'video/webm' }], durationSeconds: 61.2 });
+    expect(output).toEqual({ files: [{ path: '/work/out.webm', fileName: 'job-1-clean.webm', contentType: 'video/webm' }], durationSeconds: 61.2, quality: STORED_QUALITY });
   });
 
   // Decision 0093.
   it('keeps the stems of a job for exports unless told not to, and remixes an export from its source’s', async () => {
     const requests: CleanAudioVideoRequest[] = [];
-    const stems = { path: '/work/stems.flac', lowBandEnergy: { inputEnergy: 4, removedEnergy: 1 }, inputLufs: -23.5 };
+    const stems = { path: '/work/stems.flac', lowBandEnergy: { inputEnergy: 4, removedEnergy: 1 }, input: { integratedLufs: -23.5, truePeakDb: -3.1, noiseFloorDb: -60.2 } };
     const clean = async (request: CleanAudioVideoRequest) => {
       requests.push(request);
-      return { outputPath: '/work/out.mp4', contentType: 'video/mp4' as const, fileExtension: 'mp4' as const, durationSeconds: 3, ...(request.keepStemsAt && { stems }) };
+      return { outputPath: '/work/out.mp4', contentType: 'video/mp4' as const, fileExtension: 'mp4' as const, durationSeconds: 3, quality: QUALITY, ...(request.keepStemsAt && { stems }) };
     };
     const signal = new AbortController().signal;
     const kept = await new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 60_000 }, clean).run({ job: job({}), inputPath: '/work/input', workDir: '/work', signal });
     expect(requests[0]).toMatchObject({ keepStemsAt: '/work/stems.flac' });
     expect(kept.kept).toEqual({
       files: { file: { path: '/work/stems.flac', fileName: 'job-1-stems.flac', contentType: 'audio/flac' } },
-      details: { kind: 'stems', low_band_energy: { input: 4, removed: 1 }, input_lufs: -23.5 },
+      details: { kind: 'stems', low_band_energy: { input: 4, removed: 1 }, input_lufs: -23.5, input_true_peak_dbtp: -3.1, input_noise_floor_dbfs: -60.2 },
     });
 
     const notKept = await new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 60_000, keepStems: false }, clean).run({ job: job({}), inputPath: '/work/input', workDir: '/work', signal });
@@ -89,7 +102,8 @@ describe('CleanAudioVideoProcessor', () => {
     const source = { kind: 'stems' as const, file: { object_key: 'k', content_type: 'audio/flac', file_name: 'f', file_size: 1 }, low_band_energy: { input: 4, removed: 1 }, input_lufs: null, duration_seconds: 3 };
     const exportJob = { ...job({ strength: 0.2, export_of: 'src' }), input: { kind: 'export' as const, source_job_id: 'src', picture: source.file, source } };
     await new CleanAudioVideoProcessor({ maxAudioSeconds: 1800, timeLimitMs: 60_000 }, clean).run({ job: exportJob, inputPath: '/work/input', workDir: '/work', signal, exportSourcePath: '/work/input.export-source' });
-    expect(requests[2]).toMatchObject({ fromStems: { path: '/work/input.export-source', lowBandEnergy: { inputEnergy: 4, removedEnergy: 1 }, inputLufs: null } });
+    // Stems kept before reports have only the input's loudness.
+    expect(requests[2]).toMatchObject({ fromStems: { path: '/work/input.export-source', lowBandEnergy: { inputEnergy: 4, removedEnergy: 1 }, input: { integratedLufs: null, truePeakDb: null, noiseFloorDb: null } } });
     expect(requests[2]).not.toHaveProperty('keepStemsAt');
   });
 });

@@ -133,6 +133,9 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
           details: { kind: 'matte' as const },
         },
       }),
+      ...(matted.quality && {
+        quality: { kind: 'cutout' as const, frames: matted.quality.frames, frames_with_person: matted.quality.framesWithPerson, flicker: matted.quality.flicker },
+      }),
     };
   }
 

@@ -20,6 +20,10 @@ export interface StoredStemsV1 {
   low_band_energy: { input: number; removed: number };
   // Integrated loudness of the source's own audio (null: silence): normalize_loudness false keeps it.
   input_lufs: number | null;
+  // The rest of the source's figures, for an export's quality report (decision 0096); absent in stems
+  // kept before reports.
+  input_true_peak_dbtp?: number | null;
+  input_noise_floor_dbfs?: number | null;
   // The duration processed and charged: an export is quoted with it.
   duration_seconds: number;
 }
@@ -35,9 +39,38 @@ export interface StoredMatteV1 {
 
 export type StoredExportSourceV1 = StoredStemsV1 | StoredMatteV1;
 
+// What a COMPLETED job measured of its own work, kept beside its result and served as its quality
+// report (GET /v1/{type}/{job_id}/report, decision 0096). Never part of the job object.
+// An audio stream: null where silence leaves nothing to measure.
+export interface AudioFiguresV1 {
+  integrated_lufs: number | null;
+  true_peak_dbtp: number | null;
+  noise_floor_dbfs: number | null;
+}
+
+// Clean audio: the source's audio and the delivered one, and the SHA-256 of the source's picture
+// packets and of those written into the delivered file.
+export interface CleanAudioQualityV1 {
+  kind: 'clean-audio';
+  input: AudioFiguresV1;
+  output: AudioFiguresV1;
+  picture: { source_sha256: string; output_sha256: string };
+}
+
+// Background removal: the frames encoded, those whose matte shows a person, and the matte's flicker
+// where the picture is still.
+export interface CutoutQualityV1 {
+  kind: 'cutout';
+  frames: number;
+  frames_with_person: number;
+  flicker: number;
+}
+
+export type StoredQualityV1 = CleanAudioQualityV1 | CutoutQualityV1;
+
 export type StoredResultV1 =
-  | { job_type: Extract<JobType, 'clean-audio-video'>; video: StoredFileV1; export_source?: StoredStemsV1 }
-  | { job_type: Extract<JobType, 'video-background-removal'>; files: StoredFileV1[]; export_source?: StoredMatteV1 };
+  | { job_type: Extract<JobType, 'clean-audio-video'>; video: StoredFileV1; export_source?: StoredStemsV1; quality?: CleanAudioQualityV1 }
+  | { job_type: Extract<JobType, 'video-background-removal'>; files: StoredFileV1[]; export_source?: StoredMatteV1; quality?: CutoutQualityV1 };
 
 // Every object a result stored: what deleting the job's files deletes.
 export function resultObjectKeys(result: StoredResultV1 | null): string[] {

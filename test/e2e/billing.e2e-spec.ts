@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { BalanceV1, CleanAudioVideoJob, LedgerEntryV1, UsageRowV1 } from '@vj/contracts';
+import type { CleanAudioVideoReport } from '@vj/sdk';
 import { waitFor } from '@vj/local-stack';
 import { runOnce } from '../../scripts/stack/service-process';
 import { ApiClient } from '../support/api-client';
@@ -190,6 +191,13 @@ describe('credits through the REST API, all four services', () => {
     // Another account's job, an export's own id, a bad body, then the source deleted.
     const other = await accountWith(10);
     expect(await other.api.request('POST', exportsOf(source.job_id), 'RequestError', {})).toMatchObject({ status: 404 });
+    expect(await other.api.request('GET', `/v1/clean-audio-video/${source.job_id}/report`, 'RequestError')).toMatchObject({ status: 404 });
+    // The export measures its own delivery; its input is the source's, as the source measured it.
+    const [sourceReport, exportReport] = await Promise.all(
+      [source.job_id, exported.body.job_id].map(async (jobId) => (await api.request<CleanAudioVideoReport>('GET', `/v1/clean-audio-video/${jobId}/report`, 'CleanAudioVideoReport')).body),
+    );
+    expect(exportReport.input).toEqual(sourceReport.input);
+    expect(exportReport.picture.identical).toBe(true);
     expect(await api.request('POST', exportsOf(exported.body.job_id), 'RequestError', {})).toMatchObject({ status: 404, body: { error: { message: expect.stringContaining('itself an export') } } });
     expect(await api.request('POST', exportsOf(source.job_id), 'RequestError', { strength: 2 })).toMatchObject({ status: 422 });
     expect(await api.request('POST', exportsOf(source.job_id), 'RequestError', { video_url: 'https://example.com/a.mp4' })).toMatchObject({ status: 422 });
@@ -209,6 +217,7 @@ describe('credits through the REST API, all four services', () => {
       status: 409,
       body: { error: { code: 'conflict', message: expect.stringContaining('only a COMPLETED job') } },
     });
+    expect(await api.request('GET', `/v1/clean-audio-video/${created.job_id}/report`, 'RequestError')).toMatchObject({ status: 409, body: { error: { code: 'conflict' } } });
   });
 
   async function waitForCharge(api: ApiClient, jobId: string): Promise<CleanAudioVideoJob> {

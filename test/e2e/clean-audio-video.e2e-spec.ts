@@ -1,6 +1,7 @@
 import { statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CleanAudioVideoJob } from '@vj/contracts';
+import type { CleanAudioVideoReport } from '@vj/sdk';
 import { schemaViolations } from '@vj/http-contracts';
 import { freePort, waitFor } from '@vj/local-stack';
 import { ApiClient } from '../support/api-client';
@@ -34,6 +35,16 @@ describe('clean-audio-video through the REST API, all four services', () => {
     const { integrated, truePeak } = await loudness(output);
     expect(Math.abs(integrated - -19)).toBeLessThanOrEqual(1);
     expect(truePeak).toBeLessThanOrEqual(-1);
+    // Its quality report (decision 0096): what the job measured, against what we measure of the files.
+    const { body: quality } = await e2e.api.request<CleanAudioVideoReport>('GET', `/v1/clean-audio-video/${job.job_id}/report`, 'CleanAudioVideoReport');
+    expect(quality.picture).toEqual({ identical: true, source_sha256: expect.any(String), output_sha256: quality.picture.source_sha256 });
+    expect(quality.output.integrated_lufs).toBeCloseTo(integrated, 0);
+    expect(quality.output.true_peak_dbtp).toBeLessThanOrEqual(-1);
+    const source = await loudness(input);
+    expect(quality.input.integrated_lufs).toBeCloseTo(source.integrated, 0);
+    expect(quality.input.true_peak_dbtp).toBeCloseTo(source.truePeak, 0);
+    expect(quality.input.noise_floor_dbfs).toEqual(expect.any(Number));
+    expect(quality.output.noise_floor_dbfs).toEqual(expect.any(Number));
   });
 
   it("follows one create by its request id through all four services' JSON log lines", async () => {

@@ -64,6 +64,15 @@ describe('clients: the SDK and the vj CLI, end to end', () => {
     const cli = await vj(['export', job.job_id, '-o', 'exported.mp4', '--strength', '0.5']);
     expect({ code: cli.code, stdout: cli.stdout.trim() }).toEqual({ code: 0, stdout: 'wrote exported.mp4' });
     expect(await videoPacketHashes(join(e2e.dir, 'exported.mp4'))).toEqual(await videoPacketHashes(input));
+    // The quality report (decision 0096): the SDK's by the job's id alone, then the CLI's, plain and JSON.
+    const quality = await client.cleanAudioVideo.report(job.job_id);
+    expect(await client.jobs.report(job.job_id)).toEqual(quality);
+    expect(schemaViolations('CleanAudioVideoReport', quality)).toEqual([]);
+    const shown = await vj(['report', job.job_id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^input {3}loudness -?\d+\.\d LUFS, true peak -?\d+\.\d dBTP, noise floor (-?\d+\.\d dBFS|silent)$/m);
+    expect(shown.stdout).toContain(`picture copied bit for bit (sha256 ${quality.picture.output_sha256})`);
+    expect(JSON.parse((await vj(['--json', 'report', job.job_id])).stdout)).toEqual(quality);
     expect((await client.billing.balance()).available).toBeGreaterThan(0);
     await expect(new VideoJobs({ apiKey: 'vj_wrong', baseUrl: e2e.stack.apiUrl }).billing.balance()).rejects.toMatchObject({ status: 401, code: 'unauthenticated' });
   });

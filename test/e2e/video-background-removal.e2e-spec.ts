@@ -1,6 +1,7 @@
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalJob } from '@vj/contracts';
+import type { VideoBackgroundRemovalReport } from '@vj/sdk';
 import { ffmpeg as ffmpegTool } from '../../apps/render-worker/src/media/testing/media-tools';
 import { decodeAlpha, decodeGray, decodeWebmAlpha, meanAbsoluteDifference, regionMean, streamsOf, videoFrameTimes, zipEntries } from '../../apps/render-worker/src/matting/testing/matte-tools';
 import { useE2eStack } from '../support/e2e-stack';
@@ -36,7 +37,15 @@ describe('video-background-removal through the REST API, all four services', () 
     expect(streams.video).toEqual([expect.objectContaining({ codec_name: 'vp9', width: 320, height: 240 })]);
     expect(streams.video[0].tags).toMatchObject({ alpha_mode: '1' });
     expect(streams.audio).toEqual([expect.objectContaining({ codec_name: 'opus' })]);
-    expect(await decodeWebmAlpha(webm, 320, 240)).toHaveLength((await videoFrameTimes(input)).length);
+    const frames = await decodeWebmAlpha(webm, 320, 240);
+    expect(frames).toHaveLength((await videoFrameTimes(input)).length);
+    // Its quality report (decision 0096): every frame matted, counted against the delivered alpha.
+    const { body: quality } = await e2e.api.request<VideoBackgroundRemovalReport>('GET', `/v1/video-background-removal/${job.job_id}/report`, 'VideoBackgroundRemovalReport');
+    const shown = frames.filter((alpha) => alpha.filter((value) => value >= 128).length >= 0.001 * alpha.length).length;
+    expect(quality).toMatchObject({ job_id: job.job_id, frames: frames.length });
+    expect(Math.abs(quality.frames_with_person - shown)).toBeLessThanOrEqual(2);
+    expect(quality.person_frame_share).toBeCloseTo(quality.frames_with_person / frames.length, 5);
+    expect(quality.flicker).toBeLessThan(0.05);
   });
 
   it('makes an H.264 picture and an H.264 matte, frame-aligned, from a URL', async () => {
@@ -79,6 +88,11 @@ describe('video-background-removal through the REST API, all four services', () 
     for (let i = 0; i < first.length; i++) expect(meanAbsoluteDifference(again[i], first[i])).toBeLessThan(6);
     const composite = await exportOf({ background: { color: '#00b140' } });
     expect(composite.result!.files!.map((file) => file.file_name)).toEqual([`${composite.job_id}-composite.mp4`]);
+    // An export re-encodes its source's matte: its report is the source's (404 says so).
+    expect(await e2e.api.request('GET', `/v1/video-background-removal/${h264.job_id}/report`, 'RequestError')).toMatchObject({
+      status: 404,
+      body: { error: { message: expect.stringContaining('source job') } },
+    });
     // Refused: a codec the background cannot take, and an export's own id.
     expect((await e2e.api.request('POST', `/v1/video-background-removal/${source.job_id}/exports`, 'RequestError', { output_codec: 'vp9', background: { blur: 0.5 } })).status).toBe(422);
     expect((await e2e.api.request('POST', `/v1/video-background-removal/${h264.job_id}/exports`, 'RequestError', {})).status).toBe(404);

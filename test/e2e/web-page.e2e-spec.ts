@@ -140,6 +140,10 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     expect((await download.arrayBuffer()).byteLength).toBeGreaterThan(1000);
     const played = await playsFor('#compare video.preview');
     expect(played.to).toBeGreaterThan(played.from + 0.2);
+    // The quality report beside the players (decision 0096).
+    const quality = page.getByLabel('Quality report');
+    await quality.filter({ hasText: 'Picture' }).waitFor({ timeout: 10_000 });
+    expect(await quality.textContent()).toMatch(/Loudness-?\d+\.\d LUFS → -?\d+\.\d LUFS.*Picturecopied bit for bit/);
     await page.locator('#result').screenshot({ path: join(REPO_ROOT, 'reports', 'web-page-clean-audio.png') });
 
     // Another strength from the kept stems (decision 0093): a new job whose result replaces the players.
@@ -169,6 +173,7 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     expect(await link.count()).toBe(1);
     expect(await link.getAttribute('download')).toMatch(/-transparent\.webm$/);
     expect(await page.locator(preview).getAttribute('src')).toBe(await link.getAttribute('href'));
+    await page.getByLabel('Quality report').filter({ hasText: /Frames with a person\d+ of \d+/ }).waitFor({ timeout: 10_000 });
     mkdirSync(join(REPO_ROOT, 'reports'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { VideoJobs, type Job, type JobStatus, type JobType } from '@vj/sdk';
+import { VideoJobs, type Job, type JobReport, type JobStatus, type JobType } from '@vj/sdk';
 import { loadConfig } from './config';
 import { describeError, EXIT, exitCodeOf } from './exit-codes';
 import { progressView } from './progress-view';
@@ -136,6 +136,15 @@ program
     await report(async (progress) => followAndDownload(sdk, await sdk.jobs.export(jobId, body), options.output, progress));
   });
 
+program
+  .command('report')
+  .description("a COMPLETED job's quality report: clean audio's loudness, true peak and noise floor before and after and whether the picture was copied bit for bit; a background removal's frames with a person and the matte's flicker")
+  .argument('<job_id>', 'the COMPLETED job')
+  .action(async (jobId: string) => {
+    const quality = await client().jobs.report(jobId);
+    print(quality, () => reportLines(quality).join('\n'));
+  });
+
 const jobs = program.command('jobs').description('list, show or cancel jobs');
 jobs
   .command('list')
@@ -186,6 +195,21 @@ program
     const report = await billing.usage(options);
     print(report, () => [...report.rows.map((row) => `${row.day ?? row.job_type}  ${row.jobs} jobs  ${row.billed_seconds} s  ${row.credits} credits`), `total  ${report.totals.jobs} jobs  ${report.totals.credits} credits`].join('\n'));
   });
+
+function reportLines(quality: JobReport): string[] {
+  if ('frames' in quality) {
+    return [`frames ${quality.frames}, with a person ${quality.frames_with_person} (${(100 * quality.person_frame_share).toFixed(1)} %), flicker ${quality.flicker.toFixed(5)}`];
+  }
+  const level = (value: number | null, unit: string): string => (value === null ? 'silent' : `${value.toFixed(1)} ${unit}`);
+  const audio = (name: string, figures: typeof quality.input): string =>
+    `${name.padEnd(7)} loudness ${level(figures.integrated_lufs, 'LUFS')}, true peak ${level(figures.true_peak_dbtp, 'dBTP')}, noise floor ${level(figures.noise_floor_dbfs, 'dBFS')}`;
+  const { picture } = quality;
+  return [
+    audio('input', quality.input),
+    audio('output', quality.output),
+    picture.identical ? `picture copied bit for bit (sha256 ${picture.output_sha256})` : `picture CHANGED: source sha256 ${picture.source_sha256}, output ${picture.output_sha256}`,
+  ];
+}
 
 async function main(): Promise<void> {
   try {

@@ -1,4 +1,4 @@
-import type { CleanAudioVideoJob, ExportVideoBackgroundRemovalJob, FileObject, VideoBackgroundRemovalJob } from '@vj/sdk';
+import type { CleanAudioVideoJob, CleanAudioVideoReport, ExportVideoBackgroundRemovalJob, FileObject, JobReport, JobType, VideoBackgroundRemovalJob, VideoBackgroundRemovalReport } from '@vj/sdk';
 import { el } from './dom';
 import { formatBytes } from './format';
 
@@ -110,6 +110,30 @@ function remixForm(remix: (strength: number) => void): HTMLFormElement {
     remix(Number(strength.value));
   });
   return form;
+}
+
+// A job's quality report as the terms and values of a description list.
+export function reportEntries(type: JobType, report: JobReport): HTMLElement[] {
+  const rows: [string, string][] = type === 'clean-audio-video' ? audioRows(report as CleanAudioVideoReport) : cutoutRows(report as VideoBackgroundRemovalReport);
+  return rows.flatMap(([term, value]) => [el('dt', { textContent: term }), el('dd', { textContent: value })]);
+}
+
+function audioRows({ input, output, picture }: CleanAudioVideoReport): [string, string][] {
+  const level = (value: number | null, unit: string): string => (value === null ? 'silent' : `${value.toFixed(1)} ${unit}`);
+  const beforeAfter = (before: number | null, after: number | null, unit: string): string => `${level(before, unit)} → ${level(after, unit)}`;
+  return [
+    ['Loudness', beforeAfter(input.integrated_lufs, output.integrated_lufs, 'LUFS')],
+    ['True peak', beforeAfter(input.true_peak_dbtp, output.true_peak_dbtp, 'dBTP')],
+    ['Noise floor', beforeAfter(input.noise_floor_dbfs, output.noise_floor_dbfs, 'dBFS')],
+    ['Picture', picture.identical ? 'copied bit for bit' : 'changed'],
+  ];
+}
+
+function cutoutRows({ frames, frames_with_person, person_frame_share, flicker }: VideoBackgroundRemovalReport): [string, string][] {
+  return [
+    ['Frames with a person', `${frames_with_person} of ${frames} (${(100 * person_frame_share).toFixed(1)} %)`],
+    ['Flicker', flicker.toFixed(5)],
+  ];
 }
 
 const EDITOR_FILES: Record<string, string> = {

@@ -1,6 +1,6 @@
 import './styles.css';
 import type { CleanAudioVideoJob, Estimate, Job, JobType, Progress, Upload, VideoBackgroundRemovalJob, VideoJobs } from '@vj/sdk';
-import { cleanAudioView, cutoutView, type CutoutExport, type ResultView } from './compare';
+import { cleanAudioView, cutoutView, reportEntries, type CutoutExport, type ResultView } from './compare';
 import { byId } from './dom';
 import { describeError, formatBytes, formatCredits, formatPercent, isUnauthenticated, shortId } from './format';
 import { JobForm } from './job-form';
@@ -31,6 +31,7 @@ const ui = {
   result: byId('result'),
   compare: byId('compare'),
   downloads: byId('downloads'),
+  qualityReport: byId('quality-report'),
   refreshJobs: byId<HTMLButtonElement>('refresh-jobs'),
 };
 
@@ -299,6 +300,8 @@ async function follow(created: Job, type: JobType, original: File | null, remixS
   if (final.status === 'COMPLETED') {
     ui.processingProgress.value = 1;
     showResult(type, final, original, remixSource);
+    // A cut-out's export re-encodes its source's matte: the source's report is the one.
+    void showReport(type, type === 'video-background-removal' ? remixSource : final.job_id);
     announce(`Job ${shortId(final.job_id)} is COMPLETED. The result is below.`);
     void settle(final, type, createdAt);
   } else {
@@ -331,11 +334,28 @@ async function cancelJob(): Promise<void> {
   }
 }
 
+// What the job measured of its own work, beside its players; none where it has no report.
+let reportsAsked = 0;
+async function showReport(type: JobType, jobId: string): Promise<void> {
+  const asked = ++reportsAsked;
+  try {
+    const report = await client!.jobs.report(jobId);
+    // A later result asked for its own meanwhile.
+    if (asked !== reportsAsked) return;
+    ui.qualityReport.replaceChildren(...reportEntries(type, report));
+    ui.qualityReport.hidden = false;
+  } catch {
+    if (asked === reportsAsked) ui.qualityReport.hidden = true;
+  }
+}
+
 function clearResult(): void {
   resultView?.dispose();
   resultView = null;
   ui.compare.replaceChildren();
   ui.downloads.replaceChildren();
+  ui.qualityReport.replaceChildren();
+  ui.qualityReport.hidden = true;
   ui.result.hidden = true;
 }
 

@@ -10,6 +10,7 @@ export * from './requests/video-url.validator';
 export * from './schemas/api-responses.schema';
 export * from './schemas/billing-responses.schema';
 export * from './schemas/job-object.schema';
+export * from './schemas/report-responses.schema';
 export * from './schemas/schema-validator';
 export * from './requests/webhook-url.validator';
 export * from './requests/create-webhook-endpoint.dto';

@@ -3,7 +3,7 @@ import { errorFromResponse, JobFailedError, VideoJobsError } from './errors';
 import { readJobEvents, type Progress } from './follow';
 import type { paths } from './generated/api';
 import { retryingFetch, type RetryOptions } from './retrying-fetch';
-import { FINAL_STATUSES, type Balance, type Estimate, type FileObject, type Job, type JobsByType, type JobStatus, type JobType, type LedgerEntry, type Upload, type UsageReport } from './types';
+import { FINAL_STATUSES, type Balance, type Estimate, type FileObject, type Job, type JobReport, type JobsByType, type JobStatus, type JobType, type LedgerEntry, type Upload, type UsageReport } from './types';
 import { counted, putFromBrowser, uploadBody, type UploadBody, type UploadSource } from './upload-body';
 
 export interface VideoJobsOptions {
@@ -142,6 +142,14 @@ export class JobResource<T extends JobType> {
     return job as JobsByType[T]['job'];
   }
 
+  // What a COMPLETED job measured of its own work (loudness and picture copy, or the matte's figures):
+  // a conflict error until it is COMPLETED.
+  async report(jobId: string): Promise<JobsByType[T]['report']> {
+    return (await this.client.unwrap(
+      this.client.api.GET(`/v1/${this.type}/{job_id}/report` as '/v1/clean-audio-video/{job_id}/report', { params: { path: { job_id: jobId } } }),
+    )) as JobsByType[T]['report'];
+  }
+
   async cancel(jobId: string): Promise<JobsByType[T]['job']> {
     return (await this.client.unwrap(
       this.client.api.POST(`/v1/${this.type}/{job_id}/cancel` as '/v1/clean-audio-video/{job_id}/cancel', { params: { path: { job_id: jobId } } }),
@@ -180,6 +188,11 @@ export class Jobs {
 
   async cancel(jobId: string): Promise<Job> {
     return this.resourceOf(await this.typeOf(jobId)).cancel(jobId);
+  }
+
+  // A COMPLETED job's quality report by its id alone (JobResource.report).
+  async report(jobId: string): Promise<JobReport> {
+    return this.resourceOf(await this.typeOf(jobId)).report(jobId);
   }
 
   // An export of a COMPLETED job by its id alone (JobResource.export): the body must suit its type.

@@ -20,10 +20,13 @@ export type LedgerEntry = Schemas['LedgerPage']['data'][number];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type CleanAudioVideoReport = Schemas['CleanAudioVideoReport'];
+export type VideoBackgroundRemovalReport = Schemas['VideoBackgroundRemovalReport'];
+export type JobReport = CleanAudioVideoReport | VideoBackgroundRemovalReport;
 
 export interface JobsByType {
-  'clean-audio-video': { job: CleanAudioVideoJob; create: CreateCleanAudioVideoJob; export: ExportCleanAudioVideoJob };
-  'video-background-removal': { job: VideoBackgroundRemovalJob; create: CreateVideoBackgroundRemovalJob; export: ExportVideoBackgroundRemovalJob };
+  'clean-audio-video': { job: CleanAudioVideoJob; create: CreateCleanAudioVideoJob; export: ExportCleanAudioVideoJob; report: CleanAudioVideoReport };
+  'video-background-removal': { job: VideoBackgroundRemovalJob; create: CreateVideoBackgroundRemovalJob; export: ExportVideoBackgroundRemovalJob; report: VideoBackgroundRemovalReport };
 }
 
 export const FINAL_STATUSES: readonly JobStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED'];

@@ -10,12 +10,14 @@ import { DeleteJobService } from './delete-job.service';
 import { ApiJobEventStream, ApiReadWait } from './follow-openapi';
 import { JobFollowResponder } from './job-follow-responder';
 import { JobIdPipe } from './job-id.pipe';
+import { JobReportService, type JobReport } from './job-report.service';
 
-// How one job type's routes are named: its path segment, its job's schema, the stem of its operation
-// ids and the noun its summaries use.
+// How one job type's routes are named: its path segment, its job's schema, its quality report's
+// schema, the stem of its operation ids and the noun its summaries use.
 export interface JobResourceNames {
   type: JobType;
   schema: SchemaId;
+  reportSchema: SchemaId;
   operation: string;
   noun: string;
 }
@@ -25,13 +27,14 @@ export interface JobResourceNames {
 // body differs per type) and its own @Controller path; Nest and Swagger read these inherited routes
 // as the controller's own.
 export function JobResourceController(names: JobResourceNames) {
-  const { type, schema, operation, noun } = names;
+  const { type, schema, reportSchema, operation, noun } = names;
 
   abstract class JobResource {
     constructor(
       protected readonly cancelJob: CancelJobService,
       protected readonly deleteJob: DeleteJobService,
       protected readonly follow: JobFollowResponder,
+      protected readonly reports: JobReportService,
     ) {}
 
     @Operation(`get${operation}Job`, `Get a ${noun} job`)
@@ -58,6 +61,18 @@ export function JobResourceController(names: JobResourceNames) {
       @Res() res: ServerResponse,
     ): Promise<void> {
       return this.follow.stream(accountId, type, jobId, lastEventId, res);
+    }
+
+    @Operation(
+      `get${operation}JobReport`,
+      `Get a COMPLETED ${noun} job's quality report`,
+      'What the job measured of its own work, outside the job object: 409 until the job is COMPLETED, 404 for a job without one (a cut-out export: see its source job).',
+    )
+    @Get(':job_id/report')
+    @ApiBody(200, reportSchema, 'the quality report')
+    @ApiRequestErrors(404, 409)
+    report(@AccountId() accountId: string, @Param('job_id', JobIdPipe) jobId: string): Promise<JobReport> {
+      return this.reports.get(accountId, type, jobId);
     }
 
     @Operation(`cancel${operation}Job`, `Cancel a ${noun} job`, 'Nothing is charged for a cancelled job.')

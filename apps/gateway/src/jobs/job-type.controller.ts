@@ -11,6 +11,7 @@ import { DeleteJobService } from './delete-job.service';
 import { ApiCreateWait } from './follow-openapi';
 import { Idempotency, type IdempotencyInput } from './idempotency.decorators';
 import { JobFollowResponder } from './job-follow-responder';
+import { JobReportService } from './job-report.service';
 import { JobResourceController } from './job-resource.controller';
 import type { GatewayJobType, JobCreateBody } from './types/gateway-job-type';
 
@@ -30,8 +31,9 @@ export function jobTypeController<T extends JobType>(jobType: GatewayJobType<T, 
       cancelJob: CancelJobService,
       deleteJob: DeleteJobService,
       follow: JobFollowResponder,
+      reports: JobReportService,
     ) {
-      super(cancelJob, deleteJob, follow);
+      super(cancelJob, deleteJob, follow, reports);
     }
 
     @Operation(`create${operation}Job`, `Create a ${noun} job`, 'Accepted at once (202, PROCESSING, credits_estimated); the work runs asynchronously. Follow it with GET (Prefer: wait=N), the events stream or a webhook.')

@@ -5,6 +5,7 @@ import type { GatewayConfig } from '../gateway.env';
 import { IdentityModule } from '../identity';
 import { UploadsModule } from '../uploads';
 import { CancelJobService } from './cancel-job.service';
+import { JobReportService } from './job-report.service';
 import { CreateJobService } from './create-job.service';
 import { DeleteJobService } from './delete-job.service';
 import { EstimatesController } from './estimates.controller';
@@ -43,6 +44,7 @@ import { VideoInputResolver } from './video-input.resolver';
     FollowJobService,
     JobFollowResponder,
     CancelJobService,
+    JobReportService,
     DeleteJobService,
   ],
 })

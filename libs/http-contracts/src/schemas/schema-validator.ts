@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { balanceSchema, estimateSchema, ledgerPageSchema, usageReportSchema } from './billing-responses.schema';
 import { healthSchema, jobListSchema, requestErrorSchema, uploadSchema } from './api-responses.schema';
 import { cleanAudioVideoJobSchema, fileObjectSchema, jobErrorSchema, videoBackgroundRemovalJobSchema } from './job-object.schema';
+import { cleanAudioVideoReportSchema, videoBackgroundRemovalReportSchema } from './report-responses.schema';
 import {
   webhookDefaultSecretSchema,
   webhookDeliveryPageSchema,
@@ -18,6 +19,8 @@ export const ALL_SCHEMAS = [
   jobErrorSchema,
   videoBackgroundRemovalJobSchema,
   cleanAudioVideoJobSchema,
+  videoBackgroundRemovalReportSchema,
+  cleanAudioVideoReportSchema,
   requestErrorSchema,
   jobListSchema,
   uploadSchema,

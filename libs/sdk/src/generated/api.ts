@@ -173,6 +173,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clean-audio-video/{job_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a COMPLETED clean-audio job's quality report
+         * @description What the job measured of its own work, outside the job object: 409 until the job is COMPLETED, 404 for a job without one (a cut-out export: see its source job).
+         */
+        get: operations["getCleanAudioVideoJobReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/estimates": {
         parameters: {
             query?: never;
@@ -322,6 +342,26 @@ export interface paths {
          * @description A new job (202, PROCESSING, credits_estimated) that delivers the source job again from what it kept, without running the model, at the export price. The source must be COMPLETED (else 409) and its files still kept (else 404).
          */
         post: operations["exportVideoBackgroundRemovalJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/video-background-removal/{job_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a COMPLETED background-removal job's quality report
+         * @description What the job measured of its own work, outside the job object: 409 until the job is COMPLETED, 404 for a job without one (a cut-out export: see its source job).
+         */
+        get: operations["getVideoBackgroundRemovalJobReport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -581,6 +621,34 @@ export interface components {
             /** @enum {string} */
             status: "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
         } & (unknown & unknown & unknown);
+        CleanAudioVideoReport: {
+            /** @description the source's audio as uploaded */
+            input: {
+                /** @description EBU R128 integrated loudness, LUFS */
+                integrated_lufs: number | null;
+                /** @description the 10th percentile of the 100 ms RMS levels, digital silence left out, dBFS */
+                noise_floor_dbfs: number | null;
+                /** @description EBU R128 true peak, dBTP */
+                true_peak_dbtp: number | null;
+            };
+            /** Format: uuid */
+            job_id: string;
+            /** @description the delivered audio */
+            output: {
+                /** @description EBU R128 integrated loudness, LUFS */
+                integrated_lufs: number | null;
+                /** @description the 10th percentile of the 100 ms RMS levels, digital silence left out, dBFS */
+                noise_floor_dbfs: number | null;
+                /** @description EBU R128 true peak, dBTP */
+                true_peak_dbtp: number | null;
+            };
+            /** @description SHA-256 of the source's picture packets as read, and of those written into the delivered file */
+            picture: {
+                identical: boolean;
+                output_sha256: string;
+                source_sha256: string;
+            };
+        };
         /** @description What the person is put on: exactly one of color, blur or image_url. The result is then one opaque H.264 MP4 with the sound. */
         CompositeBackground: {
             /** @description the original picture blurred behind the person: 0 barely, 1 the most */
@@ -792,6 +860,17 @@ export interface components {
             /** @enum {string} */
             status: "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
         } & (unknown & unknown & unknown);
+        VideoBackgroundRemovalReport: {
+            /** @description mean frame-to-frame change of the matte's alpha (0 to 1) where the picture itself stood still */
+            flicker: number;
+            /** @description frames matted */
+            frames: number;
+            /** @description frames whose matte shows a person (at least 0.1 % of the picture) */
+            frames_with_person: number;
+            /** Format: uuid */
+            job_id: string;
+            person_frame_share: number;
+        };
         WebhookDefaultSecret: {
             /** Format: date-time */
             previous_secret_expires_at: string | null;
@@ -2733,6 +2812,186 @@ export interface operations {
             };
         };
     };
+    getCleanAudioVideoJobReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the quality report */
+            200: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CleanAudioVideoReport"];
+                };
+            };
+            /** @description request error */
+            401: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            404: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            409: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description rate_limited: too many requests for this API key, or the account has its most jobs PROCESSING; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            503: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+        };
+    };
     createEstimate: {
         parameters: {
             query: {
@@ -4580,6 +4839,186 @@ export interface operations {
             };
             /** @description request error */
             422: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description rate_limited: too many requests for this API key, or the account has its most jobs PROCESSING; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            503: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+        };
+    };
+    getVideoBackgroundRemovalJobReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the quality report */
+            200: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideoBackgroundRemovalReport"];
+                };
+            };
+            /** @description request error */
+            401: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            404: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            409: {
                 headers: {
                     /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
                     "RateLimit-Limit"?: number;

@@ -3,7 +3,7 @@ import { CreateCleanAudioVideoDto, ExportCleanAudioVideoDto } from '@vj/http-con
 import type { GatewayJobType } from './gateway-job-type';
 
 export const CLEAN_AUDIO_VIDEO: GatewayJobType<'clean-audio-video', CreateCleanAudioVideoDto> = {
-  names: { type: 'clean-audio-video', schema: 'CleanAudioVideoJob', operation: 'CleanAudioVideo', noun: 'clean-audio' },
+  names: { type: 'clean-audio-video', schema: 'CleanAudioVideoJob', reportSchema: 'CleanAudioVideoReport', operation: 'CleanAudioVideo', noun: 'clean-audio' },
   body: CreateCleanAudioVideoDto,
   options: (body) => ({
     strength: body.strength ?? CLEAN_AUDIO_DEFAULTS.strength,

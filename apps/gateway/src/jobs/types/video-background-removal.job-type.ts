@@ -3,7 +3,7 @@ import { CreateVideoBackgroundRemovalDto, ExportVideoBackgroundRemovalDto, type 
 import type { GatewayJobType } from './gateway-job-type';
 
 export const VIDEO_BACKGROUND_REMOVAL: GatewayJobType<'video-background-removal', CreateVideoBackgroundRemovalDto> = {
-  names: { type: 'video-background-removal', schema: 'VideoBackgroundRemovalJob', operation: 'VideoBackgroundRemoval', noun: 'background-removal' },
+  names: { type: 'video-background-removal', schema: 'VideoBackgroundRemovalJob', reportSchema: 'VideoBackgroundRemovalReport', operation: 'VideoBackgroundRemoval', noun: 'background-removal' },
   body: CreateVideoBackgroundRemovalDto,
   options: (body) => ({
     ...deliverable(body),

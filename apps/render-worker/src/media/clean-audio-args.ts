@@ -15,17 +15,21 @@ const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
 
 // The first audio stream as raw PCM on stdout. The first sample is placed at the file's time 0
 // (silence is inserted if the audio starts late) and gaps are filled, so the raw file lines up
-// with the copied picture. Decoding stops a second past the limit: metadata can lie.
+// with the copied picture. Decoding stops a second past the limit: metadata can lie. The same
+// decoding is measured as it is (measuringFilter, a second output): the source's loudness, which
+// normalize_loudness false aims at, and its figures for the quality report, at no second decode. Not
+// quiet: ebur128 prints its summary at info level.
 export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): string[] {
+  const limit = ['-t', String(maxAudioSeconds + 1)];
   return [
-    ...QUIET,
+    '-hide_banner', '-nostdin', '-nostats',
     ...userFileInput(inputPath),
-    '-map', '0:a:0',
-    '-t', String(maxAudioSeconds + 1),
+    '-map', '0:a:0', ...limit,
     '-af', 'aresample=async=1:first_pts=0',
     ...PCM_FORMAT,
     '-c:a', 'pcm_s16le',
     'pipe:1',
+    '-map', '0:a:0', ...limit, '-af', measuringFilter(INPUT_LEVELS), '-f', 'null', '-',
   ];
 }
 
@@ -35,17 +39,10 @@ export const INPUT_LEVELS = 'input-levels.txt';
 export const OUTPUT_LEVELS = 'output-levels.txt';
 
 // The denoiser's stems (rnnoise-filter.mjs --stems: 4 channels of s16le) kept as one lossless FLAC for
-// exports (decision 0093). With the user's file, the same run measures it (measureLoudnessArgs): an
-// export with normalize_loudness false keeps its loudness, and the quality report shows it.
+// exports (decision 0093).
 const STEMS_FORMAT = ['-f', 's16le', '-ar', String(PCM_SAMPLE_RATE), '-ac', '4'];
-export function keepStemsArgs(stemsRawPath: string, flacPath: string, measuredFile: string | null): string[] {
-  return [
-    '-hide_banner', '-nostdin', '-nostats', '-y',
-    ...STEMS_FORMAT, ...ownInput(stemsRawPath),
-    ...(measuredFile ? userFileInput(measuredFile) : []),
-    '-map', '0:a', '-c:a', 'flac', '-compression_level', '0', '-f', 'flac', flacPath,
-    ...(measuredFile ? ['-map', '1:a:0', '-af', measuringFilter(INPUT_LEVELS), '-f', 'null', '-'] : []),
-  ];
+export function keepStemsArgs(stemsRawPath: string, flacPath: string): string[] {
+  return [...QUIET, '-y', ...STEMS_FORMAT, ...ownInput(stemsRawPath), '-map', '0:a', '-c:a', 'flac', '-compression_level', '0', '-f', 'flac', flacPath];
 }
 
 // Kept stems back as raw 4-channel s16le on stdout, for remix-stems.mjs.
@@ -57,8 +54,8 @@ function rawAudioInput(rawPath: string): string[] {
   return [...PCM_FORMAT, ...ownInput(rawPath)];
 }
 
-// ebur128 prints its summary at info level, so this one is not quiet. `input` is userFileInput() for
-// the user's file, tapInput() for our mux's audio; the levels for the noise floor go to `levelsFile`.
+// ebur128 prints its summary at info level, so this one is not quiet. `input` is tapInput() for our
+// mux's audio; the levels for the noise floor go to `levelsFile`.
 export function measureLoudnessArgs(input: readonly string[], levelsFile: string): string[] {
   return ['-hide_banner', '-nostdin', '-nostats', ...input, '-map', '0:a:0', '-af', measuringFilter(levelsFile), '-f', 'null', '-'];
 }

@@ -37,13 +37,14 @@ function saveMeter(path: string, { integratedLufs, truePeakDb }: LoudnessMeasure
   writeFileSync(path, new Float64Array(new Array<number>(40).fill(0).flatMap(() => [frameEnergy, 10 ** (truePeakDb / 20)])));
 }
 
-type Step = 'probe' | 'decode' | 'measure' | 'measure input' | 'mux';
+type Step = 'probe' | 'decode' | 'measure' | 'mux';
 
 interface Script {
   probe?: () => Promise<string>;
   // The decoded, denoised PCM: its byte count, or a failure; `pauseMs` holds back its second half.
   decode?: () => Promise<{ bytes: number; decoderStderr?: string; pauseMs?: number }>;
-  // `call` counts the denoiser's and the delivered audio's measurements, from 0 (-1: the user's file).
+  // `call` counts the denoiser's and the delivered audio's measurements, from 0 (-1: the user's file,
+  // measured by its decoder).
   measure?: (input: string, call: number) => Promise<string>;
   mux?: (args: readonly string[]) => Promise<void>;
   // What the denoiser says it removed in the low band: by default as much as the input held there
@@ -67,14 +68,6 @@ class ScriptedRunner implements CommandRunner {
       this.steps.push('probe');
       return { stdout: await (this.script.probe ?? (() => Promise.resolve(PROBE_H264)))(), stderrTail: '' };
     }
-    if (command.args.some((arg) => arg.startsWith('ebur128=peak=true:framelog=verbose'))) {
-      // The user's file, measured for its own loudness or for the quality report: not counted in `call`.
-      this.steps.push('measure input');
-      const input = command.args[command.args.indexOf('-i') + 1];
-      const stderrTail = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))(input, -1);
-      writeLevels(command);
-      return { stdout: '', stderrTail };
-    }
     await this.mux(command.args);
     return { stdout: '', stderrTail: '' };
   }
@@ -86,6 +79,9 @@ class ScriptedRunner implements CommandRunner {
     expect(commands.map((c) => c.file)).toEqual(['ffmpeg', process.execPath]);
     const decoded: NonNullable<Script['decode']> = this.script.decode ?? (() => Promise.resolve({ bytes: 96_000 }));
     const { bytes, decoderStderr = '', pauseMs = 0 } = await decoded();
+    // The decoder's second output measures the user's file as it is.
+    const source = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))('/w/in.mp4', -1);
+    writeLevels(commands[0]);
     async function* halves(): AsyncGenerator<Buffer> {
       yield Buffer.alloc(bytes / 2);
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
@@ -101,7 +97,7 @@ class ScriptedRunner implements CommandRunner {
     writeFileSync(lowBandPath, Buffer.alloc(bytes));
     writeFileSync(lowBandEnergyPath(lowBandPath), JSON.stringify(this.script.lowBand ?? { inputEnergy: 1, removedEnergy: 1 }));
     return [
-      { stdout: '', stderrTail: decoderStderr },
+      { stdout: '', stderrTail: `${decoderStderr}\n${source}` },
       { stdout: '', stderrTail: '' },
     ];
   }
@@ -136,8 +132,8 @@ class ScriptedRunner implements CommandRunner {
 
 // The levels a measuring run writes for the noise floor, in its folder: a floor of -52.5 dBFS.
 function writeLevels(command: ProcessCommand): void {
-  const filter = command.args[command.args.indexOf('-af') + 1];
-  writeFileSync(join(command.cwd ?? '.', /file=([\w.-]+)$/.exec(filter)![1]), 'lavfi.astats.Overall.RMS_level=-52.5\n');
+  const filter = command.args.find((arg) => arg.startsWith('ebur128='))!;
+  writeFileSync(join(command.cwd!, /file=([\w.-]+)$/.exec(filter)![1]), 'lavfi.astats.Overall.RMS_level=-52.5\n');
 }
 
 describe('cleanAudioVideo', () => {
@@ -161,7 +157,7 @@ describe('cleanAudioVideo', () => {
   it('probes, denoises, measures, muxes with the loudness gain and checks the delivered file', async () => {
     const runner = new ScriptedRunner({ measure: (_input, call) => Promise.resolve(call === 0 ? summary(-25, -10) : summary(-19.1, -4)) });
     const result = await cleanAudioVideo(request(runner));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux', 'measure']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux', 'measure']);
     expect(result).toEqual({
       outputPath: join(workDir, 'clean-audio.mp4'),
       contentType: 'video/mp4',
@@ -201,14 +197,14 @@ describe('cleanAudioVideo', () => {
     expect(progress.at(-1)).toBe(0.9);
   });
 
-  it("opens the user's file fenced in every run that reads it: probe, decode, loudness and mux", async () => {
+  it("opens the user's file fenced in every run that reads it: probe, decode (which measures it too) and mux", async () => {
     const runner = new ScriptedRunner({
       measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input === 'pipe:0' ? summary(-25, -10) : summary(-22, -7)),
     });
     await cleanAudioVideo(request(runner, { options: { ...CLEAN_AUDIO_DEFAULTS, normalize_loudness: false } }));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux', 'measure']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux', 'measure']);
     const readers = runner.args.filter((args) => args.includes('/w/in.mp4'));
-    expect(readers).toHaveLength(4);
+    expect(readers).toHaveLength(3);
     for (const args of readers) {
       const i = args.indexOf('/w/in.mp4');
       expect(args.slice(i - 7, i + 1)).toEqual([
@@ -249,7 +245,7 @@ describe('cleanAudioVideo', () => {
       measure: (input) => Promise.resolve(input === '/w/in.mp4' ? summary(-22, -6) : input === 'pipe:0' ? summary(-25, -10) : summary(-22, -7)),
     });
     const result = await cleanAudioVideo(request(runner, { options: { ...CLEAN_AUDIO_DEFAULTS, normalize_loudness: false } }));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux', 'measure']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux', 'measure']);
     expect(runner.muxes[0]).toContain('volume=3.00dB');
     expect(result.measuredLufs).toBe(-22);
   });
@@ -257,7 +253,7 @@ describe('cleanAudioVideo', () => {
   it('leaves silent audio as it is', async () => {
     const runner = new ScriptedRunner({ measure: () => Promise.resolve(summary(-70, -Infinity)) });
     const result = await cleanAudioVideo(request(runner));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux']);
     expect(runner.muxes[0]).not.toContain('-af');
     expect(result.measuredLufs).toBeUndefined();
   });
@@ -268,7 +264,7 @@ describe('cleanAudioVideo', () => {
       measure: (_input, call) => Promise.resolve(call <= 0 ? summary(-21, -3) : delivered[call - 1]),
     });
     const result = await cleanAudioVideo(request(runner));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', 'mux', 'measure', 'mux', 'measure']);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'mux', 'measure', 'mux', 'measure']);
     expect(runner.muxes[0]).toContain('volume=2.00dB,alimiter=limit=0.7943:attack=1:release=20:level=false:latency=true');
     expect(runner.muxes[1]).toContain('volume=2.00dB,alimiter=limit=0.6683:attack=1:release=20:level=false:latency=true');
     expect(result.measuredLufs).toBe(-19.2);
@@ -280,7 +276,7 @@ describe('cleanAudioVideo', () => {
       measure: (_input, call) => Promise.resolve(call <= 0 ? summary(-21, -3) : delivered[call - 1]),
     });
     const result = await cleanAudioVideo(request(runner));
-    expect(runner.steps).toEqual(['probe', 'decode', 'measure', 'measure input', ...Array<Step[]>(4).fill(['mux', 'measure']).flat()]);
+    expect(runner.steps).toEqual(['probe', 'decode', 'measure', ...Array<Step[]>(4).fill(['mux', 'measure']).flat()]);
     expect(runner.muxes[2]).toContain('volume=2.80dB,alimiter=limit=0.6683:attack=1:release=20:level=false:latency=true');
     // The last planned encode peaked 0.6 dB over: scaled down by that plus a 0.5 dB margin.
     expect(runner.muxes[3]).toContain('volume=2.80dB,alimiter=limit=0.6683:attack=1:release=20:level=false:latency=true,volume=-1.10dB');

@@ -22,7 +22,7 @@ import { denoiseParts, MIN_PART_SECONDS } from './denoise-parts';
 import { lowBandWeight, readLowBandEnergy, removeLowBand, type LowBandEnergy } from './low-band';
 import { Deadline } from './deadline';
 import { damagedInputError, damageIn, forUser, truncationIn } from './input-damage';
-import { MAX_DECODED_PICTURE, userFileInput } from './input-fence';
+import { MAX_DECODED_PICTURE } from './input-fence';
 import { refusalIn } from './input-refusal';
 import {
   firstLoudnessPlan,
@@ -135,14 +135,13 @@ export async function cleanAudioVideo(request: CleanAudioVideoRequest): Promise<
   }
 }
 
-// What runs beside the encodes: the user's audio as measured, and the stems when kept.
-interface SideWork {
-  input: AudioFigures;
-  stems?: KeptStems;
-}
+// A denoising of the user's file, with the source's figures its decoder measured.
+type DecodedAndDenoised = PartsMeasurement & { input: AudioFigures };
 
 interface Denoised {
   seconds: number;
+  // The source's audio, as its decoding measured it (or, for an export, as its source job kept it).
+  input: AudioFigures;
   measured: LoudnessMeasurement;
   // What the denoiser took from the low band, with the weight it is given back with; null for none.
   lowBand: MuxPlan['lowBand'];
@@ -160,8 +159,8 @@ class CleanAudioJob {
   private readonly ffmpegPath: string;
   private readonly maxAudioSeconds: number;
   private readonly deadline: Deadline;
-  // Stops the side work when the encode fails: the job fails, its stems and measures are not needed.
-  private readonly stopSideWork = new AbortController();
+  // Stops keeping the stems when the encode fails: the job fails, the stems are not needed.
+  private readonly stopKeeping = new AbortController();
 
   constructor(private readonly request: CleanAudioVideoRequest) {
     this.runner = request.runner ?? new ProcessRunner();
@@ -187,19 +186,17 @@ class CleanAudioJob {
     const format = outputFormatFor(probe);
     this.checkAudioLength(probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0);
     const probedSeconds = probe.audio?.durationSeconds ?? probe.durationSeconds ?? 0;
-    const { seconds: audioSeconds, measured, lowBand, lowBandEnergy } = request.fromStems ? await this.remix(request.fromStems) : await this.denoise(probedSeconds);
+    const { seconds: audioSeconds, input, measured, lowBand, lowBandEnergy } = request.fromStems ? await this.remix(request.fromStems) : await this.denoise(probedSeconds);
     request.onProgress?.(DENOISE_SHARE);
     // "false keeps the input loudness" (docs/spec/api-v1.md): then the input's own loudness is the target,
     // which makes up for the level the mono downmix takes off stereo (3 LU for centred sound). An
     // export's input is a delivered file: its source was measured and kept with the stems.
-    const knownInput = request.fromStems?.input ?? (request.options.normalize_loudness ? null : await this.measureUsersFile());
     // Silence (no block over the gate) keeps its level: no gain is aimed at.
-    const targetLufs = request.options.normalize_loudness ? request.options.target_lufs : (knownInput?.integratedLufs ?? -Infinity);
+    const targetLufs = request.options.normalize_loudness ? request.options.target_lufs : (input.integratedLufs ?? -Infinity);
     request.onProgress?.(DENOISE_SHARE + (1 - DENOISE_SHARE) / 2);
     this.outputPath = join(request.workDir, `clean-audio.${format.fileExtension}`);
-    // On the other core while the encodes run (they are mostly one ffmpeg at a time): the stems kept,
-    // and the user's file measured by the same run unless it already was.
-    const sideWork = this.sideWork(lowBandEnergy, knownInput);
+    // Kept on the other core while the encodes run: they are mostly one ffmpeg at a time.
+    const keeping = request.keepStemsAt === undefined ? Promise.resolve(undefined) : this.keepStems(request.keepStemsAt, lowBandEnergy, input);
     const encoding = this.encode(
       {
         inputPath: request.inputPath,
@@ -214,8 +211,7 @@ class CleanAudioJob {
       measured,
       targetLufs,
     );
-    const [delivered, side] = await bothOrNeither(encoding, sideWork, () => this.stopSideWork.abort());
-    const { input, stems } = side;
+    const [delivered, stems] = await bothOrNeither(encoding, keeping, () => this.stopKeeping.abort());
     return {
       outputPath: this.outputPath,
       contentType: format.contentType,
@@ -227,21 +223,10 @@ class CleanAudioJob {
     };
   }
 
-  // The stems kept (keepStemsAt), and the user's file measured unless `known`.
-  private async sideWork(lowBandEnergy: LowBandEnergy, known: AudioFigures | null): Promise<SideWork> {
-    const { keepStemsAt } = this.request;
-    if (keepStemsAt === undefined) return { input: known ?? (await this.measureUsersFile(this.stopSideWork.signal)) };
-    const signal = this.request.signal ? AbortSignal.any([this.request.signal, this.stopSideWork.signal]) : this.stopSideWork.signal;
-    try {
-      const { stderrTail } = await this.runner.run(
-        { file: this.ffmpegPath, args: keepStemsArgs(this.stemsRawPath, keepStemsAt, known ? null : this.request.inputPath), cwd: this.request.workDir },
-        { timeoutMs: this.deadline.remainingMs(), signal },
-      );
-      const input = known ?? (await this.figures(stderrTail, INPUT_LEVELS));
-      return { input, stems: { path: keepStemsAt, lowBandEnergy, input } };
-    } catch (error) {
-      throw this.refusal(error) ?? error;
-    }
+  private async keepStems(flacPath: string, lowBandEnergy: LowBandEnergy, input: AudioFigures): Promise<KeptStems> {
+    const signal = this.request.signal ? AbortSignal.any([this.request.signal, this.stopKeeping.signal]) : this.stopKeeping.signal;
+    await this.runner.run({ file: this.ffmpegPath, args: keepStemsArgs(this.stemsRawPath, flacPath) }, { timeoutMs: this.deadline.remainingMs(), signal });
+    return { path: flacPath, lowBandEnergy, input };
   }
 
   // A measuring run's figures: ebur128's summary in its stderr, the levels it wrote to `levelsFile`.
@@ -275,6 +260,7 @@ class CleanAudioJob {
       const weight = lowBandWeight([stems.lowBandEnergy]);
       return {
         seconds,
+        input: stems.input,
         measured: await readDenoisedLoudness([{ path: meterPath }]),
         lowBand: weight > 0 ? { path: this.lowBandPath, weight } : null,
         lowBandEnergy: stems.lowBandEnergy,
@@ -333,7 +319,7 @@ class CleanAudioJob {
     let written = (): number => 0;
     const onProgress = request.onProgress;
     const ticker = onProgress && setInterval(() => onProgress(DENOISE_SHARE * Math.min(1, written() / expectedBytes)), PROGRESS_TICK_MS);
-    let measured: PartsMeasurement;
+    let measured: DecodedAndDenoised;
     try {
       const countFrom = (bytes: () => number): void => void (written = bytes);
       measured = maxParts > 1 && probedSeconds >= 2 * MIN_PART_SECONDS ? await this.denoiseInParts(maxParts, countFrom) : await this.denoiseStreamed(countFrom);
@@ -346,6 +332,7 @@ class CleanAudioJob {
     const weight = lowBandWeight(measured.lowBand);
     return {
       seconds,
+      input: measured.input,
       measured: measured.loudness,
       lowBand: weight > 0 ? { path: this.lowBandPath, weight } : null,
       lowBandEnergy: {
@@ -356,7 +343,7 @@ class CleanAudioJob {
   }
 
   // ffmpeg decode | rnnoise-filter > raw file, streamed: one denoiser, measuring what it writes.
-  private async denoiseStreamed(countFrom: (bytes: () => number) => void): Promise<PartsMeasurement> {
+  private async denoiseStreamed(countFrom: (bytes: () => number) => void): Promise<DecodedAndDenoised> {
     const { request } = this;
     const meterPath = `${this.rawPath}.loudness`;
     // Read first: a spent budget throws before the file is opened.
@@ -369,8 +356,8 @@ class CleanAudioJob {
         signal: request.signal,
         stdout: raw,
       });
-      this.checkDecoded(decoded.stderrTail);
-      return { loudness: await readDenoisedLoudness([{ path: meterPath }]), lowBand: [await readLowBandEnergy(this.lowBandPath)] };
+      const input = await this.decodedInput(decoded.stderrTail);
+      return { input, loudness: await readDenoisedLoudness([{ path: meterPath }]), lowBand: [await readLowBandEnergy(this.lowBandPath)] };
     } catch (error) {
       throw error instanceof ProcessFailedError && error.pipeStage === 0 ? this.decoderFailure(error) : error;
     } finally {
@@ -383,21 +370,22 @@ class CleanAudioJob {
 
   // Long audio on a worker with cores to spare: decoded to a file, denoised in parts at once (one
   // denoiser each, denoise-parts.ts), each measuring its part.
-  private async denoiseInParts(maxParts: number, countFrom: (bytes: () => number) => void): Promise<PartsMeasurement> {
+  private async denoiseInParts(maxParts: number, countFrom: (bytes: () => number) => void): Promise<DecodedAndDenoised> {
     const { request } = this;
     const pcmPath = join(request.workDir, 'decoded.s16le');
     let written = 0;
     countFrom(() => written);
     try {
+      let input: AudioFigures;
       try {
         const decoded = await this.runner.run(this.decodeCommand(), { timeoutMs: this.deadline.remainingMs(), signal: request.signal, stdout: createWriteStream(pcmPath) });
-        this.checkDecoded(decoded.stderrTail);
+        input = await this.decodedInput(decoded.stderrTail);
       } catch (error) {
         throw error instanceof ProcessFailedError ? this.decoderFailure(error) : error;
       }
       const decodedBytes = (await stat(pcmPath)).size;
       if (decodedBytes === 0) throw noSound();
-      return await denoiseInParts({
+      const denoised = await denoiseInParts({
         runner: this.runner,
         denoiser: (meterPath, lowBandPath, stemsPath) => this.denoiser(meterPath, lowBandPath, stemsPath),
         pcmPath,
@@ -409,6 +397,7 @@ class CleanAudioJob {
         signal: request.signal,
         onBytes: (total) => void (written = total),
       });
+      return { ...denoised, input };
     } finally {
       await rm(pcmPath, { force: true });
     }
@@ -423,13 +412,16 @@ class CleanAudioJob {
     return this.request.keepStemsAt === undefined ? undefined : this.stemsRawPath;
   }
 
+  // In the job's folder: the measuring output names its levels file relative to it (noise-floor.ts).
   private decodeCommand(): ProcessCommand {
-    return { file: this.ffmpegPath, args: decodeAudioArgs(this.request.inputPath, this.maxAudioSeconds) };
+    return { file: this.ffmpegPath, args: decodeAudioArgs(this.request.inputPath, this.maxAudioSeconds), cwd: this.request.workDir };
   }
 
-  private checkDecoded(stderrTail: string): void {
+  // A decoder that finished: whole, and the source's figures as its second output measured them.
+  private async decodedInput(stderrTail: string): Promise<AudioFigures> {
     const truncated = truncationIn(stderrTail);
     if (truncated) throw damagedInputError(truncated, this.request.inputPath);
+    return this.figures(stderrTail, INPUT_LEVELS);
   }
 
   // The decoder reads only the input, with arguments fixed by the probe: its failure is the file's.
@@ -440,19 +432,6 @@ class CleanAudioJob {
         { type: 'undecodable_audio', message: forUser(lastLine(error.stderrTail), this.request.inputPath) },
       ])
     );
-  }
-
-  private async measureUsersFile(stop?: AbortSignal): Promise<AudioFigures> {
-    const signal = stop && this.request.signal ? AbortSignal.any([this.request.signal, stop]) : (stop ?? this.request.signal);
-    try {
-      const { stderrTail } = await this.runner.run(
-        { file: this.ffmpegPath, args: measureLoudnessArgs(userFileInput(this.request.inputPath), INPUT_LEVELS), cwd: this.request.workDir },
-        { timeoutMs: this.deadline.remainingMs(), signal },
-      );
-      return await this.figures(stderrTail, INPUT_LEVELS);
-    } catch (error) {
-      throw this.refusal(error) ?? error;
-    }
   }
 
   private async mux(plan: MuxPlan): Promise<void> {

@@ -250,6 +250,13 @@ describe('cleanAudioVideo', () => {
     expect(result.measuredLufs).toBe(-22);
   });
 
+  it('completes, its report leaving out what the decoder did not measure, when the source prints no loudness summary', async () => {
+    const runner = new ScriptedRunner({ measure: (input) => Promise.resolve(input === '/w/in.mp4' ? '' : summary(-25, -10)) });
+    const result = await cleanAudioVideo(request(runner));
+    expect(result.quality.input).toEqual({ integratedLufs: null, truePeakDb: null, noiseFloorDb: -52.5 });
+    expect(result.quality.output.integratedLufs).toBe(-25);
+  });
+
   it('leaves silent audio as it is', async () => {
     const runner = new ScriptedRunner({ measure: () => Promise.resolve(summary(-70, -Infinity)) });
     const result = await cleanAudioVideo(request(runner));

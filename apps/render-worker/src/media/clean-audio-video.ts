@@ -229,10 +229,12 @@ class CleanAudioJob {
     return { path: flacPath, lowBandEnergy, input };
   }
 
-  // A measuring run's figures: ebur128's summary in its stderr, the levels it wrote to `levelsFile`.
+  // A measuring run's figures: ebur128's summary in its stderr, the levels it wrote to `levelsFile`. A
+  // figure the run left out reads null: a report never fails a job that could finish.
   private async figures(stderrTail: string, levelsFile: string): Promise<AudioFigures> {
-    const { integratedLufs, truePeakDb } = parseEbur128Summary(stderrTail);
-    return { integratedLufs: finiteOrNull(integratedLufs), truePeakDb: finiteOrNull(truePeakDb), noiseFloorDb: await readNoiseFloor(join(this.request.workDir, levelsFile)) };
+    const summary = orNull(() => parseEbur128Summary(stderrTail));
+    const noiseFloorDb = await readNoiseFloor(join(this.request.workDir, levelsFile)).catch(() => null);
+    return { integratedLufs: finiteOrNull(summary?.integratedLufs), truePeakDb: finiteOrNull(summary?.truePeakDb), noiseFloorDb };
   }
 
   private async pictureHashes(): Promise<CleanAudioQuality['picture']> {
@@ -496,8 +498,16 @@ async function bothOrNeither<A, B>(first: Promise<A>, second: Promise<B>, stop: 
   return [firstValue, outcome.value];
 }
 
-function finiteOrNull(lufs: number): number | null {
-  return Number.isFinite(lufs) ? lufs : null;
+function finiteOrNull(decibels: number | undefined): number | null {
+  return decibels !== undefined && Number.isFinite(decibels) ? decibels : null;
+}
+
+function orNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 
 function noSound(): MediaError {

@@ -189,9 +189,21 @@ describe('render worker against nats-server and S3', () => {
         file: { object_key: stemsKey, content_type: 'audio/flac', file_name: `${jobId}-stems.flac`, file_size: expect.any(Number) },
         low_band_energy: { input: expect.any(Number), removed: expect.any(Number) },
         input_lufs: expect.any(Number),
+        input_true_peak_dbtp: expect.any(Number),
+        input_noise_floor_dbfs: expect.any(Number),
         duration_seconds: outcome.media_duration_seconds,
       },
+      // What the job measured of its own work (decision 0096): its quality report.
+      quality: {
+        kind: 'clean-audio',
+        input: { integrated_lufs: expect.any(Number), true_peak_dbtp: expect.any(Number), noise_floor_dbfs: expect.any(Number) },
+        output: { integrated_lufs: expect.any(Number), true_peak_dbtp: expect.any(Number), noise_floor_dbfs: expect.any(Number) },
+        picture: { source_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), output_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      },
     });
+    const { quality } = outcome.result as { quality: { input: unknown; picture: { source_sha256: string; output_sha256: string } } };
+    expect(quality.picture.output_sha256).toBe(quality.picture.source_sha256);
+    expect((outcome.result as { export_source: { input_lufs: number } }).export_source.input_lufs).toBe((quality.input as { integrated_lufs: number }).integrated_lufs);
     expect(await storage.stat(stemsKey)).toEqual(expect.objectContaining({ contentType: 'audio/flac' }));
     expect(outcome.media_duration_seconds).toBeCloseTo(2, 0);
     expect(await storage.stat(key)).toEqual(expect.objectContaining({ size: (outcome.result as { video: { file_size: number } }).video.file_size }));

@@ -74,22 +74,12 @@ function reexportForm(reexport: (request: CutoutExport) => void): HTMLFormElemen
   };
   deliver.addEventListener('change', showChosen);
   showChosen();
-  const form = el(
-    'form',
-    { className: 'remix' },
-    el('label', { htmlFor: 'reexport-as', textContent: 'Deliver the same cut-out as ' }),
-    deliver,
-    colorLabel,
-    blurLabel,
-    el('button', { type: 'submit', textContent: 'Export (no new matting, at the export price)' }),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  const label = el('label', { htmlFor: 'reexport-as', textContent: 'Deliver the same cut-out as ' });
+  return exportForm([label, deliver, colorLabel, blurLabel], 'Export (no new matting, at the export price)', () => {
     if (deliver.value === 'color') reexport({ output_codec: 'h264', background: { color: color.value } });
     else if (deliver.value === 'blur') reexport({ output_codec: 'h264', background: { blur: Number(blur.value) } });
     else reexport({ output_codec: deliver.value as OutputCodec });
   });
-  return form;
 }
 
 function remixForm(remix: (strength: number) => void): HTMLFormElement {
@@ -97,17 +87,16 @@ function remixForm(remix: (strength: number) => void): HTMLFormElement {
   const shown = el('output', { id: 'remix-strength-value', textContent: '0.50' });
   shown.htmlFor.add('remix-strength');
   strength.addEventListener('input', () => (shown.textContent = Number(strength.value).toFixed(2)));
-  const form = el(
-    'form',
-    { className: 'remix' },
-    el('label', { htmlFor: 'remix-strength', textContent: 'Another strength (0 keeps the noise, 1 removes the most) ' }),
-    strength,
-    shown,
-    el('button', { type: 'submit', textContent: 'Remix (no new denoising, at the export price)' }),
-  );
+  const label = el('label', { htmlFor: 'remix-strength', textContent: 'Another strength (0 keeps the noise, 1 removes the most) ' });
+  return exportForm([label, strength, shown], 'Remix (no new denoising, at the export price)', () => remix(Number(strength.value)));
+}
+
+// A form that exports the job shown again: its controls, then the button that submits them.
+function exportForm(controls: HTMLElement[], button: string, submit: () => void): HTMLFormElement {
+  const form = el('form', { className: 'remix' }, ...controls, el('button', { type: 'submit', textContent: button }));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    remix(Number(strength.value));
+    submit();
   });
   return form;
 }

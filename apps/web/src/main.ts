@@ -238,24 +238,19 @@ async function startJob(event: SubmitEvent): Promise<void> {
   setBusy(true);
   ui.jobStatus.textContent = 'not created yet';
   const original = file;
-  try {
+  const sdk = client;
+  await whileBusy('job', async () => {
     const { video_url } = await currentUpload();
     const entry = upload!;
     announce('Creating the job…');
     const created =
       choice.type === 'clean-audio-video'
-        ? await client.cleanAudioVideo.create({ ...choice.options, video_url })
-        : await client.videoBackgroundRemoval.create({ ...choice.options, video_url, ...(await backgroundImageOf(choice.backgroundFile)) });
+        ? await sdk.cleanAudioVideo.create({ ...choice.options, video_url })
+        : await sdk.videoBackgroundRemoval.create({ ...choice.options, video_url, ...(await backgroundImageOf(choice.backgroundFile)) });
     await follow(created, choice.type, original);
     // Its upload is deleted now that the job that read it ended.
     entry.ended = true;
-  } catch (error) {
-    announce('The job could not be run.');
-    handleError(error);
-  } finally {
-    running = null;
-    setBusy(false);
-  }
+  });
 }
 
 // A clean-audio job exported again at another strength (decision 0093): a new job, followed as one.
@@ -266,15 +261,24 @@ async function exportAgain(sourceJobId: string, original: File | null, request: 
   if (!client || running) return;
   showError('');
   setBusy(true);
-  try {
+  const sdk = client;
+  await whileBusy('export', async () => {
     announce('Creating the export…');
     const created =
       request.type === 'clean-audio-video'
-        ? await client.cleanAudioVideo.export(sourceJobId, { strength: request.strength })
-        : await client.videoBackgroundRemoval.export(sourceJobId, request.body);
+        ? await sdk.cleanAudioVideo.export(sourceJobId, { strength: request.strength })
+        : await sdk.videoBackgroundRemoval.export(sourceJobId, request.body);
     await follow(created, request.type, original, sourceJobId);
+  });
+}
+
+// Runs a job (or an export) from its create to its end with the page busy; a failure says the `what`
+// could not be run, and the page is free again either way.
+async function whileBusy(what: 'job' | 'export', run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
   } catch (error) {
-    announce('The export could not be run.');
+    announce(`The ${what} could not be run.`);
     handleError(error);
   } finally {
     running = null;

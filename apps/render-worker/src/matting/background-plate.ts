@@ -1,3 +1,4 @@
+import { gridCentres } from './grid-centres';
 import { lumaOf } from './model-input';
 import type { PictureSize } from './region-crop';
 import { ShiftSearch, type ShiftReference } from './shift-search';
@@ -213,11 +214,7 @@ export class BackgroundPlate {
     this.members = new Int32Array(gridPixels);
     this.previousEntering = new Uint8Array(gridPixels);
     this.previousNear = new Uint8Array(gridPixels);
-    this.centres = Int32Array.from({ length: gridPixels }, (_, g) => {
-      const x = Math.min(size.width - 1, Math.floor((((g % grid.width) + 0.5) * size.width) / grid.width));
-      const y = Math.min(size.height - 1, Math.floor(((Math.floor(g / grid.width) + 0.5) * size.height) / grid.height));
-      return y * size.width + x;
-    });
+    this.centres = gridCentres(grid, size);
     this.centreChroma = this.centres.map((i) => (Math.floor(i / size.width) >> chromaShift) * this.chromaWidth + ((i % size.width) >> chromaShift));
     this.gridX = Int32Array.from({ length: size.width }, (_, x) => Math.min(grid.width - 1, Math.floor(((x + 0.5) * grid.width) / size.width)));
     this.shiftSearch = new ShiftSearch(grid, 2);

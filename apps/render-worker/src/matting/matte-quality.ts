@@ -1,3 +1,4 @@
+import { gridCentres } from './grid-centres';
 import type { PictureSize } from './region-crop';
 
 // The cut-out's figures for the quality report (decision 0096), taken from each delivered matte at
@@ -25,11 +26,7 @@ export class MatteQualityMeter {
   private stillSamples = 0;
 
   constructor(grid: PictureSize, alpha: PictureSize) {
-    this.centres = Int32Array.from({ length: grid.width * grid.height }, (_, g) => {
-      const x = Math.min(alpha.width - 1, Math.floor((((g % grid.width) + 0.5) * alpha.width) / grid.width));
-      const y = Math.min(alpha.height - 1, Math.floor(((Math.floor(g / grid.width) + 0.5) * alpha.height) / grid.height));
-      return y * alpha.width + x;
-    });
+    this.centres = gridCentres(grid, alpha);
     this.previousAlpha = new Uint8Array(this.centres.length);
     this.previousLuma = new Float32Array(this.centres.length);
   }

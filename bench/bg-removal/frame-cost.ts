@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DEFAULT_PLATE } from '../../apps/render-worker/src/matting/background-plate';
+import { DEFAULT_DROPOUT_HOLD } from '../../apps/render-worker/src/matting/dropout-hold';
 import { FrameMatter, type PendingMatte } from '../../apps/render-worker/src/matting/frame-matter';
 import { DEFAULT_MATTE } from '../../apps/render-worker/src/matting/matte-builder';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
@@ -58,10 +59,11 @@ function standIn(): Segmenter {
 // What the worker's thread runs beyond the model, stage by stage (decision 0066): whole frames only, then
 // crops that follow the person, then still objects taken out, then the background plate.
 const STAGES = [
-  { name: 'whole frames', tracking: false, stillObjects: false, plate: false },
-  { name: '+ crops', tracking: true, stillObjects: false, plate: false },
-  { name: '+ still objects', tracking: true, stillObjects: true, plate: false },
-  { name: '+ background plate', tracking: true, stillObjects: true, plate: true },
+  { name: 'whole frames', tracking: false, hold: false, stillObjects: false, plate: false },
+  { name: '+ crops', tracking: true, hold: false, stillObjects: false, plate: false },
+  { name: '+ dropout hold', tracking: true, hold: true, stillObjects: false, plate: false },
+  { name: '+ still objects', tracking: true, hold: true, stillObjects: true, plate: false },
+  { name: '+ background plate', tracking: true, hold: true, stillObjects: true, plate: true },
 ] as const;
 
 type Stage = (typeof STAGES)[number];
@@ -75,6 +77,7 @@ async function frameCost(decoded: Decoded, stage: Stage, refine: boolean): Promi
     matte: { ...DEFAULT_MATTE, refine },
     smoothing: DEFAULT_SMOOTHING,
     tracking: stage.tracking ? { settings: DEFAULT_TRACKING, sideSize: decoded.sideSize } : null,
+    hold: stage.hold ? { settings: DEFAULT_DROPOUT_HOLD, fps: 30 } : null,
     stillObjects: stage.stillObjects ? { settings: DEFAULT_STILL_OBJECTS, fps: 30 } : null,
     plate: stage.plate ? DEFAULT_PLATE : null,
     depth: 4,

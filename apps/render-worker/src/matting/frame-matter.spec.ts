@@ -16,6 +16,7 @@ const SETTINGS: FrameMatterSettings = {
   // Each frame's alpha then depends on its own mask only.
   smoothing: { ...DEFAULT_SMOOTHING, stillRate: 1 },
   tracking: null,
+  hold: null,
   stillObjects: null,
   plate: null,
   depth: 2,

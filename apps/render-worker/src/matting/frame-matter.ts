@@ -1,5 +1,6 @@
 import { BackgroundPlate, type PlateMotion, type PlatePicture, type PlateSettings } from './background-plate';
 import { DEFAULT_WIDENING, touchedSides, widenedRegion, type WideningSettings } from './crop-widening';
+import { DropoutHold, type DropoutHoldSettings } from './dropout-hold';
 import { halveSideFrame } from './halved-frame';
 import { ModelInput, writeLumaChange, type YuvMatrix } from './model-input';
 import { MatteBuilder, type MatteSettings } from './matte-builder';
@@ -21,6 +22,9 @@ export interface FrameMatterSettings {
   // model always sees the whole frame. Tiles and crops are run with `cropSegmenter` (decision 0070;
   // the frame's own segmenter unless given), a crop around what is wider than tall with the frame's.
   tracking: { settings: TrackingSettings; sideSize: PictureSize; widening?: WideningSettings; cropSegmenter?: Segmenter } | null;
+  // A person the model loses for a moment held from the last frame (dropout-hold.ts), at the video's
+  // frame rate. Null: each frame's mask stands.
+  hold: { settings: DropoutHoldSettings; fps: number } | null;
   // Still, unsure patches taken out of the matte on a still camera (still-object-filter.ts), at the
   // video's frame rate. Null: the model's mask stands.
   stillObjects: { settings: StillObjectSettings; fps: number } | null;
@@ -81,6 +85,7 @@ export class FrameMatter {
     upright: CropView;
     wide: CropView;
   } | null;
+  private readonly hold: DropoutHold | null;
   private readonly stillObjects: StillObjectFilter | null;
   private readonly plate: BackgroundPlate | null;
   // The delivered mattes' figures for the quality report (decision 0096).
@@ -91,6 +96,8 @@ export class FrameMatter {
   private moving: Float32Array | null = null;
   // The grid cells that moved of late, for the background plate; made on first use.
   private plateMotion: PlateMotion | null = null;
+  // Whether the still-object filter found the camera still at the last frame.
+  private cameraStill = false;
   // One set of model inputs per frame in flight: they are read by model runs while others are filled.
   private readonly slots: Slot[];
   private nextSlot = 0;
@@ -124,6 +131,7 @@ export class FrameMatter {
           wide: view(segmenter, 1, settings.tracking.sideSize),
         }
       : null;
+    this.hold = settings.hold ? new DropoutHold(pixels, settings.hold.fps, settings.hold.settings) : null;
     this.stillObjects = settings.stillObjects ? new StillObjectFilter(spec.width, spec.height, settings.stillObjects.fps, settings.stillObjects.settings) : null;
     // At the alpha's size: the frame's with refinement (the side frame, yuv420p), else the model's.
     this.plate =
@@ -157,8 +165,10 @@ export class FrameMatter {
   async finish(pending: PendingMatte): Promise<Uint8Array> {
     const mask = flushTiny(await pending.mask);
     this.smoother.smooth(mask, pending.luma);
+    // The camera as the last frame left it: this frame's verdict needs the mended mask.
+    this.hold?.hold(mask, pending.luma, this.plate !== null && this.cameraStill);
     // Before the tracker sees it: a table is not followed as a person.
-    const cameraStill = this.stillObjects?.filter(mask, pending.luma) ?? false;
+    const cameraStill = (this.cameraStill = this.stillObjects?.filter(mask, pending.luma) ?? false);
     this.tracking?.tracker.observe(mask);
     const alpha = this.builder.build(mask, pending.luma, pending.fullLuma);
     if (this.plate && this.stillObjects) {

@@ -11,6 +11,7 @@ import type { MediaProbe } from '../media/parse-probe';
 import { lastLine } from '../media/process-runner';
 import { stillImage } from '../media/still-image';
 import { MAX_MATTING_PICTURE, MIN_SIDE } from './frame-geometry';
+import { DEFAULT_DROPOUT_HOLD } from './dropout-hold';
 import { FrameMatter, type PendingMatte } from './frame-matter';
 import type { MatteQuality } from './matte-quality';
 import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame-pipeline';
@@ -216,6 +217,7 @@ class BackgroundRemoval {
       matte: { ...DEFAULT_MATTE, refine: request.options.refine_foreground_edges },
       smoothing: DEFAULT_SMOOTHING,
       tracking: this.tracking && plan.side ? { settings: this.tracking, sideSize: plan.side, cropSegmenter: plan.cropSegmenter } : null,
+      hold: this.tracking ? { settings: DEFAULT_DROPOUT_HOLD, fps: plan.fps } : null,
       stillObjects: this.tracking ? { settings: DEFAULT_STILL_OBJECTS, fps: plan.fps } : null,
       plate: this.tracking ? DEFAULT_PLATE : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,

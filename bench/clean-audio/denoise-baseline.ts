@@ -37,7 +37,7 @@ export async function denoiseBaseline(inputPath: string, options: DenoiseBaselin
     const denoiseSeconds = await timed(() =>
       runner.pipe(
         [
-          { file: ffmpegPath, args: decodeAudioArgs(inputPath, DEFAULT_MAX_AUDIO_SECONDS) },
+          { file: ffmpegPath, args: decodeAudioArgs(inputPath, DEFAULT_MAX_AUDIO_SECONDS, join(dir, 'offset-source.f32')) },
           denoiseCommand(process.execPath, options.strength ?? 0.874),
         ],
         { timeoutMs, stdout: createWriteStream(join(dir, 'denoised.s16le')) },

@@ -45,6 +45,8 @@ describe('clean-audio-video through the REST API, all four services', () => {
     expect(quality.input.true_peak_dbtp).toBeCloseTo(source.truePeak, 0);
     expect(quality.input.noise_floor_dbfs).toEqual(expect.any(Number));
     expect(quality.output.noise_floor_dbfs).toEqual(expect.any(Number));
+    // A steady tone under pink noise tells no offset (decision 0098); real speech does (real-speech e2e).
+    expect(quality.audio_offset_ms).toBeNull();
     // Asked under the other type, or by an id that is no job's: 404.
     expect((await e2e.api.request('GET', `/v1/video-background-removal/${job.job_id}/report`, 'RequestError')).status).toBe(404);
     expect((await e2e.api.request('GET', '/v1/clean-audio-video/not-a-job/report', 'RequestError')).status).toBe(404);

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { CleanAudioVideoReport } from '@vj/sdk';
 import { siSdr } from '../../apps/render-worker/src/media/si-sdr';
 import { useE2eStack } from '../support/e2e-stack';
 import { decodeAudio, loudness, videoPacketHashes } from '../support/media-tools';
@@ -60,5 +61,8 @@ describeWithMedia('clean-audio-video on real noisy speech (../shared/media)', ()
     console.log(`SI-SDR at ${snrDb} dB SNR: +${improvement.toFixed(1)} dB`);
     expect(improvement).toBeGreaterThanOrEqual(6);
     expect(Math.abs((await loudness(output)).integrated - -19)).toBeLessThanOrEqual(1);
+    // Its quality report's lip sync (decision 0098): speech tells the offset, and it is none.
+    const { body: report } = await e2e.api.request<CleanAudioVideoReport>('GET', `/v1/clean-audio-video/${job.job_id}/report`, 'CleanAudioVideoReport');
+    expect(Math.abs(report.audio_offset_ms ?? NaN)).toBeLessThanOrEqual(1);
   });
 });

@@ -33,7 +33,14 @@ describe('outages and deploys, all four services', () => {
 
     const jobsService = e2e.stack.services.find((s) => s.name === 'jobs' && s.child.exitCode === null)!;
     await jobsService.stop();
-    await sleep(20_000);
+    const stopped = Date.now();
+    // Reads of a job and of its quality report (one port to the jobs service) are an outage of ours,
+    // not a 500 nor a 404.
+    for (const path of [`${PATH}/${jobIds[0]}`, `${PATH}/${jobIds[0]}/report`]) {
+      const refused = await e2e.api.request<{ error: { code: string } }>('GET', path, SCHEMA);
+      expect({ path, status: refused.status, code: refused.body.error.code, retryAfter: refused.headers.has('retry-after') }).toEqual({ path, status: 503, code: 'unavailable', retryAfter: true });
+    }
+    await sleep(Math.max(0, 20_000 - (Date.now() - stopped)));
     e2e.stack.addService('jobs');
     await waitFor('the jobs service back', async () => (await fetch(`${e2e.stack.apiUrl}/healthz`)).status === 200, 60_000, 250);
 

@@ -207,6 +207,7 @@ function reportLines(quality: JobReport): string[] {
   return [
     audio('input', quality.input),
     audio('output', quality.output),
+    quality.audio_offset_ms === null ? 'audio offset not measurable (silence, a steady tone, or an export: see its source job)' : `audio offset ${quality.audio_offset_ms} ms`,
     picture.identical ? `picture copied bit for bit (sha256 ${picture.output_sha256})` : `picture CHANGED: source sha256 ${picture.source_sha256}, output ${picture.output_sha256}`,
   ];
 }

@@ -198,6 +198,8 @@ describe('render worker against nats-server and S3', () => {
         kind: 'clean-audio',
         input: { integrated_lufs: expect.any(Number), true_peak_dbtp: expect.any(Number), noise_floor_dbfs: expect.any(Number) },
         output: { integrated_lufs: expect.any(Number), true_peak_dbtp: expect.any(Number), noise_floor_dbfs: expect.any(Number) },
+        // A test tone tells no offset (decision 0098).
+        audio_offset_ms: null,
         picture: { source_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), output_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
       },
     });

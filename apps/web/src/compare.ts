@@ -107,13 +107,14 @@ export function reportEntries(type: JobType, report: JobReport): HTMLElement[] {
   return rows.flatMap(([term, value]) => [el('dt', { textContent: term }), el('dd', { textContent: value })]);
 }
 
-function audioRows({ input, output, picture }: CleanAudioVideoReport): [string, string][] {
+function audioRows({ input, output, audio_offset_ms, picture }: CleanAudioVideoReport): [string, string][] {
   const level = (value: number | null, unit: string): string => (value === null ? 'silent' : `${value.toFixed(1)} ${unit}`);
   const beforeAfter = (before: number | null, after: number | null, unit: string): string => `${level(before, unit)} → ${level(after, unit)}`;
   return [
     ['Loudness', beforeAfter(input.integrated_lufs, output.integrated_lufs, 'LUFS')],
     ['True peak', beforeAfter(input.true_peak_dbtp, output.true_peak_dbtp, 'dBTP')],
     ['Noise floor', beforeAfter(input.noise_floor_dbfs, output.noise_floor_dbfs, 'dBFS')],
+    ['Audio offset', audio_offset_ms === null ? 'not measurable' : `${audio_offset_ms} ms`],
     ['Picture', picture.identical ? 'copied bit for bit' : 'changed'],
   ];
 }

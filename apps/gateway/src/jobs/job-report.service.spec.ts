@@ -19,15 +19,33 @@ describe('JobReportService', () => {
     const result: StoredResultV1 = {
       job_type: 'clean-audio-video',
       video: file,
-      quality: { kind: 'clean-audio', input: { ...figures, integrated_lufs: -31.2 }, output: figures, picture: { source_sha256: 'a'.repeat(64), output_sha256: 'b'.repeat(64) } },
+      quality: {
+        kind: 'clean-audio',
+        input: { ...figures, integrated_lufs: -31.2 },
+        output: figures,
+        audio_offset_ms: 0,
+        picture: { source_sha256: 'a'.repeat(64), output_sha256: 'b'.repeat(64) },
+      },
     };
     const report = await service({ result }).get('acct', 'clean-audio-video', JOB_ID);
     expect(report).toEqual({
       job_id: JOB_ID,
       input: { ...figures, integrated_lufs: -31.2 },
       output: figures,
+      audio_offset_ms: 0,
       picture: { identical: false, source_sha256: 'a'.repeat(64), output_sha256: 'b'.repeat(64) },
     });
+    expect(schemaViolations('CleanAudioVideoReport', report)).toEqual([]);
+  });
+
+  it('reads a null offset from a result stored before offsets were measured', async () => {
+    const result: StoredResultV1 = {
+      job_type: 'clean-audio-video',
+      video: file,
+      quality: { kind: 'clean-audio', input: figures, output: figures, picture: { source_sha256: 'a'.repeat(64), output_sha256: 'a'.repeat(64) } },
+    };
+    const report = await service({ result }).get('acct', 'clean-audio-video', JOB_ID);
+    expect(report).toMatchObject({ audio_offset_ms: null, picture: { identical: true } });
     expect(schemaViolations('CleanAudioVideoReport', report)).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ export interface CleanAudioVideoReport {
   job_id: string;
   input: AudioFiguresV1;
   output: AudioFiguresV1;
+  audio_offset_ms: number | null;
   picture: { identical: boolean; source_sha256: string; output_sha256: string };
 }
 
@@ -44,7 +45,8 @@ function renderReport(jobId: string, quality: StoredQualityV1): JobReport {
     return { job_id: jobId, frames, frames_with_person, person_frame_share: frames === 0 ? 0 : round(frames_with_person / frames), flicker: round(flicker) };
   }
   const { source_sha256, output_sha256 } = quality.picture;
-  return { job_id: jobId, input: quality.input, output: quality.output, picture: { identical: source_sha256 === output_sha256, source_sha256, output_sha256 } };
+  // A job stored before offsets were measured has none to show.
+  return { job_id: jobId, input: quality.input, output: quality.output, audio_offset_ms: quality.audio_offset_ms ?? null, picture: { identical: source_sha256 === output_sha256, source_sha256, output_sha256 } };
 }
 
 // Shares and flicker to six places: more reads as precision the measure does not have.

@@ -32,10 +32,15 @@ function plan(videoCodec: string, overrides: Partial<MuxPlan> = {}): MuxPlan {
   };
 }
 
+// The opening of a decoded stream as samples for the report's audio offset (decision 0098).
+const OFFSET_SAMPLES = (path: string): string[] => [
+  '-map', '0:a:0', '-t', '30', '-af', 'aresample=async=1:first_pts=0', '-ar', '1000', '-ac', '1', '-c:a', 'pcm_f32le', '-f', 'f32le', path,
+];
+
 describe('decodeAudioArgs', () => {
-  it('decodes the first audio stream of the fenced input to s16le 48 kHz mono on stdout, aligned to time 0, and measures it as it is', () => {
-    expect(decodeAudioArgs('/w/in', 1800)).toEqual([
-      '-hide_banner', '-nostdin', '-nostats',
+  it('decodes the first audio stream of the fenced input to s16le 48 kHz mono on stdout, aligned to time 0, measures it as it is and keeps its opening for the offset', () => {
+    expect(decodeAudioArgs('/w/in', 1800, '/w/offset-source.f32')).toEqual([
+      '-hide_banner', '-nostdin', '-nostats', '-y',
       ...FENCED, '-i', '/w/in',
       '-map', '0:a:0',
       '-t', '1801',
@@ -47,23 +52,25 @@ describe('decodeAudioArgs', () => {
       '-t', '1801',
       '-af', `ebur128=peak=true:framelog=verbose,${levelsFilter(INPUT_LEVELS)}`,
       '-f', 'null', '-',
+      ...OFFSET_SAMPLES('/w/offset-source.f32'),
     ]);
   });
 });
 
 describe('measureLoudnessArgs', () => {
   it("measures integrated loudness and true peak of our mux's tapped audio with ebur128, and writes its levels for the noise floor", () => {
-    expect(measureLoudnessArgs(tapInput(formatFor('h264')), OUTPUT_LEVELS)).toEqual([
-      '-hide_banner', '-nostdin', '-nostats',
+    expect(measureLoudnessArgs(tapInput(formatFor('h264')), OUTPUT_LEVELS, '/w/offset-delivered.f32')).toEqual([
+      '-hide_banner', '-nostdin', '-nostats', '-y',
       '-f', 'aac', '-protocol_whitelist', 'pipe', '-i', 'pipe:0',
       '-map', '0:a:0',
       '-af', `ebur128=peak=true:framelog=verbose,${levelsFilter(OUTPUT_LEVELS)}`,
       '-f', 'null', '-',
+      ...OFFSET_SAMPLES('/w/offset-delivered.f32'),
     ]);
   });
 
   it('measures the first audio stream of our encoded file, reading it as a file only', () => {
-    expect(measureLoudnessArgs(ownInput('/w/out.mp4'), OUTPUT_LEVELS).slice(3, 9)).toEqual(['-protocol_whitelist', 'file', '-i', '/w/out.mp4', '-map', '0:a:0']);
+    expect(measureLoudnessArgs(ownInput('/w/out.mp4'), OUTPUT_LEVELS, '/w/offset-delivered.f32').slice(4, 10)).toEqual(['-protocol_whitelist', 'file', '-i', '/w/out.mp4', '-map', '0:a:0']);
   });
 
 });

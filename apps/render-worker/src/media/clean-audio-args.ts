@@ -1,4 +1,5 @@
 import { ownInput, userFileInput } from './input-fence';
+import { OFFSET_RATE, OFFSET_SECONDS } from './audio-offset';
 import { EBUR128_FILTER } from './loudness';
 import { levelsFilter } from './noise-floor';
 import type { OutputFormat } from './output-format';
@@ -17,12 +18,13 @@ const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
 // (silence is inserted if the audio starts late) and gaps are filled, so the raw file lines up
 // with the copied picture. Decoding stops a second past the limit: metadata can lie. The same
 // decoding is measured as it is (measuringFilter, a second output): the source's loudness, which
-// normalize_loudness false aims at, and its figures for the quality report, at no second decode. Not
-// quiet: ebur128 prints its summary at info level.
-export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): string[] {
+// normalize_loudness false aims at, and its figures for the quality report, at no second decode; and
+// its opening as samples for the report's audio offset (`offsetSamplesPath`). Not quiet: ebur128
+// prints its summary at info level.
+export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number, offsetSamplesPath: string): string[] {
   const limit = ['-t', String(maxAudioSeconds + 1)];
   return [
-    '-hide_banner', '-nostdin', '-nostats',
+    '-hide_banner', '-nostdin', '-nostats', '-y',
     ...userFileInput(inputPath),
     '-map', '0:a:0', ...limit,
     '-af', 'aresample=async=1:first_pts=0',
@@ -30,7 +32,15 @@ export function decodeAudioArgs(inputPath: string, maxAudioSeconds: number): str
     '-c:a', 'pcm_s16le',
     'pipe:1',
     '-map', '0:a:0', ...limit, '-af', measuringFilter(INPUT_LEVELS), '-f', 'null', '-',
+    ...offsetSamplesOutput(offsetSamplesPath),
   ];
+}
+
+// A further output of a run that decodes an audio stream: its first OFFSET_SECONDS, placed from time
+// 0 as the denoiser's decode places it, as mono float samples at OFFSET_RATE, for the quality
+// report's audio offset (audio-offset.ts).
+function offsetSamplesOutput(samplesPath: string): string[] {
+  return ['-map', '0:a:0', '-t', String(OFFSET_SECONDS), '-af', 'aresample=async=1:first_pts=0', '-ar', String(OFFSET_RATE), '-ac', '1', '-c:a', 'pcm_f32le', '-f', 'f32le', samplesPath];
 }
 
 // Where the measuring runs write the levels of the user's audio and of the delivered audio, in the
@@ -55,9 +65,11 @@ function rawAudioInput(rawPath: string): string[] {
 }
 
 // ebur128 prints its summary at info level, so this one is not quiet. `input` is tapInput() for our
-// mux's audio; the levels for the noise floor go to `levelsFile`.
-export function measureLoudnessArgs(input: readonly string[], levelsFile: string): string[] {
-  return ['-hide_banner', '-nostdin', '-nostats', ...input, '-map', '0:a:0', '-af', measuringFilter(levelsFile), '-f', 'null', '-'];
+// mux's audio; the levels for the noise floor go to `levelsFile`, its opening as samples for the
+// report's audio offset to `offsetSamplesPath`.
+export function measureLoudnessArgs(input: readonly string[], levelsFile: string, offsetSamplesPath: string): string[] {
+  // -y: each encode's measuring writes over the last one's samples.
+  return ['-hide_banner', '-nostdin', '-nostats', '-y', ...input, '-map', '0:a:0', '-af', measuringFilter(levelsFile), '-f', 'null', '-', ...offsetSamplesOutput(offsetSamplesPath)];
 }
 
 function measuringFilter(levelsFile: string): string {

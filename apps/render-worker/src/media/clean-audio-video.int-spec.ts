@@ -105,6 +105,8 @@ describe('cleanAudioVideo with ffmpeg', () => {
     await expectPictureCopied(media('h264.mp4'), result.outputPath);
     await expectLoudness(result.outputPath, -19);
     expect(Math.abs(await durationOf(result.outputPath) - 2)).toBeLessThan(0.1);
+    // The test voice is a buzz in syllables at a steady beat: it tells no offset (decision 0098).
+    expect(result.quality.audioOffsetMs).toBeNull();
   });
 
   it('delivers VP9 input as WebM with 48 kHz mono Opus, the picture copied and the loudness at target', async () => {
@@ -212,6 +214,8 @@ describe('cleanAudioVideo with ffmpeg', () => {
       expect(toneStarts).toBeGreaterThan(9.9);
       expect(toneStarts).toBeLessThan(10.05);
       expect(Math.abs(await durationOf(result.outputPath) - 12)).toBeLessThan(0.1);
+      // A steady tone tells no offset (decision 0098).
+      expect(result.quality.audioOffsetMs).toBeNull();
     });
   });
 

@@ -47,6 +47,9 @@ interface Script {
   // measured by its decoder).
   measure?: (input: string, call: number) => Promise<string>;
   mux?: (args: readonly string[]) => Promise<void>;
+  // Whether the decode and the tap's measuring write their opening as samples for the audio offset
+  // (by default they do, the tap's behind by the AAC priming: offset 0).
+  offsetSamples?: boolean;
   // What the denoiser says it removed in the low band: by default as much as the input held there
   // (noise), so nothing is given back.
   lowBand?: LowBandEnergy;
@@ -82,6 +85,7 @@ class ScriptedRunner implements CommandRunner {
     // The decoder's second output measures the user's file as it is.
     const source = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))('/w/in.mp4', -1);
     writeLevels(commands[0]);
+    if (this.script.offsetSamples !== false) writeOffsetSamples(commands[0], 0);
     async function* halves(): AsyncGenerator<Buffer> {
       yield Buffer.alloc(bytes / 2);
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
@@ -112,6 +116,8 @@ class ScriptedRunner implements CommandRunner {
     this.steps.push('measure');
     const stderrTail = await (this.script.measure ?? (() => Promise.resolve(summary(-25, -10))))(outputPath, this.measures++);
     writeLevels(commands[1]);
+    // ADTS carries the AAC encoder's 1024 priming samples (21 ms) that the MP4 skips.
+    if (this.script.offsetSamples !== false) writeOffsetSamples(commands[1], 21);
     return [
       { stdout: '', stderrTail: '' },
       { stdout: '', stderrTail },
@@ -128,6 +134,14 @@ class ScriptedRunner implements CommandRunner {
     await this.script.mux?.(args);
     return file;
   }
+}
+
+// The opening a decoding run writes as samples for the audio offset (its last output): 2 s of the
+// same noise, `delayMs` late.
+const NOISE = Float32Array.from({ length: 2000 }, (_, i) => Math.sin(i * i * 0.618));
+function writeOffsetSamples(command: ProcessCommand, delayMs: number): void {
+  const samples = Float32Array.from(NOISE, (_, i) => NOISE[i - delayMs] ?? 0);
+  writeFileSync(command.args.at(-1)!, Buffer.from(samples.buffer));
 }
 
 // The levels a measuring run writes for the noise floor, in its folder: a floor of -52.5 dBFS.
@@ -168,11 +182,20 @@ describe('cleanAudioVideo', () => {
       quality: {
         input: { integratedLufs: -19.1, truePeakDb: -4, noiseFloorDb: -52.5 },
         output: { integratedLufs: -19.1, truePeakDb: -4, noiseFloorDb: -52.5 },
+        // Decision 0098: the tap against the source's decode, less the AAC priming.
+        audioOffsetMs: 0,
         picture: { sourceSha256: 'c'.repeat(64), writtenSha256: 'c'.repeat(64) },
       },
     });
     expect(runner.muxes[0]).toContain('volume=6.00dB');
     // Only the result is left in the work folder.
+    expect(readdirSync(workDir)).toEqual(['clean-audio.mp4']);
+  });
+
+  it('reads a null offset and still delivers where no samples were written: a report never fails a job', async () => {
+    const runner = new ScriptedRunner({ offsetSamples: false });
+    const result = await cleanAudioVideo(request(runner));
+    expect(result.quality.audioOffsetMs).toBeNull();
     expect(readdirSync(workDir)).toEqual(['clean-audio.mp4']);
   });
 

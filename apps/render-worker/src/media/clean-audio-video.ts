@@ -15,6 +15,7 @@ import {
   tapInput,
   type MuxPlan,
 } from './clean-audio-args';
+import { readAudioOffsetMs } from './audio-offset';
 import { denoiseCommand, remixCommand } from './denoise-command';
 import { readDenoisedLoudness } from './denoised-loudness';
 import { denoiseInParts, type PartsMeasurement } from './denoise-in-parts';
@@ -40,7 +41,7 @@ import { readNoiseFloor } from './noise-floor';
 import { readPictureHash } from './picture-hash';
 import { openJobInput } from './open-job-input';
 import type { MediaProbe } from './parse-probe';
-import { outputFormatFor } from './output-format';
+import { outputFormatFor, type OutputFormat } from './output-format';
 import { lastLine, ProcessFailedError, ProcessRunner, type CommandRunner, type ProcessCommand } from './process-runner';
 
 export interface CleanAudioVideoRequest {
@@ -87,11 +88,13 @@ export interface AudioFigures {
   noiseFloorDb: number | null;
 }
 
-// What the job measured of its own work (decision 0096): the audio before and after, and the SHA-256
-// of the source's picture packets and of those written into the delivered file.
+// What the job measured of its own work (decision 0096): the audio before and after, the delivered
+// audio's offset against the source's in ms (null where it cannot be told, decision 0098), and the
+// SHA-256 of the source's picture packets and of those written into the delivered file.
 export interface CleanAudioQuality {
   input: AudioFigures;
   output: AudioFigures;
+  audioOffsetMs: number | null;
   picture: { sourceSha256: string; writtenSha256: string };
 }
 
@@ -154,6 +157,8 @@ class CleanAudioJob {
   readonly lowBandPath: string;
   readonly stemsRawPath: string;
   readonly pictureHashPaths: MuxPlan['pictureHashes'];
+  // Where the source's decode and the tap's measuring write their opening as samples (audio-offset.ts).
+  readonly offsetSamplesPaths: { source: string; delivered: string };
   outputPath: string;
   private readonly runner: CommandRunner;
   private readonly ffmpegPath: string;
@@ -172,12 +177,14 @@ class CleanAudioJob {
     this.stemsRawPath = join(request.workDir, 'stems.s16le');
     this.outputPath = join(request.workDir, 'clean-audio.out'); // named for its format once probed
     this.pictureHashPaths = { source: join(request.workDir, 'source-picture.sha256'), written: join(request.workDir, 'written-picture.sha256') };
+    this.offsetSamplesPaths = { source: join(request.workDir, 'offset-source.f32'), delivered: join(request.workDir, 'offset-delivered.f32') };
   }
 
   // What the measuring runs write besides the result (decision 0096).
   get measuresPaths(): string[] {
     const { workDir } = this.request;
-    return [join(workDir, INPUT_LEVELS), join(workDir, OUTPUT_LEVELS), this.pictureHashPaths.source, this.pictureHashPaths.written];
+    const { pictureHashPaths, offsetSamplesPaths } = this;
+    return [join(workDir, INPUT_LEVELS), join(workDir, OUTPUT_LEVELS), pictureHashPaths.source, pictureHashPaths.written, offsetSamplesPaths.source, offsetSamplesPaths.delivered];
   }
 
   async run(): Promise<CleanedVideo> {
@@ -219,7 +226,7 @@ class CleanAudioJob {
       durationSeconds: probe.durationSeconds ?? audioSeconds,
       ...(delivered.integratedLufs === null ? {} : { measuredLufs: delivered.integratedLufs }),
       ...(stems && { stems }),
-      quality: { input, output: delivered, picture: await this.pictureHashes() },
+      quality: { input, output: delivered, audioOffsetMs: await this.audioOffset(format), picture: await this.pictureHashes() },
     };
   }
 
@@ -235,6 +242,15 @@ class CleanAudioJob {
     const summary = orNull(() => parseEbur128Summary(stderrTail));
     const noiseFloorDb = await readNoiseFloor(join(this.request.workDir, levelsFile)).catch(() => null);
     return { integratedLufs: finiteOrNull(summary?.integratedLufs), truePeakDb: finiteOrNull(summary?.truePeakDb), noiseFloorDb };
+  }
+
+  // The delivered audio against the source's, from the samples the decode and the tap's measuring
+  // wrote. An export decodes its source job's stems, not a source: its offset is that job's. Silence,
+  // left unmeasured, wrote none. A figure that cannot be read is null: a report never fails a job.
+  private async audioOffset(format: OutputFormat): Promise<number | null> {
+    if (this.request.fromStems) return null;
+    const { source, delivered } = this.offsetSamplesPaths;
+    return readAudioOffsetMs(source, delivered, format.audioTap.primingSamples).catch(() => null);
   }
 
   private async pictureHashes(): Promise<CleanAudioQuality['picture']> {
@@ -416,7 +432,7 @@ class CleanAudioJob {
 
   // In the job's folder: the measuring output names its levels file relative to it (noise-floor.ts).
   private decodeCommand(): ProcessCommand {
-    return { file: this.ffmpegPath, args: decodeAudioArgs(this.request.inputPath, this.maxAudioSeconds), cwd: this.request.workDir };
+    return { file: this.ffmpegPath, args: decodeAudioArgs(this.request.inputPath, this.maxAudioSeconds, this.offsetSamplesPaths.source), cwd: this.request.workDir };
   }
 
   // A decoder that finished: whole, and the source's figures as its second output measured them.
@@ -454,7 +470,7 @@ class CleanAudioJob {
       const [, measuring] = await this.runner.pipe(
         [
           { file: this.ffmpegPath, args: muxArgs(plan, true) },
-          { file: this.ffmpegPath, args: measureLoudnessArgs(tapInput(plan.format), OUTPUT_LEVELS), cwd: this.request.workDir },
+          { file: this.ffmpegPath, args: measureLoudnessArgs(tapInput(plan.format), OUTPUT_LEVELS, this.offsetSamplesPaths.delivered), cwd: this.request.workDir },
         ],
         { timeoutMs: this.deadline.remainingMs(), signal: this.request.signal },
       );

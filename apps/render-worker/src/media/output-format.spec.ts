@@ -32,7 +32,7 @@ describe('outputFormatFor', () => {
       fileExtension: 'mp4',
       audioCodecArgs: ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k'],
       muxerOptions: { movflags: '+faststart' },
-      audioTap: { muxer: 'adts', demuxer: 'aac' },
+      audioTap: { muxer: 'adts', demuxer: 'aac', primingSamples: 1024 },
     });
   });
 
@@ -43,7 +43,7 @@ describe('outputFormatFor', () => {
       fileExtension: 'webm',
       audioCodecArgs: ['-c:a', 'libopus', '-b:a', '96k'],
       muxerOptions: {},
-      audioTap: { muxer: 'ogg', demuxer: 'ogg' },
+      audioTap: { muxer: 'ogg', demuxer: 'ogg', primingSamples: 0 },
     });
   });
 

@@ -12,8 +12,10 @@ export interface OutputFormat {
   // faststart: the index goes before the media so players can start before the download ends.
   muxerOptions: Readonly<Record<string, string>>;
   // The container a copy of the encoded audio alone is streamed in, to be measured while muxing:
-  // ADTS for AAC, Ogg for Opus.
-  audioTap: { muxer: 'adts' | 'ogg'; demuxer: 'aac' | 'ogg' };
+  // ADTS for AAC, Ogg for Opus. `primingSamples` (at 48 kHz): what its decoder gives before the first
+  // sample a player of the delivered file plays. ffmpeg's AAC encoder starts with 1024 samples of
+  // priming that the MP4's edit list skips and ADTS cannot state; Ogg states Opus's pre-skip itself.
+  audioTap: { muxer: 'adts' | 'ogg'; demuxer: 'aac' | 'ogg'; primingSamples: number };
 }
 
 const MP4: OutputFormat = {
@@ -24,7 +26,7 @@ const MP4: OutputFormat = {
   // (31.5 dB SNR against the PCM it encoded, against 26 dB for twoloop; decision 0036).
   audioCodecArgs: ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', '128k'],
   muxerOptions: { movflags: '+faststart' },
-  audioTap: { muxer: 'adts', demuxer: 'aac' },
+  audioTap: { muxer: 'adts', demuxer: 'aac', primingSamples: 1024 },
 };
 
 const WEBM: OutputFormat = {
@@ -33,7 +35,7 @@ const WEBM: OutputFormat = {
   fileExtension: 'webm',
   audioCodecArgs: ['-c:a', 'libopus', '-b:a', '96k'],
   muxerOptions: {},
-  audioTap: { muxer: 'ogg', demuxer: 'ogg' },
+  audioTap: { muxer: 'ogg', demuxer: 'ogg', primingSamples: 0 },
 };
 
 const FORMAT_BY_VIDEO_CODEC = new Map<string, OutputFormat>([

@@ -101,8 +101,14 @@ function keptForExports(jobId: string, stems: KeptStems): KeptForExports {
   };
 }
 
-function storedQuality({ input, output, picture }: CleanAudioQuality): CleanAudioQualityV1 {
-  return { kind: 'clean-audio', input: storedFigures(input), output: storedFigures(output), picture: { source_sha256: picture.sourceSha256, output_sha256: picture.writtenSha256 } };
+function storedQuality({ input, output, audioOffsetMs, picture }: CleanAudioQuality): CleanAudioQualityV1 {
+  return {
+    kind: 'clean-audio',
+    input: storedFigures(input),
+    output: storedFigures(output),
+    audio_offset_ms: audioOffsetMs,
+    picture: { source_sha256: picture.sourceSha256, output_sha256: picture.writtenSha256 },
+  };
 }
 
 function storedFigures(figures: AudioFigures): AudioFiguresV1 {

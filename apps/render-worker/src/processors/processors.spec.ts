@@ -28,12 +28,14 @@ const bgJob = (options: object): JobWorkRequestedV1<'video-background-removal'> 
 const QUALITY: CleanedVideo['quality'] = {
   input: { integratedLufs: -30.1, truePeakDb: -6.2, noiseFloorDb: -48.3 },
   output: { integratedLufs: -19, truePeakDb: -1.4, noiseFloorDb: null },
+  audioOffsetMs: 0,
   picture: { sourceSha256: 'a'.repeat(64), writtenSha256: 'a'.repeat(64) },
 };
 const STORED_QUALITY = {
   kind: 'clean-audio',
   input: { integrated_lufs: -30.1, true_peak_dbtp: -6.2, noise_floor_dbfs: -48.3 },
   output: { integrated_lufs: -19, true_peak_dbtp: -1.4, noise_floor_dbfs: null },
+  audio_offset_ms: 0,
   picture: { source_sha256: 'a'.repeat(64), output_sha256: 'a'.repeat(64) },
 };
 

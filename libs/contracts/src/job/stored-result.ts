@@ -48,12 +48,14 @@ export interface AudioFiguresV1 {
   noise_floor_dbfs: number | null;
 }
 
-// Clean audio: the source's audio and the delivered one, and the SHA-256 of the source's picture
-// packets and of those written into the delivered file.
+// Clean audio: the source's audio and the delivered one, the delivered audio's offset against the
+// source's in ms (null where it could not be told; absent from results stored before it was measured),
+// and the SHA-256 of the source's picture packets and of those written into the delivered file.
 export interface CleanAudioQualityV1 {
   kind: 'clean-audio';
   input: AudioFiguresV1;
   output: AudioFiguresV1;
+  audio_offset_ms?: number | null;
   picture: { source_sha256: string; output_sha256: string };
 }
 

@@ -20,11 +20,16 @@ export const cleanAudioVideoReportSchema = {
   $id: 'CleanAudioVideoReport',
   type: 'object',
   additionalProperties: false,
-  required: ['job_id', 'input', 'output', 'picture'],
+  required: ['job_id', 'input', 'output', 'audio_offset_ms', 'picture'],
   properties: {
     job_id: { type: 'string', format: 'uuid' },
     input: { ...audioFigures, description: "the source's audio as uploaded" },
     output: { ...audioFigures, description: 'the delivered audio' },
+    audio_offset_ms: {
+      type: ['integer', 'null'],
+      description:
+        "the delivered audio's offset against the source's, cross-correlated over their first 30 s: positive plays later; null where silence, noise, a steady tone or a steady beat tells nothing, and for an export (its source job's report has it)",
+    },
     picture: {
       type: 'object',
       additionalProperties: false,

@@ -622,6 +622,8 @@ export interface components {
             status: "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
         } & (unknown & unknown & unknown);
         CleanAudioVideoReport: {
+            /** @description the delivered audio's offset against the source's, cross-correlated over their first 30 s: positive plays later; null where silence, noise, a steady tone or a steady beat tells nothing, and for an export (its source job's report has it) */
+            audio_offset_ms: number | null;
             /** @description the source's audio as uploaded */
             input: {
                 /** @description EBU R128 integrated loudness, LUFS */

@@ -1,9 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
-import { cleanAudioVideo } from './clean-audio-video';
-import { ffmpeg, FFMPEG_PATH, FFPROBE_PATH } from './testing/media-tools';
+import { useCleanAudioJobs } from './testing/clean-audio-jobs';
+import { ffmpeg } from './testing/media-tools';
 
 // The quality report's audio offset (decision 0098) on real read speech from ../shared/media (README
 // there), with hiss under it, through the whole clean-audio job: both output containers, and audio
@@ -19,14 +17,11 @@ const PICTURE = { h264: ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 
 const AUDIO = { h264: ['-c:a', 'aac', '-f', 'mp4'], vp9: ['-c:a', 'libopus', '-f', 'webm'] };
 
 describeWithMedia('the quality report’s audio offset on real speech', () => {
-  let dir: string;
-  let jobs = 0;
-  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'vj-audio-offset-'))));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { media, clean } = useCleanAudioJobs('vj-audio-offset-');
 
   // 8 s of the speech with hiss under it over a test picture, the audio `lateSeconds` after it.
   async function clip(codec: 'h264' | 'vp9', lateSeconds: number): Promise<string> {
-    const path = join(dir, `speech-${codec}-${lateSeconds}.${codec === 'h264' ? 'mp4' : 'webm'}`);
+    const path = media(`speech-${codec}-${lateSeconds}.${codec === 'h264' ? 'mp4' : 'webm'}`);
     await ffmpeg([
       '-f', 'lavfi', '-i', `testsrc2=size=160x120:rate=25:duration=${8 + lateSeconds}`,
       '-itsoffset', String(lateSeconds), '-i', join(MEDIA, 'audio', SPEECH),
@@ -37,18 +32,12 @@ describeWithMedia('the quality report’s audio offset on real speech', () => {
     return path;
   }
 
-  async function offsetOf(inputPath: string): Promise<number | null> {
-    const workDir = join(dir, `job-${++jobs}`);
-    mkdirSync(workDir);
-    const cleaned = await cleanAudioVideo({ inputPath, workDir, options: CLEAN_AUDIO_DEFAULTS, timeoutMs: 60_000, ffmpegPath: FFMPEG_PATH, ffprobePath: FFPROBE_PATH });
-    return cleaned.quality.audioOffsetMs;
-  }
-
   it.each([
     ['MP4 (AAC: its priming, which the file skips, taken off the tap)', 'h264', 0],
     ['WebM (Opus)', 'vp9', 0],
     ['MP4 whose audio starts 2.5 s after its picture', 'h264', 2.5],
   ] as const)('reads 0 ms for %s', async (_name, codec, lateSeconds) => {
-    expect(Math.abs((await offsetOf(await clip(codec, lateSeconds))) ?? NaN)).toBeLessThanOrEqual(1);
+    const { quality } = await clean(await clip(codec, lateSeconds));
+    expect(Math.abs(quality.audioOffsetMs ?? NaN)).toBeLessThanOrEqual(1);
   });
 });

@@ -1,44 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CLEAN_AUDIO_DEFAULTS, type CleanAudioVideoOptions } from '@vj/contracts';
-import { cleanAudioVideo, type CleanAudioVideoRequest, type CleanedVideo, type KeptStems } from './clean-audio-video';
+import type { CleanAudioVideoRequest, CleanedVideo, KeptStems } from './clean-audio-video';
 import { siSdr } from './si-sdr';
-import { decodePcm, FFMPEG_PATH, FFPROBE_PATH, loudnessOf, makeTestVideo, streamsOf, videoPacketHashes } from './testing/media-tools';
+import { useCleanAudioJobs } from './testing/clean-audio-jobs';
+import { decodePcm, loudnessOf, makeTestVideo, streamsOf, videoPacketHashes } from './testing/media-tools';
 
 // Exports of clean audio (decision 0093): a job keeps its stems, and an export remixes them at another
 // strength or loudness without RNNoise. What it delivers must be what a whole job at those options
 // delivers, with the source's picture copied bit for bit.
 
 describe('clean audio exports from kept stems, with ffmpeg', () => {
-  let dir: string;
-  let jobs = 0;
-  const media = (name: string): string => join(dir, name);
+  const { media, clean } = useCleanAudioJobs('vj-clean-export-');
+  let kept = 0;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vj-clean-export-'));
     await Promise.all([
       makeTestVideo(media('h264.mp4'), { codec: 'h264', seconds: 6, output: ['-c:a', 'aac', '-f', 'mp4'] }),
       makeTestVideo(media('vp9.webm'), { codec: 'vp9', seconds: 3, output: ['-c:a', 'libopus', '-f', 'webm'] }),
       makeTestVideo(media('32s.mp4'), { codec: 'h264', seconds: 32, output: ['-c:a', 'aac', '-f', 'mp4'] }),
     ]);
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  function clean(inputPath: string, options: Partial<CleanAudioVideoOptions>, overrides: Partial<CleanAudioVideoRequest> = {}): Promise<CleanedVideo> {
-    return cleanAudioVideo({
-      inputPath,
-      workDir: join(dir, `job-${++jobs}`),
-      options: { ...CLEAN_AUDIO_DEFAULTS, ...options },
-      timeoutMs: 60_000,
-      ffmpegPath: FFMPEG_PATH,
-      ffprobePath: FFPROBE_PATH,
-      ...overrides,
-    });
-  }
 
   async function keptJob(input: string, overrides: Partial<CleanAudioVideoRequest> = {}): Promise<{ job: CleanedVideo; stems: KeptStems }> {
-    const job = await clean(input, {}, { keepStemsAt: media(`stems-${jobs + 1}.flac`), ...overrides });
+    const job = await clean(input, {}, { keepStemsAt: media(`stems-${++kept}.flac`), ...overrides });
     if (!job.stems) throw new Error('the job kept no stems');
     return { job, stems: job.stems };
   }

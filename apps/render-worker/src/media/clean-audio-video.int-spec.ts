@@ -1,14 +1,10 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CLEAN_AUDIO_DEFAULTS, type CleanAudioVideoOptions } from '@vj/contracts';
-import { cleanAudioVideo, type CleanAudioVideoRequest, type CleanedVideo } from './clean-audio-video';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { CleanAudioVideoOptions } from '@vj/contracts';
 import { isAbortError, MediaError } from './media-error';
+import { useCleanAudioJobs } from './testing/clean-audio-jobs';
 import { expectTrapRefused, makeSecretClip, makeTrap, TRAP_KINDS } from './testing/fence-traps';
 import {
   durationOf,
-  FFMPEG_PATH,
-  FFPROBE_PATH,
   ffmpeg,
   loudnessOf,
   makeTestVideo,
@@ -29,12 +25,9 @@ const HOT_SOURCES = {
 };
 
 describe('cleanAudioVideo with ffmpeg', () => {
-  let dir: string;
-  let jobs = 0;
-  const media = (name: string): string => join(dir, name);
+  const { media, clean } = useCleanAudioJobs('vj-clean-int-');
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vj-clean-int-'));
     await Promise.all([
       makeTestVideo(media('h264.mp4'), { codec: 'h264', output: MP4_AAC }),
       makeTestVideo(media('vp9.webm'), { codec: 'vp9', output: WEBM_OPUS }),
@@ -59,19 +52,6 @@ describe('cleanAudioVideo with ffmpeg', () => {
       ),
     );
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  function clean(inputPath: string, options: Partial<CleanAudioVideoOptions> = {}, overrides: Partial<CleanAudioVideoRequest> = {}): Promise<CleanedVideo> {
-    return cleanAudioVideo({
-      inputPath,
-      workDir: join(dir, `job-${++jobs}`),
-      options: { ...CLEAN_AUDIO_DEFAULTS, ...options },
-      timeoutMs: 60_000,
-      ffmpegPath: FFMPEG_PATH,
-      ffprobePath: FFPROBE_PATH,
-      ...overrides,
-    });
-  }
 
   async function failureOf(promise: Promise<unknown>): Promise<unknown> {
     return promise.then(
@@ -278,7 +258,7 @@ describe('cleanAudioVideo with ffmpeg', () => {
   });
 
   it('kills the work and fails with timeout past the time limit', async () => {
-    const workDir = join(dir, 'timeout-job');
+    const workDir = media('timeout-job');
     const error = await failureOf(clean(media('long.mp4'), {}, { timeoutMs: 300, workDir }));
     expect(error).toMatchObject({ code: 'timeout' });
     expect(readdirSync(workDir)).toEqual([]);
@@ -286,7 +266,7 @@ describe('cleanAudioVideo with ffmpeg', () => {
 
   it('stops promptly with an AbortError when the job is cancelled', async () => {
     const controller = new AbortController();
-    const workDir = join(dir, 'cancelled-job');
+    const workDir = media('cancelled-job');
     const running = clean(media('long.mp4'), {}, { signal: controller.signal, workDir });
     setTimeout(() => controller.abort(), 200);
     const error = await failureOf(running);
@@ -307,7 +287,7 @@ describe('cleanAudioVideo with ffmpeg', () => {
 
     it('stops every denoiser when the job is cancelled, and leaves no file', async () => {
       const controller = new AbortController();
-      const workDir = join(dir, 'cancelled-parted-job');
+      const workDir = media('cancelled-parted-job');
       const running = clean(media('32s.mp4'), {}, { signal: controller.signal, workDir, denoisers: 2 });
       setTimeout(() => controller.abort(), 400);
       expect(isAbortError(await failureOf(running))).toBe(true);
@@ -325,7 +305,7 @@ describe('cleanAudioVideo with ffmpeg', () => {
   // Decision 0019: every run that opens the upload is fenced; what it names is never read.
   describe('an upload that names another file on the worker', () => {
     it.each(TRAP_KINDS)('fails a %s upload with invalid_file and never opens the file it names', async (kind) => {
-      const workDir = join(dir, `trap-job-${kind}`);
+      const workDir = media(`trap-job-${kind}`);
       await expectTrapRefused(media(`trap-${kind}`), kind, (inputPath) => clean(inputPath, {}, { workDir, timeoutMs: 20_000 }));
       expect(readdirSync(workDir)).toEqual([]);
     });
@@ -333,7 +313,7 @@ describe('cleanAudioVideo with ffmpeg', () => {
     it.each(TRAP_KINDS)('fails a %s upload naming a real clip with invalid_file, delivering nothing of it', async (kind) => {
       const trap = await makeTrap(media(`leak-${kind}`), kind);
       await makeSecretClip(trap.targetPath);
-      const workDir = join(dir, `leak-job-${kind}`);
+      const workDir = media(`leak-job-${kind}`);
       expect(await failureOf(clean(trap.inputPath, {}, { workDir }))).toMatchObject({ code: 'invalid_file', details: [{ type: 'unsupported_container' }] });
       expect(readdirSync(workDir)).toEqual([]);
     });

@@ -86,17 +86,17 @@ export class DropoutHold {
   // The last frame's mask wherever the picture did not change; whether that held any of it.
   private restore(mask: Float32Array, luma: Float32Array): boolean {
     const { previousMask, previousLuma } = this;
-    const { sameBelow, foregroundFrom } = this.settings;
-    let restored = 0;
+    const { sameBelow } = this.settings;
+    let restored = false;
     for (let i = 0; i < mask.length; i++) {
       const before = previousMask[i];
       if (before <= mask[i]) continue;
       const difference = luma[i] - previousLuma[i];
       if (difference >= sameBelow || difference <= -sameBelow) continue;
       mask[i] = before;
-      if (before >= foregroundFrom) restored++;
+      restored = true;
     }
-    return restored > 0;
+    return restored;
   }
 
   private personPixels(mask: Float32Array): number {

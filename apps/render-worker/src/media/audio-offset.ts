@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 // and the tap's priming, which a player of the delivered file skips, is taken off. Positive: the
 // delivered audio plays later than the source's.
 //
-// Found in two steps so 30 s of audio costs milliseconds: the loudness envelopes (4 ms steps) over
+// Found in two steps so 30 s of audio costs milliseconds: the loudness envelopes (see envelope) over
 // the whole search range, then the waveform itself within a few steps of the envelopes' best lag.
 // The envelope is what speech and its denoised self share most; the waveform gives the millisecond.
 // Either step with a second peak nearly as good as its best answers null: periodic sound tells no
@@ -19,10 +19,11 @@ export const OFFSET_RATE = 1000;
 export const OFFSET_SECONDS = 30;
 // The farthest offset looked for, either way.
 const MAX_OFFSET_SAMPLES = OFFSET_RATE;
-// Samples per envelope step, and how far around the envelopes' best lag the waveform is searched:
-// a few steps, and far enough to see a voice's next pitch period (up to 10 ms) match as well.
+// The envelope's step and window, in samples (see envelope).
 const ENVELOPE_STEP = 4;
 const ENVELOPE_WINDOW = 20;
+// How far around the envelopes' best lag the waveform is searched: a few steps, and far enough to
+// see a voice's next pitch period (up to 10 ms) match as well.
 const FINE_REACH = 24;
 // Below this normalised correlation the two do not share enough to tell an offset (silence, noise
 // the denoiser removed whole): the report says null rather than a guess.

@@ -31,13 +31,13 @@ const MIN_CORRELATION = 0.2;
 // A second peak this close to the best makes the lag a guess (see ambiguous).
 const AMBIGUOUS_SHARE = 0.9;
 
-// The two runs' samples; `primingSamples` at 48 kHz (OutputFormat.audioTap). Null where the audio
+// The two runs' samples, less the tap's priming (OutputFormat.audioTap) in ms. Null where the audio
 // cannot tell it.
-export async function readAudioOffsetMs(sourceSamplesPath: string, deliveredSamplesPath: string, primingSamples: number): Promise<number | null> {
+export async function readAudioOffsetMs(sourceSamplesPath: string, deliveredSamplesPath: string, primingMs: number): Promise<number | null> {
   const [source, delivered] = await Promise.all([readFloats(sourceSamplesPath), readFloats(deliveredSamplesPath)]);
   const lag = audioOffsetMs(source, delivered);
   // `|| 0`: a rounded -0.3 is 0, not -0.
-  return lag === null ? null : Math.round(lag - (primingSamples * 1000) / 48_000) || 0;
+  return lag === null ? null : Math.round(lag - primingMs) || 0;
 }
 
 // `source` and `delivered`: mono samples at OFFSET_RATE from their files' time 0.

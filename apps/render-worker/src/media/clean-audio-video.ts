@@ -12,6 +12,7 @@ import {
   muxArgs,
   OUTPUT_LEVELS,
   PCM_BYTES_PER_SECOND,
+  PCM_SAMPLE_RATE,
   tapInput,
   type MuxPlan,
 } from './clean-audio-args';
@@ -250,7 +251,7 @@ class CleanAudioJob {
   private async audioOffset(format: OutputFormat): Promise<number | null> {
     if (this.request.fromStems) return null;
     const { source, delivered } = this.offsetSamplesPaths;
-    return readAudioOffsetMs(source, delivered, format.audioTap.primingSamples).catch(() => null);
+    return readAudioOffsetMs(source, delivered, (format.audioTap.primingSamples * 1000) / PCM_SAMPLE_RATE).catch(() => null);
   }
 
   private async pictureHashes(): Promise<CleanAudioQuality['picture']> {

@@ -217,7 +217,7 @@ describe('removeBackground', () => {
       const [alpha] = await decodeAlpha(png, 320, 240);
       expect(Buffer.from(alpha).equals(Buffer.from(mattes[frame]))).toBe(true);
       const [luma] = await decodeGray(png, 320, 240);
-      for (let p = 0; p < alpha.length; p++) if (alpha[p] === 0) expect(luma[p]).toBe(0);
+      expect(alpha.filter((value, p) => value === 0 && luma[p] !== 0)).toHaveLength(0);
     }
   });
 
@@ -535,9 +535,9 @@ describe('removeBackground on real footage (../shared/media/video)', () => {
   const maybe = sharedVideo ? it : it.skip;
 
   // again.mkv: one person signing, upper body, centred, against a static office background.
+  // Each codec once, refinement off and on between them: the matte does not depend on the codec.
   maybe.each([
     ['vp9', false],
-    ['vp9', true],
     ['h264', true],
   ] as const)('cuts out the person and nothing else, steadily (%s, refine %s)', async (codec, refine) => {
     const input = join(SHARED_VIDEO, 'again.mkv');

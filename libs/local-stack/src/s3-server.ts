@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
+import { multipartCompletion } from './s3-multipart';
 
 export interface LocalS3Server {
   endpoint: string;
@@ -16,7 +17,11 @@ export interface LocalS3Server {
 const S3rver = require('@20minutes/s3rver') as new (options: Record<string, unknown>) => {
   configureBuckets(): Promise<void>;
   callback(): (req: unknown, res: unknown) => void;
+  // Koa's middleware, in order; the last is s3rver's router.
+  middleware: unknown[];
 };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const s3rverAuthentication = require('@20minutes/s3rver/lib/middleware/authentication') as () => Parameters<typeof multipartCompletion>[1];
 
 const EMPTY_MULTIPART_LISTING =
   '<?xml version="1.0" encoding="UTF-8"?>\n<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><IsTruncated>false</IsTruncated></ListMultipartUploadsResult>';
@@ -59,12 +64,15 @@ function answerPreflight(headers: IncomingHttpHeaders, res: ServerResponse): voi
 // An S3-compatible server for development and tests (production uses MinIO). It checks signatures and
 // refuses unsigned requests (CORS preflights excepted) with 403 AccessDenied, like a private bucket.
 // The minio client lists unfinished multipart uploads before a stream upload; s3rver lacks that call,
-// so it is answered here with an empty listing.
+// so it is answered here with an empty listing. Multipart uploads themselves are answered as S3 does
+// (s3-multipart.ts).
 export async function startS3Server(options: { directory?: string; port?: number } = {}): Promise<LocalS3Server> {
   const ownDir = !options.directory;
   const directory = options.directory ?? mkdtempSync(join(tmpdir(), 'vj-s3-'));
   const s3rver = new S3rver({ directory, silent: true, resetOnClose: false });
   await s3rver.configureBuckets();
+  // Before the router: the multipart calls s3rver lacks or checks less than S3 (s3-multipart.ts).
+  s3rver.middleware.splice(s3rver.middleware.length - 1, 0, multipartCompletion(directory, s3rverAuthentication()));
   const handle = s3rver.callback();
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');

@@ -50,7 +50,21 @@ export interface PutDeclaration {
   contentType: string;
 }
 
+// A part of a multipart upload as S3 holds it.
+export interface StoredPart {
+  partNumber: number;
+  size: number;
+  etag: string;
+}
+
 export class ObjectTooLargeError extends Error {}
+
+// The multipart upload named is not (or no longer) open: completed, aborted, or never started.
+export class MultipartUploadNotFoundError extends Error {}
+
+// S3 refused to assemble the parts given: one is missing, its ETag differs, or one but the last is
+// under S3's 5 MiB minimum. The message is S3's.
+export class MultipartRefusedError extends Error {}
 
 export class ObjectNotFoundError extends Error {}
 
@@ -163,6 +177,44 @@ export class ObjectStorage {
     });
   }
 
+  // Multipart uploads (issue 41): the client PUTs each part to a URL signed for its number and exact
+  // size; S3 holds the parts until they are assembled into the object, or aborted.
+  async startMultipart(key: string, contentType: string): Promise<string> {
+    return this.internal.initiateNewMultipartUpload(this.config.bucket, key, { 'Content-Type': contentType });
+  }
+
+  presignPart(key: string, uploadId: string, partNumber: number, size: number, ttlSeconds: number): Promise<string> {
+    return presignPut({
+      endpoint: this.config.publicEndpoint ?? this.config.endpoint,
+      region: this.config.region,
+      accessKey: this.config.accessKey,
+      secretKey: this.config.secretKey,
+      bucket: this.config.bucket,
+      key,
+      ttlSeconds,
+      contentLength: size,
+      query: { partNumber: String(partNumber), uploadId },
+    });
+  }
+
+  // The parts S3 holds for an open upload, by part number.
+  async listParts(key: string, uploadId: string): Promise<StoredPart[]> {
+    const internal = this.internal as unknown as { listParts(bucket: string, key: string, uploadId: string): Promise<{ part: number; size: number; etag: string }[]> };
+    const parts = await internal.listParts(this.config.bucket, key, uploadId).catch(multipartError);
+    return parts.map(({ part, size, etag }) => ({ partNumber: part, size, etag: etag.replace(/"/g, '') })).sort((a, b) => a.partNumber - b.partNumber);
+  }
+
+  // Assembles the parts, in part-number order, into the object; returns its ETag.
+  async completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<string> {
+    const etags = [...parts].sort((a, b) => a.partNumber - b.partNumber).map(({ partNumber, etag }) => ({ part: partNumber, etag }));
+    const { etag } = await this.internal.completeMultipartUpload(this.config.bucket, key, uploadId, etags).catch(multipartError);
+    return etag.replace(/"/g, '');
+  }
+
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    await this.internal.abortMultipartUpload(this.config.bucket, key, uploadId).catch(multipartError);
+  }
+
   // The download keeps the file's name and type whatever the object key is.
   presignGet(key: string, ttlSeconds: number, fileName: string, contentType: string): Promise<string> {
     return this.presigner.presignedGetObject(this.config.bucket, key, ttlSeconds, {
@@ -170,4 +222,12 @@ export class ObjectStorage {
       'response-content-type': contentType,
     });
   }
+}
+
+// S3's refusals of a multipart call as this adapter's errors; anything else (an outage) as it came.
+function multipartError(error: unknown): never {
+  const { code, message } = error as { code?: string; message?: string };
+  if (code === 'NoSuchUpload') throw new MultipartUploadNotFoundError(message ?? 'no such upload');
+  if (code === 'InvalidPart' || code === 'InvalidPartOrder' || code === 'EntityTooSmall') throw new MultipartRefusedError(message ?? code);
+  throw error;
 }

@@ -33,9 +33,12 @@ export interface PresignPutRequest {
   bucket: string;
   key: string;
   ttlSeconds: number;
-  // Signed: S3 refuses a PUT whose body is another size, or sent with another Content-Type.
+  // Signed: S3 refuses a PUT whose body is another size, or sent with another Content-Type (a part of
+  // a multipart upload has none: the upload's type was given when it started).
   contentLength: number;
-  contentType: string;
+  contentType?: string;
+  // Signed too: a part's uploadId and partNumber.
+  query?: Record<string, string>;
 }
 
 // A presigned PUT (SigV4 in the query string, path-style) that signs Content-Length and Content-Type.
@@ -59,11 +62,11 @@ export async function presignPut(request: PresignPutRequest): Promise<string> {
       hostname: endpoint.hostname,
       port: endpoint.port ? Number(endpoint.port) : undefined,
       path,
-      query: {},
+      query: { ...request.query },
       headers: {
         host: endpoint.host,
         'content-length': String(request.contentLength),
-        'content-type': request.contentType,
+        ...(request.contentType !== undefined && { 'content-type': request.contentType }),
         // S3 never hashes the body of a query-signed request.
         'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
       },

@@ -1,7 +1,8 @@
-import { statSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { CleanAudioVideoJob } from '@vj/contracts';
-import type { CleanAudioVideoReport } from '@vj/sdk';
+import type { CleanAudioVideoReport, Upload, UploadPartUrls, UploadState } from '@vj/sdk';
 import { schemaViolations } from '@vj/http-contracts';
 import { freePort, waitFor } from '@vj/local-stack';
 import { ApiClient } from '../support/api-client';
@@ -14,7 +15,8 @@ import { startJobCounts } from '../../examples/job-counts/src/job-counts';
 const JOB_SCHEMA = 'CleanAudioVideoJob' as const;
 
 describe('clean-audio-video through the REST API, all four services', () => {
-  const e2e = useE2eStack('e2e-clean-audio');
+  // Parts of S3's smallest size, so a few MiB of video make several.
+  const e2e = useE2eStack('e2e-clean-audio', { UPLOAD_PART_BYTES: String(5 * 1024 ** 2) });
   const upload = (path: string, type: string) => e2e.upload(path, type);
   const runJob = (body: Record<string, unknown>) => e2e.runCleanAudio(body);
   const download = (url: string, name: string) => e2e.download(url, name);
@@ -50,6 +52,42 @@ describe('clean-audio-video through the REST API, all four services', () => {
     // Asked under the other type, or by an id that is no job's: 404.
     expect((await e2e.api.request('GET', `/v1/video-background-removal/${job.job_id}/report`, 'RequestError')).status).toBe(404);
     expect((await e2e.api.request('GET', '/v1/clean-audio-video/not-a-job/report', 'RequestError')).status).toBe(404);
+  });
+
+  // Decision 0099: a client whose connection drops half way through a part resumes from what S3 holds.
+  it('takes a video in parts, resumed after the client dropped mid-part, and cleans it with its picture copied bit for bit', async () => {
+    const input = join(e2e.dir, 'camera.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 4, audio: true, size: '1280x720', lossless: true });
+    const bytes = readFileSync(input);
+    const declared = await e2e.api.request<Upload>('POST', '/v1/uploads', 'Upload', { file_name: 'camera.mp4', content_type: 'video/mp4', file_size: bytes.length, multipart: true });
+    expect(declared.status).toBe(201);
+    const { upload_id: uploadId, parts, video_url: videoUrl } = declared.body as Upload & { parts: { part_size: number; count: number } };
+    expect(parts.count).toBeGreaterThanOrEqual(2);
+    const all = Array.from({ length: parts.count }, (_, i) => i + 1);
+    const bytesOf = (partNumber: number) => bytes.subarray((partNumber - 1) * parts.part_size, partNumber * parts.part_size);
+    const sign = async (partNumbers: number[]) => (await e2e.api.request<UploadPartUrls>('POST', `/v1/uploads/${uploadId}/parts`, 'UploadPartUrls', { part_numbers: partNumbers })).body.parts;
+    const [first, second] = await sign(all);
+    expect((await fetch(first!.url, { method: 'PUT', body: bytesOf(1) })).status).toBe(200);
+    // The second part's connection drops half way.
+    await new Promise<void>((resolve) => {
+      const put = httpRequest(new URL(second!.url), { method: 'PUT', headers: { 'content-length': second!.size } });
+      put.on('error', () => resolve());
+      put.write(bytesOf(2).subarray(0, second!.size / 2), () => setTimeout(() => put.destroy(), 50));
+    });
+    // A new client reads what is stored and sends the rest.
+    const state = await e2e.api.request<UploadState>('GET', `/v1/uploads/${uploadId}`, 'UploadState');
+    expect(state.body.status).toBe('pending');
+    expect(state.body.parts_uploaded.map((part) => part.part_number)).toEqual([1]);
+    const missing = all.filter((partNumber) => !state.body.parts_uploaded.some((part) => part.part_number === partNumber));
+    for (const part of await sign(missing)) expect((await fetch(part.url, { method: 'PUT', body: bytesOf(part.part_number) })).status).toBe(200);
+    const completed = await e2e.api.request<UploadState>('POST', `/v1/uploads/${uploadId}/complete`, 'UploadState');
+    expect(completed.status).toBe(200);
+    expect(completed.body.status).toBe('complete');
+
+    const job = await runJob({ video_url: videoUrl });
+    expect(job.status).toBe('COMPLETED');
+    const output = await download(job.result!.video.url, 'camera-clean.mp4');
+    expect(await videoPacketHashes(output)).toEqual(await videoPacketHashes(input));
   });
 
   it("follows one create by its request id through all four services' JSON log lines", async () => {

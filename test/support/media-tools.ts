@@ -16,7 +16,8 @@ const VIDEO_ENCODERS: Record<TestVideoCodec, string[]> = {
 // A test picture with a noisy tone as audio (or none), in the container the codec usually ships in.
 export async function generateVideo(
   path: string,
-  options: { codec: TestVideoCodec; seconds: number; audio: boolean; size?: string; speechWav?: string; noiseWav?: string },
+  // lossless: the H.264 picture at -qp 0, several MiB a second at 720p (a file large enough for parts).
+  options: { codec: TestVideoCodec; seconds: number; audio: boolean; size?: string; speechWav?: string; noiseWav?: string; lossless?: boolean },
 ): Promise<void> {
   const size = options.size ?? '320x240';
   const inputs = ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25:duration=${options.seconds}`];
@@ -33,7 +34,7 @@ export async function generateVideo(
     maps.push('-map', '[a]');
   }
   const audioCodec = options.codec === 'vp9' ? ['-c:a', 'libopus'] : ['-c:a', 'aac'];
-  await run('ffmpeg', ['-v', 'error', '-y', ...inputs, ...filter, ...maps, ...VIDEO_ENCODERS[options.codec], ...(options.audio ? audioCodec : []), '-t', String(options.seconds), path]);
+  await run('ffmpeg', ['-v', 'error', '-y', ...inputs, ...filter, ...maps, ...VIDEO_ENCODERS[options.codec], ...(options.lossless ? ['-preset', 'ultrafast', '-qp', '0'] : []), ...(options.audio ? audioCodec : []), '-t', String(options.seconds), path]);
 }
 
 // SHA-256 of every packet of the first video stream: equal lists mean the picture was copied bit for bit.

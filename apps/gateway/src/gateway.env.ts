@@ -21,7 +21,14 @@ export const gatewayEnv = defineEnv({
     optional: true,
   }),
   UPLOAD_MAX_BYTES: env.int({ doc: 'largest upload or uploaded video a job accepts (413 above)', default: 2 * 1024 ** 3, min: 1 }),
-  UPLOAD_URL_TTL_SECONDS: env.int({ doc: 'lifetime of the presigned PUT URL of an upload', default: 3600, min: 1, max: PRESIGN_MAX_SECONDS }),
+  UPLOAD_URL_TTL_SECONDS: env.int({ doc: 'lifetime of the presigned PUT URL of an upload, and of each part URL of a multipart one', default: 3600, min: 1, max: PRESIGN_MAX_SECONDS }),
+  // S3 takes parts of 5 MiB to 5 GiB, all but the last.
+  UPLOAD_PART_BYTES: env.int({
+    doc: 'size of the parts of a multipart upload (larger where the file would need more than 10,000); a part is what a failed connection sends again',
+    default: 16 * 1024 ** 2,
+    min: 5 * 1024 ** 2,
+    max: 5 * 1024 ** 3,
+  }),
   UPLOAD_RETENTION_HOURS: env.int({
     doc: 'an upload no PROCESSING job reads is deleted this long after it was PUT; an upload a job read is deleted once that job ended',
     default: 24,

@@ -8,6 +8,7 @@ export * from './requests/list-jobs.query';
 export * from './requests/page.query';
 export * from './requests/video-url.validator';
 export * from './schemas/api-responses.schema';
+export * from './schemas/upload-responses.schema';
 export * from './schemas/billing-responses.schema';
 export * from './schemas/job-object.schema';
 export * from './schemas/report-responses.schema';

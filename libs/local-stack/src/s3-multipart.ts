@@ -68,6 +68,10 @@ export function multipartCompletion(directory: string, authenticate: Middleware)
           if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) {
             throw new S3Refusal(400, 'InvalidArgument', `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`);
           }
+          // s3rver writes a part's MD5 once its bytes are all in: a PUT cut off leaves no MD5, and the
+          // part is not listed (S3 stores no part it did not receive whole; it would keep an earlier
+          // one, which here must be sent again).
+          await rm(join(uploadDir, `${partNumber}.md5`), { force: true });
           return next();
         }
         if (ctx.method === 'GET') return listParts(ctx, target, uploadId, await partsOf(uploadDir));
@@ -96,7 +100,8 @@ function objectOf(path: string): { bucket: string; key: string } | null {
 }
 
 async function partsOf(uploadDir: string): Promise<StoredPart[]> {
-  const names = (await readdir(uploadDir)).filter((name) => /^\d+$/.test(name));
+  const files = await readdir(uploadDir);
+  const names = files.filter((name) => /^\d+$/.test(name) && files.includes(`${name}.md5`));
   const parts = await Promise.all(
     names.map(async (name) => {
       const info = await stat(join(uploadDir, name));

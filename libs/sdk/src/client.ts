@@ -286,6 +286,8 @@ export class Uploads {
     const body = await uploadBody(source, options);
     const ticket = await this.client.unwrap(this.client.api.POST('/v1/uploads', { body: { file_name: body.fileName, content_type: body.contentType, file_size: body.size } }));
     const onBytes = (sent: number) => options.onProgress?.(sent, body.size);
+    // Declared without multipart, the answer is one PUT URL.
+    if (ticket.upload_url === undefined) throw new VideoJobsError('the upload was answered without an upload_url', null, 'upload_failed', null);
     const status = await this.put(ticket.upload_url, body, onBytes);
     if (status < 200 || status > 299) throw new VideoJobsError(`the upload was refused by storage (${status})`, status, 'upload_failed', null);
     return ticket;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Server, type LocalS3Server } from '@vj/local-stack';
@@ -127,6 +128,19 @@ describe('ObjectStorage against an S3 server', () => {
       // The last part alone may be small.
       await storage.completeMultipart(key, uploadId, [{ partNumber: 1, etag: one.etag }]);
       expect((await storage.stat(key))?.size).toBe(5);
+    });
+
+    it('lists no part whose PUT was cut off half way', async () => {
+      const key = 'uploads/multi/cut';
+      const uploadId = await storage.startMultipart(key, 'video/mp4');
+      const url = new URL(await storage.presignPart(key, uploadId, 1, PART, 60));
+      await new Promise<void>((resolve) => {
+        const put = httpRequest(url, { method: 'PUT', headers: { 'content-length': PART } });
+        put.on('error', () => resolve());
+        put.write(Buffer.alloc(PART / 2, 7), () => setTimeout(() => put.destroy(), 50));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await storage.listParts(key, uploadId)).toEqual([]);
     });
 
     it('aborts an upload, freeing its parts: it is then not found', async () => {

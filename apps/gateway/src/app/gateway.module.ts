@@ -11,7 +11,7 @@ import { IdentityModule } from '../identity';
 import { JobsApiModule } from '../jobs';
 import { RateLimitBuckets } from '../rate-limits/rate-limit-buckets';
 import { RateLimiter } from '../rate-limits/rate-limiter';
-import { UploadsModule, UploadsRepository } from '../uploads';
+import { MultipartUploadsService, UploadsModule, UploadsRepository } from '../uploads';
 import { WebhooksApiModule } from '../webhooks';
 import { GatewayCoreModule, type GatewayDeps } from './gateway-core.module';
 import { HousekeepingLifecycle } from './housekeeping.lifecycle';
@@ -31,8 +31,9 @@ export class GatewayModule {
         RateLimiter,
         {
           provide: HousekeepingLifecycle,
-          useFactory: (buckets: RateLimitBuckets, uploads: UploadsRepository, config: GatewayConfig) => new HousekeepingLifecycle(buckets, uploads, config.UPLOAD_RETENTION_HOURS * 3_600_000),
-          inject: [RateLimitBuckets, UploadsRepository, GATEWAY_CONFIG],
+          useFactory: (buckets: RateLimitBuckets, uploads: UploadsRepository, multipart: MultipartUploadsService, config: GatewayConfig) =>
+            new HousekeepingLifecycle(buckets, uploads, multipart, config.UPLOAD_RETENTION_HOURS * 3_600_000),
+          inject: [RateLimitBuckets, UploadsRepository, MultipartUploadsService, GATEWAY_CONFIG],
         },
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_PIPE, useValue: new RequestValidationPipe() },

@@ -44,6 +44,10 @@ export class ApiError extends Error {
     return new ApiError(404, 'not_found', message);
   }
 
+  static conflict(message: string): ApiError {
+    return new ApiError(409, 'conflict', message);
+  }
+
   static tooLarge(message: string): ApiError {
     return new ApiError(413, 'payload_too_large', message);
   }

@@ -6,6 +6,7 @@ import { IDENTITY_SCHEMA } from './identity-schema';
 import { CreateIdentity1732250000000 } from './migrations/1732250000000-create-identity';
 import { KeysLimitsUploads1732500000000 } from './migrations/1732500000000-keys-limits-uploads';
 import { IdentityChangesUploadDurations1732600000000 } from './migrations/1732600000000-identity-changes-upload-durations';
+import { MultipartUploads1733600000000 } from './migrations/1733600000000-multipart-uploads';
 import { RateLimitBucketEntity } from './rate-limit-bucket.entity';
 import { UploadEntity } from './upload.entity';
 
@@ -19,7 +20,7 @@ export function createIdentityDataSource(databaseUrl: string): DataSource {
     url: databaseUrl,
     schema: IDENTITY_SCHEMA,
     entities: IDENTITY_ENTITIES,
-    migrations: [CreateIdentity1732250000000, KeysLimitsUploads1732500000000, IdentityChangesUploadDurations1732600000000],
+    migrations: [CreateIdentity1732250000000, KeysLimitsUploads1732500000000, IdentityChangesUploadDurations1732600000000, MultipartUploads1733600000000],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

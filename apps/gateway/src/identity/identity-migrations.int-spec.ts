@@ -14,7 +14,7 @@ describe('identity migrations', () => {
   afterAll(() => dataSource.destroy());
 
   it('creates the identity schema and its own migrations table on a fresh database', async () => {
-    expect(await runIdentityMigrations(dataSource)).toEqual(['CreateIdentity1732250000000', 'KeysLimitsUploads1732500000000', 'IdentityChangesUploadDurations1732600000000']);
+    expect(await runIdentityMigrations(dataSource)).toEqual(['CreateIdentity1732250000000', 'KeysLimitsUploads1732500000000', 'IdentityChangesUploadDurations1732600000000', 'MultipartUploads1733600000000']);
     const tables = await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'identity' ORDER BY table_name`);
     expect(tables.map((row: { table_name: string }) => row.table_name)).toEqual(['accounts', 'api_keys', 'migrations', 'rate_limit_buckets', 'uploads']);
   });

@@ -35,4 +35,12 @@ export class UploadEntity {
 
   @Column({ type: 'double precision', nullable: true })
   duration_seconds!: number | null;
+
+  // A multipart upload's S3 upload id, until it is completed (then null); null for one PUT.
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  multipart_id!: string | null;
+
+  // A multipart upload's part size; null for one PUT.
+  @Column({ type: 'bigint', nullable: true, transformer: bigintNumber })
+  part_size!: number | null;
 }

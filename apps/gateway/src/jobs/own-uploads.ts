@@ -31,7 +31,10 @@ export class OwnUploads {
     if (!uploadId || !declaration) throw ApiError.invalidField(field, `no upload of this account has this ${field} (uploads expire; see UPLOAD_RETENTION_HOURS)`);
     const objectKey = uploadObjectKey(accountId, uploadId);
     const stored = await this.storage.stat(objectKey);
-    if (!stored) throw ApiError.invalidField(field, `no uploaded file for this ${field}: PUT the bytes to upload_url first (or the upload was deleted)`);
+    if (!stored) {
+      const next = declaration.multipart_id !== null ? 'PUT every part and POST /v1/uploads/{upload_id}/complete first' : 'PUT the bytes to upload_url first (or the upload was deleted)';
+      throw ApiError.invalidField(field, `no uploaded file for this ${field}: ${next}`);
+    }
     if (stored.size > this.config.UPLOAD_MAX_BYTES) {
       throw ApiError.tooLarge(`the uploaded file is ${stored.size} bytes, more than the limit of ${this.config.UPLOAD_MAX_BYTES}`);
     }

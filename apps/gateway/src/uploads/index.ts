@@ -2,3 +2,4 @@
 // enforces it).
 export { UploadsModule } from './uploads.module';
 export { UploadsRepository } from './uploads.repository';
+export { MultipartUploadsService } from './multipart-uploads.service';

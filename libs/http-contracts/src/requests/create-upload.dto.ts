@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { IsDefined, IsInt, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsDefined, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 // The name generated clients see.
 @ApiSchema({ name: 'CreateUploadRequest' })
@@ -26,4 +26,26 @@ export class CreateUploadDto {
   @IsInt()
   @Min(1)
   file_size!: number;
+
+  @ApiProperty({ required: false, default: false, description: 'true: a multipart upload (decision 0099): the answer has parts instead of upload_url; ask POST /v1/uploads/{upload_id}/parts for the parts\' URLs, resume from GET /v1/uploads/{upload_id}, then POST .../complete' })
+  @IsOptional()
+  @IsBoolean()
+  multipart?: boolean;
+}
+
+// S3 numbers a multipart upload's parts 1 to 10,000.
+export const MAX_UPLOAD_PARTS = 10_000;
+
+@ApiSchema({ name: 'UploadPartsRequest' })
+export class RequestUploadPartsDto {
+  @ApiProperty({ type: [Number], minItems: 1, maxItems: 1000, description: 'the parts to sign a PUT URL for (each at most once): those the client still has to send' })
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @ArrayUnique()
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  @Max(MAX_UPLOAD_PARTS, { each: true })
+  part_numbers!: number[];
 }

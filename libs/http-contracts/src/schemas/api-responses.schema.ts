@@ -71,19 +71,6 @@ export const jobListSchema = pageSchema('JobList', {
   },
 } as const);
 
-export const uploadSchema = {
-  $id: 'Upload',
-  type: 'object',
-  additionalProperties: false,
-  required: ['upload_id', 'upload_url', 'video_url', 'expires_at'],
-  properties: {
-    upload_id: { type: 'string', format: 'uuid' },
-    upload_url: { type: 'string', format: 'uri' },
-    video_url: { type: 'string' },
-    expires_at: { type: 'string', format: 'date-time' },
-  },
-} as const;
-
 export const healthSchema = {
   $id: 'Health',
   type: 'object',

@@ -1,9 +1,10 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { balanceSchema, estimateSchema, ledgerPageSchema, usageReportSchema } from './billing-responses.schema';
-import { healthSchema, jobListSchema, requestErrorSchema, uploadSchema } from './api-responses.schema';
+import { healthSchema, jobListSchema, requestErrorSchema } from './api-responses.schema';
 import { cleanAudioVideoJobSchema, fileObjectSchema, jobErrorSchema, videoBackgroundRemovalJobSchema } from './job-object.schema';
 import { cleanAudioVideoReportSchema, videoBackgroundRemovalReportSchema } from './report-responses.schema';
+import { uploadPartUrlsSchema, uploadSchema, uploadStateSchema } from './upload-responses.schema';
 import {
   webhookDefaultSecretSchema,
   webhookDeliveryPageSchema,
@@ -24,6 +25,8 @@ export const ALL_SCHEMAS = [
   requestErrorSchema,
   jobListSchema,
   uploadSchema,
+  uploadPartUrlsSchema,
+  uploadStateSchema,
   healthSchema,
   estimateSchema,
   balanceSchema,

@@ -244,9 +244,73 @@ export interface paths {
         put?: never;
         /**
          * Start an upload
-         * @description Answers a presigned PUT URL for the declared size and type, and the video_url a job takes.
+         * @description Answers a presigned PUT URL for the declared size and type, or with multipart: true the layout of its parts, and the video_url a job takes.
          */
         post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/{upload_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an upload
+         * @description Whether it is complete, and for a multipart upload the parts S3 holds: a client resumes by sending the others.
+         */
+        get: operations["getUpload"];
+        put?: never;
+        post?: never;
+        /**
+         * Abort a multipart upload
+         * @description Frees the parts stored so far; the upload_id names nothing from then on.
+         */
+        delete: operations["abortUpload"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/{upload_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a multipart upload
+         * @description Assembles the parts into the file once every part is stored at its size; 422 names the parts missing. Completing again answers the same.
+         */
+        post: operations["completeUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/uploads/{upload_id}/parts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign PUT URLs for parts of a multipart upload
+         * @description Each URL takes exactly its part's size; ask only for the parts still to send.
+         */
+        post: operations["createUploadPartUrls"];
         delete?: never;
         options?: never;
         head?: never;
@@ -687,6 +751,11 @@ export interface components {
             file_name: string;
             /** @description bytes; at most UPLOAD_MAX_BYTES (413 above) */
             file_size: number;
+            /**
+             * @description true: a multipart upload (decision 0099): the answer has parts instead of upload_url; ask POST /v1/uploads/{upload_id}/parts for the parts' URLs, resume from GET /v1/uploads/{upload_id}, then POST .../complete
+             * @default false
+             */
+            multipart?: boolean;
         };
         CreateVideoBackgroundRemovalJobRequest: {
             /** @description put the person on a colour, on the picture blurred, or on an image; output_codec must then be h264 (or left out), and the result is one opaque H.264 MP4 */
@@ -819,12 +888,66 @@ export interface components {
             grace_seconds?: number;
         };
         Upload: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when upload_url expires; for a multipart upload, when it is aborted unless completed
+             */
             expires_at: string;
+            /** @description every part is part_size bytes but the last, which holds the rest; parts are numbered 1 to count */
+            parts?: {
+                count: number;
+                part_size: number;
+            };
             /** Format: uuid */
             upload_id: string;
             /** Format: uri */
-            upload_url: string;
+            upload_url?: string;
+            video_url: string;
+        } & (unknown | unknown);
+        UploadPartsRequest: {
+            /** @description the parts to sign a PUT URL for (each at most once): those the client still has to send */
+            part_numbers: number[];
+        };
+        UploadPartUrls: {
+            /** Format: date-time */
+            expires_at: string;
+            parts: {
+                part_number: number;
+                /** @description the exact number of bytes the PUT must carry */
+                size: number;
+                /** Format: uri */
+                url: string;
+            }[];
+        };
+        UploadState: {
+            content_type: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when the upload is deleted (UPLOAD_RETENTION_HOURS after it was declared)
+             */
+            expires_at: string;
+            file_name: string;
+            file_size: number;
+            /** @description null for an upload by one PUT */
+            parts: {
+                count: number;
+                part_size: number;
+            } | null;
+            /** @description the parts stored so far, by part number: what a client resumes from (empty once complete, and for one PUT) */
+            parts_uploaded: {
+                etag: string;
+                part_number: number;
+                size: number;
+            }[];
+            /**
+             * @description complete once the file is stored whole: a job may then use video_url
+             * @enum {string}
+             */
+            status: "pending" | "complete";
+            /** Format: uuid */
+            upload_id: string;
             video_url: string;
         };
         UsageReport: {
@@ -3423,7 +3546,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description PUT exactly file_size bytes with Content-Type: <content_type> to upload_url (it is signed for both), then pass video_url when creating a job */
+            /** @description PUT exactly file_size bytes with Content-Type: <content_type> to upload_url (it is signed for both), then pass video_url when creating a job; for a multipart upload, PUT each part to its URL (POST /v1/uploads/{upload_id}/parts), then complete it */
             201: {
                 headers: {
                     /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
@@ -3508,6 +3631,668 @@ export interface operations {
             };
             /** @description request error */
             413: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            422: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description rate_limited: too many requests for this API key, or the account has its most jobs PROCESSING; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+        };
+    };
+    getUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the upload */
+            200: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadState"];
+                };
+            };
+            /** @description request error */
+            401: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            404: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description rate_limited: too many requests for this API key, or the account has its most jobs PROCESSING; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+        };
+    };
+    abortUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description aborted: its parts are freed */
+            204: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description request error */
+            401: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            404: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            409: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description rate_limited: too many requests for this API key, or the account has its most jobs PROCESSING; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+        };
+    };
+    completeUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the upload, complete: a job may now use its video_url */
+            200: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadState"];
+                };
+            };
+            /** @description request error */
+            401: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            404: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            409: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            422: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description rate_limited: too many requests for this API key, or the account has its most jobs PROCESSING; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+        };
+    };
+    createUploadPartUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadPartsRequest"];
+            };
+        };
+        responses: {
+            /** @description PUT each part's bytes to its url; the answer's ETag header is the part's */
+            200: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadPartUrls"];
+                };
+            };
+            /** @description request error */
+            400: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            401: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            404: {
+                headers: {
+                    /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the bucket now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the bucket is full again */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "the body is not valid",
+                     *         "details": [
+                     *           {
+                     *             "type": "invalid_value",
+                     *             "field": "strength",
+                     *             "message": "strength must not be greater than 1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RequestError"];
+                };
+            };
+            /** @description request error */
+            409: {
                 headers: {
                     /** @description size of the API key's token bucket for this kind of request (reads, or creates/estimates/uploads) */
                     "RateLimit-Limit"?: number;

@@ -18,7 +18,8 @@ interface CliRun {
 
 // The SDK and the CLI as a user runs them, against npm start's services.
 describe('clients: the SDK and the vj CLI, end to end', () => {
-  const e2e = useE2eStack('e2e-clients');
+  // Parts of S3's smallest size, so a few MiB of video make several.
+  const e2e = useE2eStack('e2e-clients', { UPLOAD_PART_BYTES: String(5 * 1024 ** 2) });
   const sdk = () => new VideoJobs({ apiKey: e2e.stack.apiKey, baseUrl: e2e.stack.apiUrl });
   const env = (extra: NodeJS.ProcessEnv = {}) => ({ ...process.env, VJ_API_KEY: e2e.stack.apiKey, VJ_API_URL: e2e.stack.apiUrl, VJ_CONFIG: join(e2e.dir, 'no-config.json'), ...extra });
   const vj = (args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CliRun> =>
@@ -35,6 +36,36 @@ describe('clients: the SDK and the vj CLI, end to end', () => {
     await generateVideo(path, { codec: 'h264', seconds, audio: true, size: '160x120' });
     return path;
   };
+
+  // Decision 0099: parts in parallel, and a resume that sends only what the failed upload did not store.
+  it('SDK: uploads a file in parts; one that fails on a part is resumed by its upload_id, sending only the missing parts', async () => {
+    const input = join(e2e.dir, 'sdk-parts.mp4');
+    await generateVideo(input, { codec: 'h264', seconds: 4, audio: true, size: '1280x720', lossless: true });
+    const size = statSync(input).size;
+    // A storage connection that always drops on part 2.
+    const flaky: typeof fetch = (url, init) => (String(url).includes('partNumber=2') ? Promise.reject(new TypeError('fetch failed')) : fetch(url, init));
+    let started: { upload_id: string; video_url: string } | undefined;
+    const failed = await new VideoJobs({ apiKey: e2e.stack.apiKey, baseUrl: e2e.stack.apiUrl, fetch: flaky, retry: { baseDelayMs: 10 } })
+      .uploads.upload(input, { multipart: true, onStart: (upload) => (started = upload) })
+      .catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: 'upload_failed', message: expect.stringContaining('part 2') });
+    const state = await sdk().uploads.get(started!.upload_id);
+    expect(state.status).toBe('pending');
+    expect(state.parts_uploaded.map((part) => part.part_number)).not.toContain(2);
+    const progress: number[] = [];
+    const sentParts: string[] = [];
+    const watching: typeof fetch = (url, init) => {
+      if (String(url).includes('partNumber=')) sentParts.push(new URL(String(url)).searchParams.get('partNumber')!);
+      return fetch(url, init);
+    };
+    const resumed = await new VideoJobs({ apiKey: e2e.stack.apiKey, baseUrl: e2e.stack.apiUrl, fetch: watching }).uploads.resume(started!.upload_id, input, { onProgress: (sent) => progress.push(sent) });
+    expect(resumed.status).toBe('complete');
+    expect(sentParts).toEqual(['2']);
+    // Bytes confirmed: what was stored before, then all of it.
+    expect(progress).toEqual([state.parts_uploaded.reduce((sum, part) => sum + part.size, 0), size]);
+    const job = await sdk().jobs.wait<CleanAudioVideoJob>(await sdk().cleanAudioVideo.create({ video_url: started!.video_url }));
+    expect(job.status).toBe('COMPLETED');
+  });
 
   it('SDK: uploads a file as a stream, creates, follows progress to 1, downloads, lists, and replays an Idempotency-Key', async () => {
     const client = sdk();

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VideoJobs, type Job, type JobReport, type JobStatus, type JobType } from '@vj/sdk';
-import { loadConfig } from './config';
+import { configDir, loadConfig } from './config';
+import { PendingUploads } from './pending-uploads';
 import { describeError, EXIT, exitCodeOf } from './exit-codes';
 import { progressView } from './progress-view';
 import { followAndDownload, runJob, type RunOutcome } from './run-job';
@@ -55,6 +56,8 @@ interface Globals {
   apiUrl?: string;
 }
 
+const RESUME_HELP = 'send only what an earlier run left unsent of this same file (a file over 64 MiB goes up in parts, remembered in uploads.json beside the config)';
+
 const program = new Command('vj')
   .description('Clean the audio of a video or cut out the person in it, with the video jobs API.\nThe API key comes from VJ_API_KEY or ~/.config/vj/config.json ({ "api_key": ... }).')
   .option('--json', 'print the result as JSON on stdout (no progress output)')
@@ -70,9 +73,10 @@ const client = () => {
 const view = () => progressView(process.stderr, globals().json ? 'quiet' : process.stderr.isTTY ? 'tty' : 'plain');
 const print = (value: unknown, text: () => string) => process.stdout.write(globals().json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
 
-async function runAndReport(type: JobType, input: string, output: string, options: Record<string, unknown>): Promise<void> {
+async function runAndReport(type: JobType, input: string, output: string, options: Record<string, unknown>, resume: boolean): Promise<void> {
   const sdk = client();
-  await report((progress) => runJob(sdk, type === 'clean-audio-video' ? sdk.cleanAudioVideo : sdk.videoBackgroundRemoval, input, output, options, progress));
+  const plan = { pending: new PendingUploads(configDir(process.env)), apiUrl: loadConfig(process.env, globals().apiUrl).apiUrl, resume };
+  await report((progress) => runJob(sdk, type === 'clean-audio-video' ? sdk.cleanAudioVideo : sdk.videoBackgroundRemoval, input, output, options, progress, plan));
 }
 
 // Runs one job with the progress view, then prints what it wrote.
@@ -95,8 +99,9 @@ program
   .option('--strength <0..1>', 'how much noise to remove', number)
   .option('--target-lufs <lufs>', 'loudness to normalize to (-40 to -8)', number)
   .option('--no-normalize', 'keep the loudness as it is')
-  .action(async (input: string, options: CleanAudioFlags & { output: string }) => {
-    await runAndReport('clean-audio-video', input, options.output, cleanAudioOptions(options));
+  .option('--resume', RESUME_HELP)
+  .action(async (input: string, options: CleanAudioFlags & { output: string; resume?: boolean }) => {
+    await runAndReport('clean-audio-video', input, options.output, cleanAudioOptions(options), options.resume === true);
   });
 
 program
@@ -109,12 +114,14 @@ program
   .addOption(new Option('--codec <codec>', 'output codec').choices(['vp9', 'h264', 'prores', 'png_sequence']))
   .option('--refine', 'refine the edges (slower)')
   .option('--background <background>', "a colour '#RRGGBB', blur[:0..1] (the picture blurred behind the person), or an image (PNG, JPEG or WebP, scaled to cover): an http(s) URL or a file, uploaded first", background)
-  .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'; refine?: boolean; background?: BackgroundOption }) => {
-    await runAndReport('video-background-removal', input, options.output, {
+  .option('--resume', RESUME_HELP)
+  .action(async (input: string, options: { output: string; codec?: 'vp9' | 'h264' | 'prores' | 'png_sequence'; refine?: boolean; background?: BackgroundOption; resume?: boolean }) => {
+    const jobOptions = {
       ...(options.codec && { output_codec: options.codec }),
       ...(options.background && { background: await backgroundOf(options.background) }),
       ...(options.refine && { refine_foreground_edges: true }),
-    });
+    };
+    await runAndReport('video-background-removal', input, options.output, jobOptions, options.resume === true);
   });
 
 program

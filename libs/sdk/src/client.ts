@@ -3,7 +3,8 @@ import { errorFromResponse, JobFailedError, VideoJobsError } from './errors';
 import { readJobEvents, type Progress } from './follow';
 import type { paths } from './generated/api';
 import { retryingFetch, type RetryOptions } from './retrying-fetch';
-import { FINAL_STATUSES, type Balance, type Estimate, type FileObject, type Job, type JobReport, type JobsByType, type JobStatus, type JobType, type LedgerEntry, type Upload, type UsageReport } from './types';
+import { FINAL_STATUSES, type Balance, type Estimate, type FileObject, type Job, type JobReport, type JobsByType, type JobStatus, type JobType, type LedgerEntry, type Upload, type UploadState, type UsageReport } from './types';
+import { partBytes, sendParts, type PartLayout, type PartTransport, type SignedPart } from './part-sender';
 import { counted, putFromBrowser, uploadBody, type UploadBody, type UploadSource } from './upload-body';
 
 export interface VideoJobsOptions {
@@ -277,20 +278,104 @@ export class Jobs {
   }
 }
 
+export interface UploadOptions {
+  fileName?: string;
+  contentType?: string;
+  // The bytes stored so far, of the whole file: with multipart, counted as each part is confirmed.
+  onProgress?: (sent: number, total: number) => void;
+  // In parts (decision 0099): resumable, each part retried alone. Default: for a file over 64 MiB given
+  // as a path, bytes or a Blob (a stream is always sent in one PUT).
+  multipart?: boolean;
+  // Parts in flight at once (default 4).
+  concurrency?: number;
+  // Called once a multipart upload is declared, before its parts are sent: keep upload_id to resume
+  // it (`resume`) should this upload fail or the process end.
+  onStart?: (upload: Upload) => void;
+}
+
+export type UploadResumeOptions = Pick<UploadOptions, 'onProgress' | 'concurrency'>;
+
+const MULTIPART_FROM_BYTES = 64 * 1024 ** 2;
+const DEFAULT_CONCURRENCY = 4;
+// A part is waited for again at most this long: storage, not the API, is what failed.
+const PART_RETRY_MAX_MS = 8_000;
+
 export class Uploads {
   constructor(private readonly client: VideoJobs) {}
 
-  // Declares the file, then streams it to the presigned URL (never buffered whole); the video_url of
-  // the answer goes into a create.
-  async upload(source: UploadSource, options: { fileName?: string; contentType?: string; onProgress?: (sent: number, total: number) => void } = {}): Promise<Upload> {
+  // Declares the file, then streams it to the presigned URL (never buffered whole), or sends it in
+  // parts and completes it; the video_url of the answer goes into a create.
+  async upload(source: UploadSource, options: UploadOptions = {}): Promise<Upload> {
     const body = await uploadBody(source, options);
-    const ticket = await this.client.unwrap(this.client.api.POST('/v1/uploads', { body: { file_name: body.fileName, content_type: body.contentType, file_size: body.size } }));
+    const multipart = options.multipart ?? (body.slice !== undefined && body.size > MULTIPART_FROM_BYTES);
+    const declaration = { file_name: body.fileName, content_type: body.contentType, file_size: body.size, ...(multipart && { multipart: true }) };
+    const ticket = await this.client.unwrap(this.client.api.POST('/v1/uploads', { body: declaration }));
+    if (ticket.parts) {
+      options.onStart?.(ticket);
+      await this.sendMissing(ticket.upload_id, ticket.parts, body, [], options);
+      return ticket;
+    }
     const onBytes = (sent: number) => options.onProgress?.(sent, body.size);
     // Declared without multipart, the answer is one PUT URL.
     if (ticket.upload_url === undefined) throw new VideoJobsError('the upload was answered without an upload_url', null, 'upload_failed', null);
     const status = await this.put(ticket.upload_url, body, onBytes);
     if (status < 200 || status > 299) throw new VideoJobsError(`the upload was refused by storage (${status})`, status, 'upload_failed', null);
     return ticket;
+  }
+
+  // Sends what a multipart upload still lacks (after a crash, a closed tab, a part that kept failing),
+  // then completes it. `source` must be the same file.
+  async resume(uploadId: string, source: UploadSource, options: UploadResumeOptions = {}): Promise<UploadState> {
+    const state = await this.get(uploadId);
+    if (state.status === 'complete') return state;
+    if (!state.parts) throw new VideoJobsError('this upload is one PUT, which cannot be resumed: upload the file again', null, 'upload_failed', null);
+    const body = await uploadBody(source, { fileName: state.file_name, contentType: state.content_type });
+    if (body.size !== state.file_size) throw new VideoJobsError(`the file is ${body.size} bytes, the upload was declared for ${state.file_size}: not the same file`, null, 'upload_failed', null);
+    return this.sendMissing(uploadId, state.parts, body, state.parts_uploaded, options);
+  }
+
+  get(uploadId: string): Promise<UploadState> {
+    return this.client.unwrap(this.client.api.GET('/v1/uploads/{upload_id}', { params: { path: { upload_id: uploadId } } }));
+  }
+
+  // Aborts a multipart upload that is not complete, freeing its parts.
+  async abort(uploadId: string): Promise<void> {
+    const { response } = await this.client.api.DELETE('/v1/uploads/{upload_id}', { params: { path: { upload_id: uploadId } } });
+    if (!response.ok) throw await errorFromResponse(response);
+  }
+
+  // The parts not stored at their size, then the complete.
+  private async sendMissing(uploadId: string, layout: PartLayout, body: UploadBody, uploaded: UploadState['parts_uploaded'], options: UploadResumeOptions): Promise<UploadState> {
+    const stored = new Set(uploaded.filter((part) => part.size === partBytes(layout, body.size, part.part_number)).map((part) => part.part_number));
+    let confirmed = [...stored].reduce((sum, partNumber) => sum + partBytes(layout, body.size, partNumber), 0);
+    options.onProgress?.(confirmed, body.size);
+    const missing = Array.from({ length: layout.count }, (_, i) => i + 1).filter((partNumber) => !stored.has(partNumber));
+    const transport: PartTransport = {
+      sign: async (partNumbers) =>
+        (await this.client.unwrap(this.client.api.POST('/v1/uploads/{upload_id}/parts', { params: { path: { upload_id: uploadId } }, body: { part_numbers: partNumbers } }))).parts,
+      put: (part, bytes) => this.putPart(part, bytes),
+      sleep: this.client.options.retry?.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    };
+    const retry = { ...DEFAULT_RETRY, ...this.client.options.retry };
+    await sendParts(transport, body, layout, missing, {
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      retry: { attempts: retry.maxRetries + 1, baseDelayMs: retry.baseDelayMs, maxDelayMs: Math.min(retry.maxDelayMs, PART_RETRY_MAX_MS) },
+      onStored: (part) => options.onProgress?.((confirmed += part.size), body.size),
+    });
+    return this.client.unwrap(this.client.api.POST('/v1/uploads/{upload_id}/complete', { params: { path: { upload_id: uploadId } } }));
+  }
+
+  // A part's bytes, with exactly the length its URL was signed for.
+  private async putPart(part: SignedPart, bytes: { stream(): ReadableStream<Uint8Array>; blob?: Blob }): Promise<number> {
+    const fromBrowser = bytes.blob && putFromBrowser(part.url, bytes.blob, null, () => undefined);
+    if (fromBrowser) return fromBrowser;
+    const put = await (this.client.options.fetch ?? fetch)(part.url, {
+      method: 'PUT',
+      body: bytes.stream(),
+      headers: { 'content-length': String(part.size) },
+      duplex: 'half',
+    } as RequestInit);
+    return put.status;
   }
 
   private async put(url: string, body: UploadBody, onBytes: (sent: number) => void): Promise<number> {

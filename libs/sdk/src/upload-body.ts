@@ -8,6 +8,9 @@ export interface UploadBody {
   stream(): ReadableStream<Uint8Array>;
   // The bytes as a Blob (a browser's File, or bytes given): a browser PUTs it whole, see putFromBrowser.
   blob?: Blob;
+  // Bytes start..end-1 on their own, for a multipart upload's parts; absent for a stream, which can be
+  // read only once, in order.
+  slice?(start: number, end: number): { stream(): ReadableStream<Uint8Array>; blob?: Blob };
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -48,6 +51,11 @@ function fromIterable(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Ar
   });
 }
 
+function blobPart(blob: Blob, start: number, end: number): { stream(): ReadableStream<Uint8Array>; blob: Blob } {
+  const part = blob.slice(start, end);
+  return { stream: () => part.stream(), blob: part };
+}
+
 // Never reads the whole file into memory: a path is streamed from disk, a Blob from its own stream.
 export async function uploadBody(source: UploadSource, options: { fileName?: string; contentType?: string }): Promise<UploadBody> {
   if (typeof source === 'string') {
@@ -59,18 +67,26 @@ export async function uploadBody(source: UploadSource, options: { fileName?: str
     ]);
     const { size } = await stat(source);
     const fileName = options.fileName ?? basename(source);
-    return { size, fileName, contentType: options.contentType ?? contentTypeOf(fileName), stream: () => Readable.toWeb(createReadStream(source)) as ReadableStream<Uint8Array> };
+    const fromDisk = (range?: { start: number; end: number }) => Readable.toWeb(createReadStream(source, range)) as ReadableStream<Uint8Array>;
+    return {
+      size,
+      fileName,
+      contentType: options.contentType ?? contentTypeOf(fileName),
+      stream: () => fromDisk(),
+      // createReadStream's end is inclusive.
+      slice: (start, end) => ({ stream: () => fromDisk({ start, end: end - 1 }) }),
+    };
   }
   const named = (fallback: string) => options.fileName ?? fallback;
   if (source instanceof Uint8Array) {
     const fileName = named('video');
     // (A view on an ArrayBuffer, never a SharedArrayBuffer, as the DOM library's Blob wants it.)
     const blob = new Blob([source as Uint8Array<ArrayBuffer>]);
-    return { size: source.byteLength, fileName, contentType: options.contentType ?? contentTypeOf(fileName), stream: () => blob.stream(), blob };
+    return { size: source.byteLength, fileName, contentType: options.contentType ?? contentTypeOf(fileName), stream: () => blob.stream(), blob, slice: (start, end) => blobPart(blob, start, end) };
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
     const fileName = named((source as Blob & { name?: string }).name || 'video');
-    return { size: source.size, fileName, contentType: options.contentType ?? (source.type || contentTypeOf(fileName)), stream: () => source.stream(), blob: source };
+    return { size: source.size, fileName, contentType: options.contentType ?? (source.type || contentTypeOf(fileName)), stream: () => source.stream(), blob: source, slice: (start, end) => blobPart(source, start, end) };
   }
   const { stream, size } = source as { stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>; size: number };
   const fileName = named('video');
@@ -112,13 +128,14 @@ interface BrowserXhr {
 // refuses it on an HTTP/1.1 storage endpoint), cannot set Content-Length (the URL is signed for it) and
 // reports no upload progress. The browser reads the file from disk as it sends, with its length.
 // Resolves with the HTTP status; null where there is no XMLHttpRequest (Node: the streamed fetch).
-export function putFromBrowser(url: string, blob: Blob, contentType: string, onBytes: (sent: number) => void): Promise<number> | null {
+// A part (contentType null) is signed with no Content-Type: none is set.
+export function putFromBrowser(url: string, blob: Blob, contentType: string | null, onBytes: (sent: number) => void): Promise<number> | null {
   const Xhr = (globalThis as { XMLHttpRequest?: new () => BrowserXhr }).XMLHttpRequest;
   if (!Xhr) return null;
   return new Promise((resolve, reject) => {
     const xhr = new Xhr();
     xhr.open('PUT', url);
-    xhr.setRequestHeader('content-type', contentType);
+    if (contentType !== null) xhr.setRequestHeader('content-type', contentType);
     xhr.upload.onprogress = (event) => onBytes(event.loaded);
     xhr.onload = () => {
       onBytes(blob.size);

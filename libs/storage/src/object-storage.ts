@@ -4,7 +4,7 @@ import { stat as statFile } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'minio';
-import { presignPut } from './presign-put';
+import { presignPut, type PresignPutRequest } from './presign-put';
 
 export interface ObjectStorageConfig {
   endpoint: string;
@@ -165,16 +165,7 @@ export class ObjectStorage {
   }
 
   presignPut(key: string, ttlSeconds: number, declaration: PutDeclaration): Promise<string> {
-    return presignPut({
-      endpoint: this.config.publicEndpoint ?? this.config.endpoint,
-      region: this.config.region,
-      accessKey: this.config.accessKey,
-      secretKey: this.config.secretKey,
-      bucket: this.config.bucket,
-      key,
-      ttlSeconds,
-      ...declaration,
-    });
+    return this.signedPut(key, ttlSeconds, declaration);
   }
 
   // Multipart uploads (issue 41): the client PUTs each part to a URL signed for its number and exact
@@ -184,17 +175,7 @@ export class ObjectStorage {
   }
 
   presignPart(key: string, uploadId: string, partNumber: number, size: number, ttlSeconds: number): Promise<string> {
-    return presignPut({
-      endpoint: this.config.publicEndpoint ?? this.config.endpoint,
-      region: this.config.region,
-      accessKey: this.config.accessKey,
-      secretKey: this.config.secretKey,
-      bucket: this.config.bucket,
-      key,
-      ttlSeconds,
-      contentLength: size,
-      query: { partNumber: String(partNumber), uploadId },
-    });
+    return this.signedPut(key, ttlSeconds, { contentLength: size, query: { partNumber: String(partNumber), uploadId } });
   }
 
   // The parts S3 holds for an open upload, by part number.
@@ -213,6 +194,12 @@ export class ObjectStorage {
 
   async abortMultipart(key: string, uploadId: string): Promise<void> {
     await this.internal.abortMultipartUpload(this.config.bucket, key, uploadId).catch(multipartError);
+  }
+
+  // A PUT signed for the public endpoint, with what the body must be (and a part's query).
+  private signedPut(key: string, ttlSeconds: number, signed: Pick<PresignPutRequest, 'contentLength' | 'contentType' | 'query'>): Promise<string> {
+    const { publicEndpoint, endpoint, region, accessKey, secretKey, bucket } = this.config;
+    return presignPut({ endpoint: publicEndpoint ?? endpoint, region, accessKey, secretKey, bucket, key, ttlSeconds, ...signed });
   }
 
   // The download keeps the file's name and type whatever the object key is.

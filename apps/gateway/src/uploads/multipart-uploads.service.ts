@@ -87,9 +87,7 @@ export class MultipartUploadsService {
     if (upload.multipart_id === null) {
       throw ApiError.conflict(`only a multipart upload that is not complete can be aborted; a stored upload is deleted ${this.config.UPLOAD_RETENTION_HOURS} h after it was declared`);
     }
-    await this.storage.abortMultipart(uploadObjectKey(accountId, uploadId), upload.multipart_id).catch((error: unknown) => {
-      if (!(error instanceof MultipartUploadNotFoundError)) throw error;
-    });
+    await unlessGone(this.storage.abortMultipart(uploadObjectKey(accountId, uploadId), upload.multipart_id), undefined);
     await this.uploads.delete(uploadId);
   }
 
@@ -98,9 +96,7 @@ export class MultipartUploadsService {
   async abortOpenCreatedBefore(before: Date): Promise<number> {
     const open = await this.uploads.openMultipartsCreatedBefore(before);
     for (const upload of open) {
-      await this.storage.abortMultipart(uploadObjectKey(upload.account_id, upload.upload_id), upload.multipart_id as string).catch((error: unknown) => {
-        if (!(error instanceof MultipartUploadNotFoundError)) throw error;
-      });
+      await unlessGone(this.storage.abortMultipart(uploadObjectKey(upload.account_id, upload.upload_id), upload.multipart_id as string), undefined);
     }
     return open.length;
   }
@@ -137,10 +133,7 @@ export class MultipartUploadsService {
     let uploaded: StoredPart[] = [];
     let complete = false;
     if (upload.multipart_id !== null) {
-      uploaded = await this.storage.listParts(key, upload.multipart_id).catch((error: unknown) => {
-        if (error instanceof MultipartUploadNotFoundError) return [];
-        throw error;
-      });
+      uploaded = await unlessGone(this.storage.listParts(key, upload.multipart_id), []);
     } else {
       complete = (await this.storage.stat(key))?.size === upload.file_size;
     }
@@ -156,5 +149,15 @@ export class MultipartUploadsService {
       created_at: upload.created_at.toISOString(),
       expires_at: new Date(upload.created_at.getTime() + this.config.UPLOAD_RETENTION_HOURS * 3_600_000).toISOString(),
     };
+  }
+}
+
+// S3's answer, or `gone` where the multipart upload is no longer open (completed or aborted meanwhile).
+async function unlessGone<T>(call: Promise<T>, gone: T): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof MultipartUploadNotFoundError) return gone;
+    throw error;
   }
 }

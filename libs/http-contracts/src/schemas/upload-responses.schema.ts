@@ -1,6 +1,9 @@
 // Uploads (decision 0099): one presigned PUT, or a multipart upload whose parts are PUT to URLs signed
 // for each one, listed back to resume, then completed.
 
+// S3 numbers parts 1 to 10,000.
+const partNumber = { type: 'integer', minimum: 1, maximum: 10000 } as const;
+
 const partsLayout = {
   type: 'object',
   additionalProperties: false,
@@ -42,7 +45,7 @@ export const uploadPartUrlsSchema = {
         additionalProperties: false,
         required: ['part_number', 'size', 'url'],
         properties: {
-          part_number: { type: 'integer', minimum: 1, maximum: 10000 },
+          part_number: partNumber,
           size: { type: 'integer', minimum: 1, description: 'the exact number of bytes the PUT must carry' },
           url: { type: 'string', format: 'uri' },
         },
@@ -74,7 +77,7 @@ export const uploadStateSchema = {
         additionalProperties: false,
         required: ['part_number', 'size', 'etag'],
         properties: {
-          part_number: { type: 'integer', minimum: 1, maximum: 10000 },
+          part_number: partNumber,
           size: { type: 'integer', minimum: 0 },
           etag: { type: 'string' },
         },

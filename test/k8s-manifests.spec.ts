@@ -470,10 +470,11 @@ describe.each(builds)('deploy/k8s %s', (_build, objects, secrets) => {
     const config = workerConfig();
     const work = volumeAt(pod, container, config.WORK_DIR);
     const models = volumeAt(pod, container, config.MATTING_MODEL_CACHE_DIR);
-    expect(work?.emptyDir?.sizeLimit).toBeDefined();
+    const claimed = work?.ephemeral?.volumeClaimTemplate?.spec?.resources?.requests?.storage;
+    expect(claimed).toBeDefined();
     expect(models?.emptyDir?.sizeLimit).toBeDefined();
     // Each running job holds its input and an output about as large (clean audio copies the picture).
-    expect(quantity(work?.emptyDir?.sizeLimit)).toBeGreaterThanOrEqual(config.WORKER_CONCURRENCY * 2 * config.TRANSLOAD_MAX_BYTES);
+    expect(quantity(claimed)).toBeGreaterThanOrEqual(config.WORKER_CONCURRENCY * 2 * Math.max(config.TRANSLOAD_MAX_BYTES, config.UPLOAD_INPUT_MAX_BYTES));
     const volumes = (pod.volumes ?? []).map((volume) => quantity(volume.emptyDir?.sizeLimit ?? 0)).reduce((sum, size) => sum + size, 0);
     expect(quantity(container.resources?.limits?.['ephemeral-storage'])).toBeGreaterThanOrEqual(volumes);
     expect(deployment?.spec?.replicas).toBeUndefined();

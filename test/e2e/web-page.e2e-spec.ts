@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { UploadState } from '@vj/sdk';
 import { REPO_ROOT } from '../../scripts/stack/service-process';
 import { ffmpeg as ffmpegTool } from '../../apps/render-worker/src/media/testing/media-tools';
 import { useE2eStack } from '../support/e2e-stack';
@@ -268,5 +269,46 @@ describeInBrowser('web page: sign in, upload, run jobs, compare and download in 
     expect(await page.locator('#jobs-body tr[data-job-id] a[download]').count()).toBeGreaterThanOrEqual(4);
     expect(await page.locator('#balance').textContent()).toMatch(/^Balance: [\d,]+ credits available/);
     expect(pageErrors).toEqual([]);
+  });
+
+  it('resumes a multipart upload after a reload when the same file is chosen again, sending only the parts storage lacks', async () => {
+    // Over the SDK's 64 MiB: five parts of UPLOAD_PART_BYTES (16 MiB). Sparse: no disk written.
+    const camera = join(e2e.dir, 'camera.mp4');
+    writeFileSync(camera, '');
+    truncateSync(camera, 70 * 1024 ** 2);
+    const partOf = (url: string) => new URL(url).searchParams.get('partNumber');
+    // Storage takes part 1; every other part's connection drops, as on a failing network.
+    const isPart = (url: URL) => url.searchParams.has('partNumber');
+    await page.route(isPart, (route) => (partOf(route.request().url()) === '1' ? route.continue() : route.abort('connectionreset')));
+    await page.setInputFiles('#video-file', camera);
+    const pendingUpload = () => page.evaluate(`Object.values(JSON.parse(localStorage.getItem('vj.pending-uploads') ?? '{}')).map((entry) => entry.uploadId)`) as Promise<string[]>;
+    let uploadIds: string[] = [];
+    for (const deadline = Date.now() + 30_000; !uploadIds.length && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) uploadIds = await pendingUpload();
+    expect(uploadIds).toHaveLength(1);
+    const [uploadId] = uploadIds;
+    // Checked against the UploadState schema on every read.
+    const state = async () => (await e2e.api.request<UploadState>('GET', `/v1/uploads/${uploadId}`, 'UploadState')).body;
+    for (const deadline = Date.now() + 30_000; (await state()).parts_uploaded.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await state()).parts_uploaded.map((part) => part.part_number)).toEqual([1]);
+
+    await page.reload();
+    await page.locator('#workspace').waitFor({ state: 'visible' });
+    await page.unroute(isPart);
+    const sent: string[] = [];
+    page.on('request', (request) => request.method() === 'PUT' && partOf(request.url()) !== null && sent.push(partOf(request.url())!));
+    // Each message the page announces, kept: a resume of four local parts is over in a moment.
+    await page.evaluate(`(() => {
+      const status = document.getElementById('status');
+      window.announced = [];
+      new MutationObserver(() => window.announced.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+    })()`);
+    await page.setInputFiles('#video-file', camera);
+    await page.locator('#status').filter({ hasText: /^Uploaded camera\.mp4\./ }).waitFor({ timeout: 60_000 });
+    expect(await page.evaluate('window.announced')).toContain('Resuming the upload of camera.mp4: 16 MB already stored.');
+    expect(sent.sort()).toEqual(['2', '3', '4', '5']);
+    expect(await state()).toMatchObject({ status: 'complete', file_size: 70 * 1024 ** 2 });
+    expect(await pendingUpload()).toEqual([]);
+    // The parts refused on purpose before the reload are the only errors the page saw.
+    expect(pageErrors.filter((text) => !text.includes('ERR_CONNECTION_RESET'))).toEqual([]);
   });
 });

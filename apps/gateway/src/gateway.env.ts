@@ -20,7 +20,9 @@ export const gatewayEnv = defineEnv({
     protocols: ['http', 'https'],
     optional: true,
   }),
-  UPLOAD_MAX_BYTES: env.int({ doc: 'largest upload or uploaded video a job accepts (413 above)', default: 2 * 1024 ** 3, min: 1 }),
+  UPLOAD_MAX_BYTES: env.int({ doc: 'largest upload sent as one PUT; a larger file_size is declared a multipart upload (413 when it asks for one PUT)', default: 2 * 1024 ** 3, min: 1 }),
+  // The render workers copy an upload to WORK_DIR: raise their UPLOAD_INPUT_MAX_BYTES, and their disks, with it.
+  UPLOAD_MULTIPART_MAX_BYTES: env.int({ doc: 'largest multipart upload, and largest uploaded video a job accepts (413 above)', default: 50 * 1024 ** 3, min: 1 }),
   UPLOAD_URL_TTL_SECONDS: env.int({ doc: 'lifetime of the presigned PUT URL of an upload, and of each part URL of a multipart one', default: 3600, min: 1, max: PRESIGN_MAX_SECONDS }),
   // S3 takes parts of 5 MiB to 5 GiB, all but the last.
   UPLOAD_PART_BYTES: env.int({

@@ -11,6 +11,7 @@ import { CreateAccountUseCase, type CreatedAccount } from '../src/identity/creat
 import { fakeMessaging } from './fake-messaging';
 
 export const TEST_UPLOAD_MAX_BYTES = 1000;
+export const TEST_UPLOAD_MULTIPART_MAX_BYTES = 64 * 1024 ** 2;
 
 // The real gateway app on a real PostgreSQL database and a real S3 server, with fakes of the jobs
 // service, billing and the render workers' probe.
@@ -25,6 +26,7 @@ export async function startGateway(databaseName: string, env: Record<string, str
     S3_ACCESS_KEY: s3.accessKey,
     S3_SECRET_KEY: s3.secretKey,
     UPLOAD_MAX_BYTES: String(TEST_UPLOAD_MAX_BYTES),
+    UPLOAD_MULTIPART_MAX_BYTES: String(TEST_UPLOAD_MULTIPART_MAX_BYTES),
     LOG_LEVEL: 'fatal',
     // Limits far away unless a test is about them (rate-limits.int-spec.ts sets its own).
     RATE_LIMIT_READ_BURST: '100000',

@@ -12,7 +12,9 @@ export const renderWorkerEnv = defineEnv({
   WORKER_CONCURRENCY: env.int({ doc: 'jobs this process runs at once', default: 1, min: 1, max: 64 }),
   FFMPEG_PATH: env.string({ doc: 'ffmpeg binary', default: 'ffmpeg' }),
   FFPROBE_PATH: env.string({ doc: 'ffprobe binary', default: 'ffprobe' }),
-  TRANSLOAD_MAX_BYTES: env.int({ doc: 'largest input video fetched from a video_url or an upload', default: 2 * 1024 ** 3, min: 1 }),
+  TRANSLOAD_MAX_BYTES: env.int({ doc: 'largest input video fetched from a video_url', default: 2 * 1024 ** 3, min: 1 }),
+  // The gateway's UPLOAD_MULTIPART_MAX_BYTES: an upload it accepts is one a worker can read.
+  UPLOAD_INPUT_MAX_BYTES: env.int({ doc: "largest upload copied to WORK_DIR as a job's input; WORK_DIR's disk holds it and the job's results", default: 50 * 1024 ** 3, min: 1 }),
   TRANSLOAD_TIMEOUT_SECONDS: env.int({ doc: 'time limit for fetching a video_url, redirects and body included', default: 300, min: 1 }),
   TRANSLOAD_ALLOW_HOSTS: env.string({
     doc: 'comma-separated hosts, IPs or CIDRs exempt from the private-network guard of video_url fetches',

@@ -104,6 +104,7 @@ export class RenderWorkerModule {
     const metrics = new ProcessingMetrics();
     const inputs = new JobInputSource(storage, {
       maxBytes: config.TRANSLOAD_MAX_BYTES,
+      uploadMaxBytes: config.UPLOAD_INPUT_MAX_BYTES,
       timeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
       allowHosts,
     });

@@ -1,10 +1,11 @@
 import './styles.css';
-import type { CleanAudioVideoJob, Estimate, Job, JobType, Progress, Upload, VideoBackgroundRemovalJob, VideoJobs } from '@vj/sdk';
+import type { CleanAudioVideoJob, Estimate, Job, JobType, Progress, VideoBackgroundRemovalJob, VideoJobs } from '@vj/sdk';
 import { cleanAudioView, cutoutView, reportEntries, type CutoutExport, type ResultView } from './compare';
 import { byId } from './dom';
 import { describeError, formatBytes, formatCredits, formatPercent, isUnauthenticated, shortId } from './format';
 import { JobForm } from './job-form';
 import { JobsTable } from './jobs-table';
+import { uploadResumably } from './resumable-upload';
 import { clientFor, forgetApiKey, storeApiKey, storedApiKey } from './session';
 
 const ui = {
@@ -35,11 +36,11 @@ const ui = {
   refreshJobs: byId<HTMLButtonElement>('refresh-jobs'),
 };
 
-// An upload of the chosen file. The API deletes an upload once a job that read it ended, so the next
-// job (or estimate) of the same file uploads it again.
+// An upload of the chosen file (resumed after a reload, resumable-upload.ts). The API deletes an upload
+// once a job that read it ended, so the next job (or estimate) of the same file uploads it again.
 interface UploadEntry {
   file: File;
-  ticket: Promise<Upload>;
+  ticket: Promise<{ video_url: string }>;
   ended: boolean;
 }
 
@@ -134,7 +135,10 @@ function chooseFile(chosen: File | null): void {
 
 function startUpload(chosen: File): UploadEntry {
   const entry = { file: chosen, ended: false } as UploadEntry;
-  entry.ticket = client!.uploads.upload(chosen, { onProgress: (sent, total) => upload === entry && setUploadProgress(sent, total) });
+  entry.ticket = uploadResumably(client!, chosen, {
+    onProgress: (sent, total) => upload === entry && setUploadProgress(sent, total),
+    onResume: (stored) => upload === entry && announce(`Resuming the upload of ${chosen.name}: ${formatBytes(stored)} already stored.`),
+  });
   upload = entry;
   announce(`Uploading ${chosen.name}…`);
   setUploadProgress(0, chosen.size);
@@ -156,7 +160,7 @@ function startUpload(chosen: File): UploadEntry {
 }
 
 // The chosen file's upload, started again when there is none yet or its job ended.
-function currentUpload(): Promise<Upload> {
+function currentUpload(): Promise<{ video_url: string }> {
   if (!file) return Promise.reject(new Error('Choose a video first.'));
   if (!upload || upload.file !== file || upload.ended) startUpload(file);
   return upload!.ticket;

@@ -119,7 +119,7 @@ describe('VideoJobs SDK', () => {
     const progress: number[] = [];
     const upload = await client(fetchFn).uploads.upload(bytes, { fileName: 'talk.mp4', onProgress: (sent) => progress.push(sent) });
     expect(upload.video_url).toBe('upload://u1');
-    expect(await seen[0]!.json()).toEqual({ file_name: 'talk.mp4', content_type: 'video/mp4', file_size: 300_000 });
+    expect(await seen[0]!.json()).toEqual({ file_name: 'talk.mp4', content_type: 'video/mp4', file_size: 300_000, multipart: false });
     expect(seen[1]!.method).toBe('PUT');
     expect(seen[1]!.headers.get('content-type')).toBe('video/mp4');
     expect(progress.at(-1)).toBe(300_000);

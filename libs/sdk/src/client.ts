@@ -308,7 +308,8 @@ export class Uploads {
   async upload(source: UploadSource, options: UploadOptions = {}): Promise<Upload> {
     const body = await uploadBody(source, options);
     const multipart = options.multipart ?? (body.slice !== undefined && body.size > MULTIPART_FROM_BYTES);
-    const declaration = { file_name: body.fileName, content_type: body.contentType, file_size: body.size, ...(multipart && { multipart: true }) };
+    // Said either way: left out, the API would answer parts for a stream over its one-PUT limit.
+    const declaration = { file_name: body.fileName, content_type: body.contentType, file_size: body.size, multipart };
     const ticket = await this.client.unwrap(this.client.api.POST('/v1/uploads', { body: declaration }));
     if (ticket.parts) {
       options.onStart?.(ticket);

@@ -35,8 +35,9 @@ export class OwnUploads {
       const next = declaration.multipart_id !== null ? 'PUT every part and POST /v1/uploads/{upload_id}/complete first' : 'PUT the bytes to upload_url first (or the upload was deleted)';
       throw ApiError.invalidField(field, `no uploaded file for this ${field}: ${next}`);
     }
-    if (stored.size > this.config.UPLOAD_MAX_BYTES) {
-      throw ApiError.tooLarge(`the uploaded file is ${stored.size} bytes, more than the limit of ${this.config.UPLOAD_MAX_BYTES}`);
+    const limit = declaration.multipart_id !== null ? this.config.UPLOAD_MULTIPART_MAX_BYTES : this.config.UPLOAD_MAX_BYTES;
+    if (stored.size > limit) {
+      throw ApiError.tooLarge(`the uploaded file is ${stored.size} bytes, more than the limit of ${limit}`);
     }
     if (stored.size !== declaration.file_size || stored.contentType !== declaration.content_type) {
       throw ApiError.invalidField(

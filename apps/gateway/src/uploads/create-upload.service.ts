@@ -28,14 +28,12 @@ export class CreateUploadService {
   ) {}
 
   async execute(accountId: string, request: CreateUploadDto): Promise<UploadTicket> {
-    if (request.file_size > this.config.UPLOAD_MAX_BYTES) {
-      throw ApiError.tooLarge(`file_size ${request.file_size} is more than the limit of ${this.config.UPLOAD_MAX_BYTES} bytes`);
-    }
+    const multipart = this.isMultipart(request);
     const uploadId = randomUUID();
     const objectKey = uploadObjectKey(accountId, uploadId);
     const now = new Date();
     const declaration = { upload_id: uploadId, account_id: accountId, file_name: request.file_name, content_type: request.content_type, file_size: request.file_size, created_at: now };
-    if (request.multipart) {
+    if (multipart) {
       const parts = partLayout(request.file_size, this.config.UPLOAD_PART_BYTES);
       const multipartId = await this.storage.startMultipart(objectKey, request.content_type);
       await this.uploads.insert({ ...declaration, multipart_id: multipartId, part_size: parts.part_size });
@@ -46,5 +44,16 @@ export class CreateUploadService {
     await this.uploads.insert(declaration);
     const uploadUrl = await this.storage.presignPut(objectKey, ttl, { contentLength: request.file_size, contentType: request.content_type });
     return { upload_id: uploadId, upload_url: uploadUrl, video_url: uploadVideoUrl(uploadId), expires_at: new Date(now.getTime() + ttl * 1000).toISOString() };
+  }
+
+  // A file larger than one PUT may carry is multipart unless the client asked for one PUT: no client
+  // that works with one PUT today is answered parts (decision 0099).
+  private isMultipart({ file_size, multipart }: CreateUploadDto): boolean {
+    const { UPLOAD_MAX_BYTES, UPLOAD_MULTIPART_MAX_BYTES } = this.config;
+    if (file_size > UPLOAD_MULTIPART_MAX_BYTES) throw ApiError.tooLarge(`file_size ${file_size} is more than the limit of ${UPLOAD_MULTIPART_MAX_BYTES} bytes`);
+    if (multipart === false && file_size > UPLOAD_MAX_BYTES) {
+      throw ApiError.tooLarge(`file_size ${file_size} is more than the limit of one PUT, ${UPLOAD_MAX_BYTES} bytes: leave multipart out, or set it to true`);
+    }
+    return multipart ?? file_size > UPLOAD_MAX_BYTES;
   }
 }

@@ -21,7 +21,7 @@ describe('multipart uploads through the API (decision 0099)', () => {
   let dir: string;
 
   beforeAll(async () => {
-    gw = await startGateway('gateway_multipart_uploads', { UPLOAD_MAX_BYTES: String(64 * MIB), UPLOAD_PART_BYTES: String(5 * MIB), UPLOAD_URL_TTL_SECONDS: '600' });
+    gw = await startGateway('gateway_multipart_uploads', { UPLOAD_MAX_BYTES: String(64 * MIB), UPLOAD_MULTIPART_MAX_BYTES: String(64 * MIB), UPLOAD_PART_BYTES: String(5 * MIB), UPLOAD_URL_TTL_SECONDS: '600' });
     alice = await gw.newAccount('alice');
     bob = await gw.newAccount('bob');
     dir = mkdtempSync(join(tmpdir(), 'vj-multipart-'));
@@ -177,7 +177,7 @@ describe('multipart uploads through the API (decision 0099)', () => {
     expect((await api(alice).get(single.body.upload_id)).body.status).toBe('complete');
   });
 
-  it('answers 413 for a multipart declaration over UPLOAD_MAX_BYTES, and makes a small file one part', async () => {
+  it('answers 413 for a multipart declaration over UPLOAD_MULTIPART_MAX_BYTES, and makes a small file one part', async () => {
     const res = await api(alice).declare({ file_name: 'huge.mp4', content_type: 'video/mp4', file_size: 64 * MIB + 1, multipart: true });
     expect(res.status).toBe(413);
     expectSchema('RequestError', res.body);

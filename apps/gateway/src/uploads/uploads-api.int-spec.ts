@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { uploadVideoUrl } from '@vj/contracts';
 import type { CreatedAccount } from '../identity';
-import { bearer, expectJob, expectSchema, startGateway, TEST_UPLOAD_MAX_BYTES, type GatewayHarness } from '../../test/gateway-harness';
+import { bearer, expectJob, expectSchema, startGateway, TEST_UPLOAD_MAX_BYTES, TEST_UPLOAD_MULTIPART_MAX_BYTES, type GatewayHarness } from '../../test/gateway-harness';
 
 describe('POST /v1/uploads', () => {
   let gw: GatewayHarness;
@@ -57,11 +57,24 @@ describe('POST /v1/uploads', () => {
     expect(job.body.error.details[0].field).toBe('video_url');
   });
 
-  it('answers 413 payload_too_large for a file_size over UPLOAD_MAX_BYTES', async () => {
-    const res = await upload({ file_name: 'big.mp4', content_type: 'video/mp4', file_size: TEST_UPLOAD_MAX_BYTES + 1 });
-    expect(res.status).toBe(413);
-    expectSchema('RequestError', res.body);
-    expect(res.body.error.code).toBe('payload_too_large');
+  it('makes a file_size over UPLOAD_MAX_BYTES multipart, and answers 413 where one PUT is asked for it or it passes UPLOAD_MULTIPART_MAX_BYTES', async () => {
+    const big = await upload({ file_name: 'big.mp4', content_type: 'video/mp4', file_size: TEST_UPLOAD_MAX_BYTES + 1 });
+    expect(big.status).toBe(201);
+    expectSchema('Upload', big.body);
+    expect(big.body).toMatchObject({ parts: { count: 1 } });
+    expect(big.body.upload_url).toBeUndefined();
+    const small = await upload({ file_name: 'small.mp4', content_type: 'video/mp4', file_size: TEST_UPLOAD_MAX_BYTES });
+    expect(small.body.upload_url).toEqual(expect.any(String));
+    for (const declaration of [
+      { file_name: 'big.mp4', content_type: 'video/mp4', file_size: TEST_UPLOAD_MAX_BYTES + 1, multipart: false },
+      { file_name: 'huge.mp4', content_type: 'video/mp4', file_size: TEST_UPLOAD_MULTIPART_MAX_BYTES + 1 },
+      { file_name: 'huge.mp4', content_type: 'video/mp4', file_size: TEST_UPLOAD_MULTIPART_MAX_BYTES + 1, multipart: true },
+    ]) {
+      const res = await upload(declaration);
+      expect(res.status).toBe(413);
+      expectSchema('RequestError', res.body);
+      expect(res.body.error.code).toBe('payload_too_large');
+    }
   });
 
   it.each([

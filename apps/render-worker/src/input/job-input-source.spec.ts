@@ -19,18 +19,20 @@ const job = (input: JobInputV1): JobWorkRequestedV1 => ({
   options: { strength: 0.874, normalize_loudness: true, target_lufs: -19 },
   requested_at: '2025-01-01T00:00:00.000Z',
 });
-const limits = { maxBytes: 100, timeoutMs: 1_000, allowHosts: AllowList.empty };
+const limits = { maxBytes: 100, uploadMaxBytes: 5_000, timeoutMs: 1_000, allowHosts: AllowList.empty };
 const signal = new AbortController().signal;
 
 describe('JobInputSource', () => {
-  it('reads an upload from its owner prefix in object storage', async () => {
-    const downloads: string[] = [];
+  it("reads an upload from its owner prefix in object storage, up to the uploads' own limit", async () => {
+    const downloads: [string, number][] = [];
     const storage = {
       stat: async () => ({ size: 3, contentType: 'video/mp4', etag: 'd41d8cd98f00b204e9800998ecf8427e' }),
-      downloadToFile: async (key: string) => (downloads.push(key), { size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e', sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }),
+      downloadToFile: async (key: string, _dest: string, maxBytes: number) => (
+        downloads.push([key, maxBytes]), { size: 0, md5: 'd41d8cd98f00b204e9800998ecf8427e', sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }
+      ),
     };
     const fetched = await new JobInputSource(storage, limits).fetch(job({ kind: 'upload', upload_id: 'up-1', object_key: 'uploads/acct-1/up-1' }), '/dev/null', signal);
-    expect(downloads).toEqual(['uploads/acct-1/up-1']);
+    expect(downloads).toEqual([['uploads/acct-1/up-1', 5_000]]);
     expect(fetched.size).toBe(0);
   });
 

@@ -9,7 +9,10 @@ import type { FetchedInput } from './fetched-input';
 import { transload } from './transload';
 
 export interface InputLimits {
+  // A URL's body and an export's source.
   maxBytes: number;
+  // An upload, which may be multipart and far larger (decision 0099).
+  uploadMaxBytes: number;
   timeoutMs: number;
   allowHosts: AllowList;
 }
@@ -29,6 +32,6 @@ export class JobInputSource implements InputSource {
     if (input.object_key !== uploadObjectKey(job.account_id, input.upload_id)) {
       throw new JobFailure('input_validation', 'The upload does not belong to this account', [{ type: 'upload', message: 'unknown upload', field: 'video_url' }]);
     }
-    return fetchUpload(this.storage, input, destPath, this.limits.maxBytes, signal);
+    return fetchUpload(this.storage, input, destPath, this.limits.uploadMaxBytes, signal);
   }
 }

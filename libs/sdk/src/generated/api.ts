@@ -749,12 +749,9 @@ export interface components {
              */
             content_type: string;
             file_name: string;
-            /** @description bytes; at most UPLOAD_MAX_BYTES (413 above) */
+            /** @description bytes; at most UPLOAD_MULTIPART_MAX_BYTES (50 GiB by default; 413 above); above UPLOAD_MAX_BYTES (2 GiB by default) the upload is multipart */
             file_size: number;
-            /**
-             * @description true: a multipart upload (decision 0099): the answer has parts instead of upload_url; ask POST /v1/uploads/{upload_id}/parts for the parts' URLs, resume from GET /v1/uploads/{upload_id}, then POST .../complete
-             * @default false
-             */
+            /** @description true: a multipart upload (decision 0099): the answer has parts instead of upload_url; ask POST /v1/uploads/{upload_id}/parts for the parts' URLs, resume from GET /v1/uploads/{upload_id}, then POST .../complete. Left out: multipart when file_size is above UPLOAD_MAX_BYTES. false: one PUT (413 above UPLOAD_MAX_BYTES) */
             multipart?: boolean;
         };
         CreateVideoBackgroundRemovalJobRequest: {

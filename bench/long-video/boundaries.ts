@@ -1,0 +1,146 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
+import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
+import { segmentPlan, type Segment } from '../../apps/render-worker/src/matting/segment-plan';
+import { runBench } from '../support/bench-stack';
+import { frameCount, type ClipSpec, type SourceName } from '../matting-quality/clip-spec';
+import { writeFrames, readFrames } from '../matting-quality/ffmpeg-io';
+import { scoreMattes } from '../matting-quality/matte-score';
+import { pipelineMatte, type VideoFile } from '../matting-quality/pipeline-matte';
+import { renderClip } from '../matting-quality/render-clip';
+import { sourcePerson, type SourcePerson } from '../matting-quality/source-person';
+
+// Issue 40: can a long background removal be cut into segments matted apart, without a seam? Each
+// segment is matted from `warm-up` seconds before its start, so that the tracking, the smoothing and
+// the background plate have seen what came before, and those warm-up frames are dropped. This bench
+// mattes one long still-camera clip (people entering, standing across a boundary, leaving, a
+// furnished room empty between them) whole and in segments, with each warm-up asked for, and prints
+// per warm-up, against the whole run's own matte: the IoU of the frames within 1 s of each boundary
+// (mean and worst), the flicker step at the boundary (the mean alpha change from a segment's last
+// frame to the next one's first, beside the whole run's at the same frame), and, against the exact
+// reference, the mean IoU of each way; and the same for a second whole run, which is what a segmented
+// run can be held to. The boundaries are the worker's segment plan's (segment-plan.ts:
+// keyframes near each segment length). The segments' inputs are cut losslessly by frame number from
+// their warm-up on, so the pictures are the whole run's to the bit and only the warm-up differs.
+// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30]
+
+const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
+const SOURCES: SourceName[] = ['again', 'thanks'];
+
+const option = (name: string, fallback: string): string => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1]! : fallback;
+};
+
+// People come and go every few seconds, so that every boundary falls near someone entering, standing
+// or leaving, over a room with furniture the plate must learn.
+function longClip(seconds: number, fps: 30 | 10): ClipSpec {
+  const walkers: ClipSpec['walkers'] = [];
+  const edges = [
+    ['left', 'right'],
+    ['right', 'left'],
+    ['bottom', 'right'],
+    ['left', 'bottom'],
+  ] as const;
+  for (let start = 0.5, i = 0; start + 6 < seconds; start += 4.5, i++) {
+    const [from, to] = edges[i % edges.length]!;
+    walkers.push({ source: SOURCES[i % 2]!, height: [0.6, 0.45, 0.75][i % 3]!, path: { kind: 'through', from, to, start, end: start + 6, pause: i % 2 ? 2 : 0.5, lane: 0.3 + 0.1 * (i % 5) }, firstFrame: 7 * i });
+  }
+  return {
+    name: `long-${seconds}s-${fps}fps`,
+    covers: 'people entering and leaving every few seconds in a furnished room, a still camera',
+    width: 768,
+    height: 432,
+    fps,
+    seconds,
+    room: { seed: 5, furniture: [{ kind: 'plant', at: 0.1, height: 0.4 }, { kind: 'coat-on-chair', at: 0.5, height: 0.45 }, { kind: 'table', at: 0.82, height: 0.45 }] },
+    walkers,
+    camera: { kind: 'static' },
+  };
+}
+
+// Frames [from, to) of the clip, losslessly: decoded, they are the clip's own pictures.
+async function cutFrames(video: VideoFile, from: number, to: number, fps: number, dir: string): Promise<VideoFile> {
+  const frameBytes = (video.width * video.height * 3) / 2;
+  const frames = await readFrames(['-i', video.path, '-vf', `trim=start_frame=${from}:end_frame=${to}`, '-pix_fmt', 'yuv420p'], frameBytes);
+  const path = join(dir, `${video.name}-${from}-${to}.mkv`);
+  await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${video.width}x${video.height}`, '-r', String(fps)], ['-c:v', 'libx264', '-qp', '0', '-preset', 'ultrafast', path], frames);
+  return { ...video, name: `${video.name}-${from}`, path };
+}
+
+// The mean alpha change from frame n-1 to frame n, 0 to 1.
+function step(mattes: readonly Uint8Array[], n: number): number {
+  const [a, b] = [mattes[n - 1]!, mattes[n]!];
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length / 255;
+}
+
+async function segmented(video: VideoFile, plan: readonly Segment[], fps: number, segmenters: readonly Segmenter[], dir: string): Promise<Uint8Array[]> {
+  const mattes: Uint8Array[] = [];
+  for (const { matteFrom, from, to } of plan) {
+    const input = plan.length === 1 ? video : await cutFrames(video, matteFrom, to, fps, dir);
+    const matted = await pipelineMatte(input, segmenters, mkdtempSync(join(dir, 'segment-')), { refine: true, tracking: true });
+    mattes.push(...matted.slice(from - matteFrom));
+    if (input !== video) rmSync(input.path, { force: true });
+  }
+  return mattes;
+}
+
+// The frame numbers of the video's keyframes, in presentation order.
+async function keyframesOf(path: string): Promise<number[]> {
+  const { stdout } = await promisify(execFile)('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=key_frame', '-of', 'csv=p=0', path]);
+  return stdout
+    .trim()
+    .split('\n')
+    .flatMap((line, index) => (line.startsWith('1') ? [index] : []));
+}
+
+const f4 = (value: number) => value.toFixed(4);
+
+async function main(): Promise<void> {
+  const seconds = Number(option('seconds', '40'));
+  const segmentSeconds = Number(option('segment', '10'));
+  const warmups = option('warmups', '0,1,2,4').split(',').map(Number);
+  const fps = Number(option('fps', '30')) as 30 | 10;
+  const dir = mkdtempSync(join(tmpdir(), 'vj-bench-segments-'));
+  mkdirSync(dir, { recursive: true });
+  try {
+    const models = await loadMattingModels({ cacheDir: join(tmpdir(), 'vj-models'), executionProviders: ['cpu'], intraOpThreads: 1 });
+    const segmenters = models.segmentersFor(true);
+    const sources = new Map<SourceName, SourcePerson>();
+    for (const name of SOURCES) sources.set(name, await sourcePerson(name, MEDIA, segmenters, dir));
+    const spec = longClip(seconds, fps);
+    const clip = await renderClip(spec, sources, dir);
+    const frames = frameCount(spec);
+    const keyframes = await keyframesOf(clip.video.path);
+    const planFor = (warmupSeconds: number) => segmentPlan({ frames, fps, keyframes, segmentSeconds, warmupSeconds });
+    const boundaries = planFor(0).slice(1).map((segment) => segment.from);
+    console.log(`segment boundaries: ${spec.name}, ${frames} frames, keyframes at ${keyframes.join(', ')}; segments of ${segmentSeconds} s, boundaries at frames ${boundaries.join(', ')}`);
+    const whole = await pipelineMatte(clip.video, segmenters, mkdtempSync(join(dir, 'whole-')), { refine: true, tracking: true });
+    const wholeScore = scoreMattes(whole, clip.truth);
+    console.log(`whole run against the reference: mean IoU ${f4(wholeScore.meanIou)}, worst ${f4(wholeScore.worstIou)}, flicker ${wholeScore.flicker.toFixed(5)}`);
+    console.log('| warm-up | boundary frames (±1 s) vs whole run: mean IoU / worst | per boundary: worst IoU | step at boundary, segmented / whole (mean alpha change) | mean IoU vs reference: segmented / whole |');
+    console.log('|---|---|---|---|---|');
+    // The whole run again: what two runs of the same frames agree to (the model's runs come back in
+    // their own order), the most a segmented run can be asked to match.
+    const ways = [...warmups.map((warmup) => ({ name: `${warmup} s`, warmup })), { name: 'whole again', warmup: null }];
+    for (const { name, warmup } of ways) {
+      const pieces = warmup === null ? await pipelineMatte(clip.video, segmenters, mkdtempSync(join(dir, 'again-')), { refine: true, tracking: true }) : await segmented(clip.video, planFor(warmup), fps, segmenters, dir);
+      const near = (b: number) => [Math.max(0, b - fps), Math.min(frames, b + fps)] as const;
+      const perBoundary = boundaries.map((b) => scoreMattes(pieces.slice(...near(b)), whole.slice(...near(b))));
+      const all = scoreMattes(boundaries.flatMap((b) => pieces.slice(...near(b))), boundaries.flatMap((b) => whole.slice(...near(b))));
+      const steps = boundaries.map((b) => `${step(pieces, b).toFixed(4)} / ${step(whole, b).toFixed(4)}`);
+      const score = scoreMattes(pieces, clip.truth);
+      console.log(`| ${name} | ${f4(all.meanIou)} / ${f4(all.worstIou)} | ${perBoundary.map((s) => f4(s.worstIou)).join(', ')} | ${steps.join(', ')} | ${f4(score.meanIou)} / ${f4(wholeScore.meanIou)} |`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runBench(main);

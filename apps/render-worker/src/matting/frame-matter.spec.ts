@@ -1,4 +1,4 @@
-import { FrameMatter, type FrameMatterSettings } from './frame-matter';
+import { FrameMatter, type FrameMatterSettings, type PendingMatte } from './frame-matter';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { MattingModelSpec, Segmenter } from './matting-model';
 import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
@@ -473,6 +473,49 @@ describe('FrameMatter', () => {
       expect(segmenter.runs.length - runs).toBe(1);
       expect(segmenter.runs.at(-1)).toBe(TRACK_SPEC.width * TRACK_SPEC.height);
       expect(alpha[gridAt(2, 2)]).toBe(255);
+    });
+
+    it('gives the same mattes however late the model answers, as the pipeline drives it (decision 0100)', async () => {
+      // Answers after a pseudo-random 0-4 ms, from a seed: the runs' order on the model's thread
+      // differs from run to run, as on a busy machine.
+      class JitterSegmenter extends SharpSegmenter {
+        constructor(private seed: number) {
+          super(0);
+        }
+
+        override segment(input: Float32Array): Promise<Float32Array> {
+          this.seed = (this.seed * 1103515245 + 12345) % 2 ** 31;
+          const delay = this.seed % 5;
+          return super.segment(input).then((answer) => new Promise((resolve) => setTimeout(() => resolve(answer), delay)));
+        }
+      }
+      // Nobody; a person walking in from the left edge; a second entering at the right; both gone;
+      // a small one appearing in the middle.
+      // Thin people too (2 grid pixels: whole frames miss them, tiles and crops find them), coming and
+      // going every few frames, so whole frames, searches and crops all take turns.
+      const thin = (x: number): [number, number, number, number] => [x, 10, x + 4, 22];
+      const scenes: [number, number, number, number][][] = [
+        ...Array.from({ length: 3 }, () => []),
+        ...Array.from({ length: 8 }, (_, i): [number, number, number, number][] => [[Math.max(0, 3 * i - 4), 10, 3 * i, 22]]),
+        ...Array.from({ length: 6 }, (_, i): [number, number, number, number][] => [[20, 10, 24, 22], [Math.max(40, 62 - 4 * i), 6, 64, 26]]),
+        ...Array.from({ length: 4 }, () => []),
+        ...Array.from({ length: 24 }, (_, i): [number, number, number, number][] => (i % 7 < 4 ? [thin(6 + 2 * i)] : i % 7 === 4 ? [] : [thin(50 - i), [8, 4, 16, 28]])),
+        ...Array.from({ length: 8 }, (_, i): [number, number, number, number][] => [[30 + (i % 3), 12, 33 + (i % 3), 20]]),
+      ];
+      async function matteAll(segmenter: Segmenter): Promise<Uint8Array[]> {
+        const matter = new FrameMatter(segmenter, TRACKED);
+        const inFlight: PendingMatte[] = [];
+        const alphas: Uint8Array[] = [];
+        for (const people of scenes) {
+          const { small, side } = frames(...people);
+          inFlight.push(matter.start(small, side));
+          if (inFlight.length >= TRACKED.depth) alphas.push(Uint8Array.from(await matter.finish(inFlight.shift() as PendingMatte)));
+        }
+        for (const pending of inFlight) alphas.push(Uint8Array.from(await matter.finish(pending)));
+        return alphas;
+      }
+      const prompt = await matteAll(new SharpSegmenter(0));
+      for (const seed of [1, 2, 3]) expect(await matteAll(new JitterSegmenter(seed))).toEqual(prompt);
     });
 
     it('segments only whole frames without a side frame', async () => {

@@ -49,6 +49,9 @@ interface Slot {
   small?: Uint8Array;
   tensor: Float32Array;
   luma: Float32Array;
+  // With tracking, the frame before's luma as it was when this frame started: the tracker's turn may
+  // come after that frame's slot has taken another frame.
+  previousLuma: Float32Array;
   // A crop as a crop model's input (its size, chroma at half resolution); for each crop view, each
   // region's tensor (made when first needed: most videos have one person, seen one way); and the
   // whole-grid mask the crops' masks are pasted onto.
@@ -102,9 +105,14 @@ export class FrameMatter {
   private readonly slots: Slot[];
   private nextSlot = 0;
   // The last tile search, kept once it has ended, with the number of the frame that made it, the
-  // fresh frames (cuts) started up to it (see segmentCloser) and the people it found.
+  // fresh frames (cuts) started up to it (see lookCloser) and the people it found.
   private search: { frame: number; cuts: number; people: Promise<Box[]> } | null = null;
   private cuts = 0;
+  // The tracker's turns: every step that reads or changes what it holds runs here, in the order the
+  // frames start and finish, so that it never depends on when the model answers; then every run of
+  // the same frames gives the same matte (decision 0100). A closer look's turn lasts until its model
+  // runs answer; a tracked frame's, only while it plans.
+  private trackerTurn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly segmenter: Segmenter,
@@ -141,6 +149,7 @@ export class FrameMatter {
     this.slots = Array.from({ length: settings.depth }, () => ({
       tensor: new Float32Array(pixels * 3),
       luma: new Float32Array(pixels),
+      previousLuma: new Float32Array(settings.tracking ? pixels : 0),
       crop: new Uint8Array(cropSize),
       cropTensors: [[], []],
       pasted: new Float32Array(settings.tracking ? pixels : 0),
@@ -169,7 +178,11 @@ export class FrameMatter {
     this.hold?.hold(mask, pending.luma, this.plate !== null && this.cameraStill);
     // Before the tracker sees it: a table is not followed as a person.
     const cameraStill = (this.cameraStill = this.stillObjects?.filter(mask, pending.luma) ?? false);
-    this.tracking?.tracker.observe(mask);
+    if (this.tracking) {
+      const { tracker } = this.tracking;
+      const seen = Float32Array.from(mask);
+      this.inTrackerTurn(() => tracker.observe(seen)).catch(() => undefined);
+    }
     const alpha = this.builder.build(mask, pending.luma, pending.fullLuma);
     if (this.plate && this.stillObjects) {
       const motion = (this.plateMotion ??= { moved: new Uint8Array(mask.length), stirred: new Uint8Array(mask.length) });
@@ -192,13 +205,29 @@ export class FrameMatter {
     // The same test the smoother makes: a cut's person may be anywhere. The first frame's previous
     // slot is still empty, and it has no region to lose.
     const cut = writeLumaChange(small, slot.luma, previousLuma) >= this.settings.smoothing.cutFrom;
-    const { regions, check, fresh, frame } = tracker.next(cut);
-    if (fresh) this.cuts++;
-    if (regions.length === 0) {
-      const motion = fresh ? null : this.motionLook(slot.luma, previousLuma, frame);
-      return this.segmentCloser(small, side, slot, { fresh, frame, cuts: this.cuts, motion });
-    }
-    return this.segmentRegions(small, side, slot, regions, check || this.movedOutside(regions, slot.luma, previousLuma, frame));
+    slot.previousLuma.set(previousLuma);
+    const before = slot.previousLuma;
+    let mask: Promise<Float32Array> | undefined;
+    const planned = this.inTrackerTurn(async () => {
+      const { regions, check, fresh, frame } = tracker.next(cut);
+      if (fresh) this.cuts++;
+      if (regions.length > 0) {
+        mask = this.segmentRegions(small, side, slot, regions, check || this.movedOutside(regions, slot.luma, before, frame));
+        return;
+      }
+      const motion = fresh ? null : this.motionLook(slot.luma, before, frame);
+      const looked = this.lookCloser(small, side, slot, { fresh, frame, cuts: this.cuts, motion });
+      mask = looked.then(({ regions: closer, whole }) => (closer.length > 0 ? this.segmentRegions(small, side, slot, closer, false, whole) : whole));
+      await looked;
+    });
+    return planned.then(() => mask as Promise<Float32Array>, async (error: unknown) => (mask ? mask : Promise.reject(error)));
+  }
+
+  // `step` after every earlier turn; a failed step does not stop the turns after it.
+  private inTrackerTurn<T>(step: () => Promise<T> | T): Promise<T> {
+    const turn = this.trackerTurn.then(step);
+    this.trackerTurn = turn.catch(() => undefined);
+    return turn;
   }
 
   // Whether the picture moved outside `regions` since the last frame (someone entering where no crop
@@ -242,26 +271,26 @@ export class FrameMatter {
   // not the weak ones. Where it finds nobody, or on a fresh frame whoever it finds, a search in
   // tiles may find more (region-tracker.ts); where no search is due, a look at what moved (`motion`,
   // see motionLook). `frame`: its number by start order; `cuts`: the fresh frames started up to it.
-  private async segmentCloser(
+  // Gives the regions to look at closer (none: the whole frame's mask stands) once the tracker knows
+  // what this frame found.
+  private async lookCloser(
     small: Uint8Array,
     side: Uint8Array,
     slot: Slot,
     { fresh, frame, cuts, motion }: { fresh: boolean; frame: number; cuts: number; motion: Region | null },
-  ): Promise<Float32Array> {
+  ): Promise<{ regions: Region[]; whole: Float32Array }> {
     const { tracker } = this.tracking as NonNullable<FrameMatter['tracking']>;
     const whole = await this.segmentWhole(small, slot.tensor, null);
     // A frame started while an earlier frame that searched was still in flight (the pipeline's depth)
-    // also looks where that search found people: whether the search is still under way or ended while
-    // this frame's model ran depends on timing, the frames chosen do not. Not across a cut: after one,
-    // what came before tells nothing.
+    // also looks where that search found people. Not across a cut: after one, what came before tells
+    // nothing.
     const { search } = this;
     const earlierSearch = !fresh && search && search.cuts === cuts && search.frame < frame && frame - search.frame < this.settings.depth ? search.people : null;
     const looks = earlierSearch ? tracker.closerLookAfterSearch(whole, await earlierSearch) : tracker.closerLook(whole);
     const searchTiles = tracker.searchTiles(whole, fresh, frame);
     const tiles = searchTiles.length === 0 && looks.length === 0 && motion ? [motion] : searchTiles;
-    if (tiles.length === 0) return looks.length > 0 ? this.segmentRegions(small, side, slot, looks, false, whole) : whole;
+    if (tiles.length === 0) return { regions: looks, whole };
     if (tiles[0] === motion) this.lastMotionCheck = frame;
-    // Waiting frames resume once the search's regions are known, not merely once its masks are.
     const finds = this.searchTiles(side, slot, tiles, whole).then((found) => tracker.searchFinds(found, looks.length > 0 ? whole : undefined));
     this.search = {
       frame,
@@ -272,9 +301,8 @@ export class FrameMatter {
       ),
     };
     // Where the tiles find nobody confidently, the regions are the whole frame's own looks, if any.
-    const { regions } = await finds;
     // The tiles only find: what they answered weakly elsewhere (a textured wall) stays out of the matte.
-    return regions.length > 0 ? this.segmentRegions(small, side, slot, regions, false, whole) : whole;
+    return { regions: (await finds).regions, whole };
   }
 
   // The largest of the whole frame's mask and each tile's, pasted in place.

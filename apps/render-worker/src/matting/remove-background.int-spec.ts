@@ -583,6 +583,11 @@ describe('removeBackground on real footage (../shared/media/video)', () => {
     };
     const whole = await mattesOf(false);
     const tracked = await mattesOf(true);
+    // Every run of the same frames gives the same matte, whenever the model's answers come back: the
+    // tracker's closer looks take turns (decision 0100), and a segment can match the whole run.
+    const again = await mattesOf(true);
+    expect(again.length).toBe(tracked.length);
+    expect(again.filter((alpha, i) => Buffer.compare(alpha, tracked[i]) !== 0).length).toBe(0);
     const mean = (frames: Uint8Array[], region: [number, number, number, number]) => frames.reduce((total, alpha) => total + regionMean(alpha, 768, 432, region), 0) / frames.length;
     // The whole frame's run sees nobody; seen closer, face and torso are opaque in every frame, the
     // ones started while the search was under way included...

@@ -55,6 +55,23 @@ describe('sendParts', () => {
     expect(fake.signed).toEqual([[2], [2]]);
   });
 
+  it('fails only once the parts in flight are stored, and starts none after a part failed', async () => {
+    // Part 1 is slow; part 2 is refused at once; part 3 waits in the queue.
+    const fake = fakeTransport({ 2: [400] });
+    const slow: PartTransport = {
+      ...fake.transport,
+      put: async (part, bytes) => {
+        if (part.part_number === 1) await new Promise((resolve) => setTimeout(resolve, 30));
+        return fake.transport.put(part, bytes);
+      },
+    };
+    const stored: number[] = [];
+    const sending = sendParts(slow, await uploadBody(FILE, {}), LAYOUT, [1, 2, 3], { concurrency: 2, onStored: (part) => stored.push(part.part_number) });
+    await expect(sending).rejects.toMatchObject({ code: 'upload_failed', message: expect.stringContaining('part 2') });
+    expect(stored).toEqual([1]);
+    expect(fake.sent.map(({ part }) => part).sort()).toEqual([1, 2]);
+  });
+
   it('gives up on a refusal that sending again cannot mend, and on a part that keeps failing', async () => {
     const refused = fakeTransport({ 1: [400] });
     await expect(sendParts(refused.transport, await uploadBody(FILE, {}), LAYOUT, [1], { concurrency: 1, onStored: () => undefined })).rejects.toMatchObject({

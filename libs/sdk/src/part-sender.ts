@@ -42,7 +42,8 @@ export function partBytes(layout: PartLayout, fileSize: number, partNumber: numb
 // Sends `partNumbers` of `body`, `concurrency` at a time. A part whose PUT fails on the way (a dropped
 // connection, a 5xx, 408 or 429) is sent again after a wait; one refused with 403 (its URL expired) is
 // signed again first. Any other refusal, or a part that fails `retry.attempts` times, ends the upload
-// with a VideoJobsError: what was stored stays, and `resume` sends the rest.
+// with a VideoJobsError once the parts in flight have settled: what was stored stays, and `resume`
+// sends the rest.
 export async function sendParts(transport: PartTransport, body: UploadBody, layout: PartLayout, partNumbers: readonly number[], options: SendOptions): Promise<void> {
   const slice = body.slice;
   if (!slice) throw new VideoJobsError('a stream cannot be uploaded in parts: give a path, bytes or a Blob', null, 'upload_failed', null);
@@ -77,8 +78,16 @@ export async function sendParts(transport: PartTransport, body: UploadBody, layo
       await transport.sleep(Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)));
     }
   };
+  // After a part fails, no other starts, and the upload fails once the parts in flight have settled:
+  // what storage holds then is all it will hold, so a resume never races this upload's own PUTs.
+  let failure: { error: unknown } | null = null;
   const worker = async (): Promise<void> => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) await sendOne(next);
+    while (!failure) {
+      const next = queue.shift();
+      if (next === undefined) return;
+      await sendOne(next).catch((error: unknown) => void (failure ??= { error }));
+    }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, partNumbers.length) }, worker));
+  if (failure) throw (failure as { error: unknown }).error;
 }

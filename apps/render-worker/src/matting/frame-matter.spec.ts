@@ -1,7 +1,7 @@
 import { FrameMatter, type FrameMatterSettings, type PendingMatte } from './frame-matter';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { MattingModelSpec, Segmenter } from './matting-model';
-import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
+import { DEFAULT_TRACKING, RegionTracker, type TrackingSettings } from './region-tracker';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
 
 const [WIDTH, HEIGHT] = [8, 4];
@@ -516,6 +516,20 @@ describe('FrameMatter', () => {
       }
       const prompt = await matteAll(new SharpSegmenter(0));
       for (const seed of [1, 2, 3]) expect(await matteAll(new JitterSegmenter(seed))).toEqual(prompt);
+    });
+
+    it('fails the next frame with an error the tracker met observing a finished one', async () => {
+      const observe = jest.spyOn(RegionTracker.prototype, 'observe').mockImplementationOnce(() => {
+        throw new Error('tracker broke');
+      });
+      try {
+        const matter = new FrameMatter(new SharpSegmenter(), TRACKED);
+        const { small, side } = frames(PERSON);
+        await matter.finish(matter.start(small, side));
+        await expect(matter.finish(matter.start(small, side))).rejects.toThrow('tracker broke');
+      } finally {
+        observe.mockRestore();
+      }
     });
 
     it('segments only whole frames without a side frame', async () => {

@@ -113,6 +113,9 @@ export class FrameMatter {
   // the same frames gives the same matte (decision 0100). A closer look's turn lasts until its model
   // runs answer; a tracked frame's, only while it plans.
   private trackerTurn: Promise<unknown> = Promise.resolve();
+  // A failure of the tracker outside a frame's own turn (observing a finished frame): the next frame
+  // fails with it.
+  private trackerFailure: { error: unknown } | null = null;
 
   constructor(
     private readonly segmenter: Segmenter,
@@ -181,7 +184,7 @@ export class FrameMatter {
     if (this.tracking) {
       const { tracker } = this.tracking;
       const seen = Float32Array.from(mask);
-      this.inTrackerTurn(() => tracker.observe(seen)).catch(() => undefined);
+      this.inTrackerTurn(() => tracker.observe(seen)).catch((error: unknown) => void (this.trackerFailure ??= { error }));
     }
     const alpha = this.builder.build(mask, pending.luma, pending.fullLuma);
     if (this.plate && this.stillObjects) {
@@ -209,6 +212,7 @@ export class FrameMatter {
     const before = slot.previousLuma;
     let mask: Promise<Float32Array> | undefined;
     const planned = this.inTrackerTurn(async () => {
+      if (this.trackerFailure) throw this.trackerFailure.error;
       const { regions, check, fresh, frame } = tracker.next(cut);
       if (fresh) this.cuts++;
       if (regions.length > 0) {

@@ -5,7 +5,7 @@ import { GATEWAY_CONFIG } from '../config/gateway-config.token';
 import type { GatewayConfig } from '../gateway.env';
 import { ApiError } from '../http/api-error';
 import type { UploadEntity } from '../identity';
-import { UploadsRepository } from '../uploads';
+import { uploadSizeLimit, UploadsRepository } from '../uploads';
 
 export interface OwnUpload {
   uploadId: string;
@@ -35,7 +35,7 @@ export class OwnUploads {
       const next = declaration.multipart_id !== null ? 'PUT every part and POST /v1/uploads/{upload_id}/complete first' : 'PUT the bytes to upload_url first (or the upload was deleted)';
       throw ApiError.invalidField(field, `no uploaded file for this ${field}: ${next}`);
     }
-    const limit = declaration.multipart_id !== null ? this.config.UPLOAD_MULTIPART_MAX_BYTES : this.config.UPLOAD_MAX_BYTES;
+    const limit = uploadSizeLimit(this.config, declaration.multipart_id !== null);
     if (stored.size > limit) {
       throw ApiError.tooLarge(`the uploaded file is ${stored.size} bytes, more than the limit of ${limit}`);
     }

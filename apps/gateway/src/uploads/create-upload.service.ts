@@ -7,6 +7,7 @@ import { GATEWAY_CONFIG } from '../config/gateway-config.token';
 import type { GatewayConfig } from '../gateway.env';
 import { ApiError } from '../http/api-error';
 import { partLayout, type PartLayout } from './part-layout';
+import { uploadSizeLimit } from './upload-size-limit';
 import { UploadsRepository } from './uploads.repository';
 
 export type UploadTicket = {
@@ -49,11 +50,10 @@ export class CreateUploadService {
   // A file larger than one PUT may carry is multipart unless the client asked for one PUT: no client
   // that works with one PUT today is answered parts (decision 0099).
   private isMultipart({ file_size, multipart }: CreateUploadDto): boolean {
-    const { UPLOAD_MAX_BYTES, UPLOAD_MULTIPART_MAX_BYTES } = this.config;
-    if (file_size > UPLOAD_MULTIPART_MAX_BYTES) throw ApiError.tooLarge(`file_size ${file_size} is more than the limit of ${UPLOAD_MULTIPART_MAX_BYTES} bytes`);
-    if (multipart === false && file_size > UPLOAD_MAX_BYTES) {
-      throw ApiError.tooLarge(`file_size ${file_size} is more than the limit of one PUT, ${UPLOAD_MAX_BYTES} bytes: leave multipart out, or set it to true`);
-    }
-    return multipart ?? file_size > UPLOAD_MAX_BYTES;
+    const chosen = multipart ?? file_size > this.config.UPLOAD_MAX_BYTES;
+    const limit = uploadSizeLimit(this.config, chosen);
+    const hint = chosen ? '' : ' for one PUT: leave multipart out, or set it to true';
+    if (file_size > limit) throw ApiError.tooLarge(`file_size ${file_size} is more than the limit of ${limit} bytes${hint}`);
+    return chosen;
   }
 }

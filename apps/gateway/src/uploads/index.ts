@@ -3,3 +3,4 @@
 export { UploadsModule } from './uploads.module';
 export { UploadsRepository } from './uploads.repository';
 export { MultipartUploadsService } from './multipart-uploads.service';
+export { uploadSizeLimit } from './upload-size-limit';

@@ -210,21 +210,17 @@ export class FrameMatter {
     const cut = writeLumaChange(small, slot.luma, previousLuma) >= this.settings.smoothing.cutFrom;
     slot.previousLuma.set(previousLuma);
     const before = slot.previousLuma;
-    let mask: Promise<Float32Array> | undefined;
-    const planned = this.inTrackerTurn(async () => {
+    // The mask goes out in an object: a promise in a promise would be waited for within the turn.
+    const planned = this.inTrackerTurn(async (): Promise<{ mask: Promise<Float32Array> }> => {
       if (this.trackerFailure) throw this.trackerFailure.error;
       const { regions, check, fresh, frame } = tracker.next(cut);
       if (fresh) this.cuts++;
-      if (regions.length > 0) {
-        mask = this.segmentRegions(small, side, slot, regions, check || this.movedOutside(regions, slot.luma, before, frame));
-        return;
-      }
+      if (regions.length > 0) return { mask: this.segmentRegions(small, side, slot, regions, check || this.movedOutside(regions, slot.luma, before, frame)) };
       const motion = fresh ? null : this.motionLook(slot.luma, before, frame);
-      const looked = this.lookCloser(small, side, slot, { fresh, frame, cuts: this.cuts, motion });
-      mask = looked.then(({ regions: closer, whole }) => (closer.length > 0 ? this.segmentRegions(small, side, slot, closer, false, whole) : whole));
-      await looked;
+      const { regions: closer, whole } = await this.lookCloser(small, side, slot, { fresh, frame, cuts: this.cuts, motion });
+      return { mask: closer.length > 0 ? this.segmentRegions(small, side, slot, closer, false, whole) : Promise.resolve(whole) };
     });
-    return planned.then(() => mask as Promise<Float32Array>, async (error: unknown) => (mask ? mask : Promise.reject(error)));
+    return planned.then(({ mask }) => mask);
   }
 
   // `step` after every earlier turn; a failed step does not stop the turns after it.

@@ -330,7 +330,9 @@ describe('removeBackground', () => {
   });
 
   it('scales an input above 3840x2160 down to fit it', async () => {
-    const result = await removeBackground(request(await makeClip('huge.mp4', { size: '4096x2304', seconds: 0.2 })));
+    // H.264: VP9 at 3840x2160 costs seconds a frame here, and the scaling is the same for every codec.
+    const input = await makeClip('huge.mp4', { size: '4096x2304', seconds: 0.2 });
+    const result = await removeBackground(request(input, { options: { output_codec: 'h264', refine_foreground_edges: false } }));
     expect(result).toMatchObject({ width: 3840, height: 2160, frames: 5 });
   });
 

@@ -26,7 +26,8 @@ import { sourcePerson, type SourcePerson } from '../matting-quality/source-perso
 // run can be held to. The boundaries are the worker's segment plan's (segment-plan.ts:
 // keyframes near each segment length). The segments' inputs are cut losslessly by frame number from
 // their warm-up on, so the pictures are the whole run's to the bit and only the warm-up differs.
-// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30]
+// `--scene talk`: a presenter stands across every boundary instead, tracked the whole clip long.
+// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30 --scene walkers|talk]
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -36,9 +37,11 @@ const option = (name: string, fallback: string): string => {
   return at > 0 ? process.argv[at + 1]! : fallback;
 };
 
+type Scene = 'walkers' | 'talk';
+
 // People come and go every few seconds, so that every boundary falls near someone entering, standing
 // or leaving, over a room with furniture the plate must learn.
-function longClip(seconds: number, fps: 30 | 10): ClipSpec {
+function walkersClip(seconds: number, fps: 30 | 10): ClipSpec {
   const walkers: ClipSpec['walkers'] = [];
   const edges = [
     ['left', 'right'],
@@ -50,17 +53,24 @@ function longClip(seconds: number, fps: 30 | 10): ClipSpec {
     const [from, to] = edges[i % edges.length]!;
     walkers.push({ source: SOURCES[i % 2]!, height: [0.6, 0.45, 0.75][i % 3]!, path: { kind: 'through', from, to, start, end: start + 6, pause: i % 2 ? 2 : 0.5, lane: 0.3 + 0.1 * (i % 5) }, firstFrame: 7 * i });
   }
-  return {
-    name: `long-${seconds}s-${fps}fps`,
-    covers: 'people entering and leaving every few seconds in a furnished room, a still camera',
-    width: 768,
-    height: 432,
-    fps,
-    seconds,
-    room: { seed: 5, furniture: [{ kind: 'plant', at: 0.1, height: 0.4 }, { kind: 'coat-on-chair', at: 0.5, height: 0.45 }, { kind: 'table', at: 0.82, height: 0.45 }] },
-    walkers,
-    camera: { kind: 'static' },
-  };
+  const room: ClipSpec['room'] = { seed: 5, furniture: [{ kind: 'plant', at: 0.1, height: 0.4 }, { kind: 'coat-on-chair', at: 0.5, height: 0.45 }, { kind: 'table', at: 0.82, height: 0.45 }] };
+  return stillCamera(`long-${seconds}s-${fps}fps`, 'people entering and leaving every few seconds in a furnished room, a still camera', { seconds, fps, room, walkers });
+}
+
+// A talk: one presenter walks in and stands (moving as the webcam person does) across every boundary,
+// tracked the whole time, while someone smaller passes behind every 9 s.
+function talkClip(seconds: number, fps: 30 | 10): ClipSpec {
+  const walkers: ClipSpec['walkers'] = [{ source: 'again', height: 0.8, path: { kind: 'through', from: 'left', to: 'right', start: 0.5, end: seconds - 0.5, pause: seconds - 3, lane: 0.4 } }];
+  for (let start = 3, i = 0; start + 5 < seconds; start += 9, i++) {
+    walkers.push({ source: 'thanks', height: 0.45, floor: 0.1, path: { kind: 'through', from: i % 2 ? 'left' : 'right', to: i % 2 ? 'right' : 'left', start, end: start + 5, lane: 0.75 }, firstFrame: 11 * i });
+  }
+  const room: ClipSpec['room'] = { seed: 9, furniture: [{ kind: 'plant', at: 0.9, height: 0.4 }, { kind: 'table', at: 0.15, height: 0.45 }] };
+  return stillCamera(`talk-${seconds}s-${fps}fps`, 'a presenter standing the whole clip while others pass behind, a still camera', { seconds, fps, room, walkers });
+}
+
+// A 768x432 clip from a still camera.
+function stillCamera(name: string, covers: string, scene: Pick<ClipSpec, 'seconds' | 'fps' | 'room' | 'walkers'>): ClipSpec {
+  return { name, covers, width: 768, height: 432, ...scene, camera: { kind: 'static' } };
 }
 
 // Frames [from, to) of the clip, losslessly: decoded, they are the clip's own pictures.
@@ -84,7 +94,7 @@ async function segmented(video: VideoFile, plan: readonly Segment[], fps: number
   const mattes: Uint8Array[] = [];
   for (const { matteFrom, from, to } of plan) {
     const input = plan.length === 1 ? video : await cutFrames(video, matteFrom, to, fps, dir);
-    const matted = await pipelineMatte(input, segmenters, mkdtempSync(join(dir, 'segment-')), { refine: true, tracking: true });
+    const matted = await pipelineMatte(input, segmenters, mkdtempSync(join(dir, 'segment-')), { refine: true, tracking: true, firstFrame: matteFrom + 1 });
     mattes.push(...matted.slice(from - matteFrom));
     if (input !== video) rmSync(input.path, { force: true });
   }
@@ -114,7 +124,9 @@ async function main(): Promise<void> {
     const segmenters = models.segmentersFor(true);
     const sources = new Map<SourceName, SourcePerson>();
     for (const name of SOURCES) sources.set(name, await sourcePerson(name, MEDIA, segmenters, dir));
-    const spec = longClip(seconds, fps);
+    const scene = option('scene', 'walkers') as Scene;
+    if (scene !== 'walkers' && scene !== 'talk') throw new Error(`--scene is walkers or talk, not ${scene}`);
+    const spec = scene === 'talk' ? talkClip(seconds, fps) : walkersClip(seconds, fps);
     const clip = await renderClip(spec, sources, dir);
     const frames = frameCount(spec);
     const keyframes = await keyframesOf(clip.video.path);
@@ -134,6 +146,12 @@ async function main(): Promise<void> {
       const near = (b: number) => [Math.max(0, b - fps), Math.min(frames, b + fps)] as const;
       const perBoundary = boundaries.map((b) => scoreMattes(pieces.slice(...near(b)), whole.slice(...near(b))));
       const all = scoreMattes(boundaries.flatMap((b) => pieces.slice(...near(b))), boundaries.flatMap((b) => whole.slice(...near(b))));
+      // Where a boundary falls short, which frames: a run of them says what state the segment lacked.
+      perBoundary.forEach((score, b) => {
+        const first = near(boundaries[b]!)[0];
+        const short = score.frameIous.flatMap((iou, i) => (iou !== null && iou < 0.99 ? [`${first + i}: ${iou.toFixed(3)}`] : []));
+        if (short.length > 0) console.log(`  ${name}, boundary ${boundaries[b]}, frames under 0.99: ${short.join(', ')}`);
+      });
       const steps = boundaries.map((b) => `${step(pieces, b).toFixed(4)} / ${step(whole, b).toFixed(4)}`);
       const score = scoreMattes(pieces, clip.truth);
       console.log(`| ${name} | ${f4(all.meanIou)} / ${f4(all.worstIou)} | ${perBoundary.map((s) => f4(s.worstIou)).join(', ')} | ${steps.join(', ')} | ${f4(score.meanIou)} / ${f4(wholeScore.meanIou)} |`);

@@ -16,6 +16,8 @@ export interface MatteSettings {
   // Off, the model sees every whole frame: the plain per-frame model, with the pipeline's smoothing
   // and refinement.
   tracking: boolean;
+  // The number in the whole clip of the video's first frame (a segment's), from 1.
+  firstFrame?: number;
 }
 
 // The pipeline's full-size alpha of every frame. With refinement the encoder gets it at full size;
@@ -32,6 +34,7 @@ export async function pipelineMatte(video: VideoFile, segmenters: readonly Segme
       maxSeconds: 3600,
       timeoutMs: 600_000,
       tracking: settings.tracking,
+      ...(settings.firstFrame !== undefined && { firstFrame: settings.firstFrame }),
       onMatte: (index, alpha) => (frames[index] = Uint8Array.from(alpha)),
     });
   } finally {

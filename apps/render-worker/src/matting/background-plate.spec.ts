@@ -49,6 +49,23 @@ function learnedPlate(): BackgroundPlate {
 }
 
 describe('BackgroundPlate', () => {
+  it("learns each frame the rows that frame's number gives, so a segment of a long video learns the rows the whole run would", () => {
+    // Three frames of the empty wall from `firstFrame` on; then, for the next, which of picture rows
+    // 2 and 3 are known (an unsure alpha there pulled to the background).
+    const knownRows = (firstFrame: number) => {
+      const plate = new BackgroundPlate(SIZE, GRID, 0, DEFAULT_PLATE, firstFrame);
+      for (let frame = 0; frame < 3; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
+      const alpha = new Uint8Array(64).fill(128);
+      plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
+      return [alpha[at(2, 2)] < 128, alpha[at(2, 3)] < 128];
+    };
+    // Begun at frame 1, the even rows learned twice (frames 1 and 3); begun at frame 2, the odd ones
+    // (frames 2 and 4), as a plate begun at frame 1 learns them on those frames.
+    expect(knownRows(1)).toEqual([true, false]);
+    expect(knownRows(2)).toEqual([false, true]);
+    expect(knownRows(5)).toEqual(knownRows(1));
+  });
+
   it('leaves the alpha as the model made it until the plate is known', () => {
     const plate = new BackgroundPlate(SIZE, GRID, 0);
     const alpha = new Uint8Array(64).fill(128);

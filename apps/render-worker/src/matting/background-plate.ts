@@ -174,8 +174,9 @@ export class BackgroundPlate {
   private readonly centreRows: Uint8Array;
   private readonly chromaWidth: number;
   private empty = true;
-  // Frames fused, for the rows that learn (weigh).
-  private fused = 0;
+  // The number of the frame being fused, in the whole video: which rows learn (weigh) goes by it, so
+  // a segment of a long video learns the rows one run would (decision 0100).
+  private frame: number;
   // This frame's exposure against the plate's (exposureGain), and the histogram it is read from.
   private gain = 1;
   // Whether the frame fits the plate better shifted than in place (shifted).
@@ -189,7 +190,9 @@ export class BackgroundPlate {
     private readonly grid: PictureSize,
     chromaShift: 0 | 1,
     private readonly settings: PlateSettings = DEFAULT_PLATE,
+    firstFrame = 1,
   ) {
+    this.frame = firstFrame - 1;
     const pixels = size.width * size.height;
     this.chromaWidth = (size.width + chromaShift) >> chromaShift;
     const chromaPixels = this.chromaWidth * ((size.height + chromaShift) >> chromaShift);
@@ -238,6 +241,7 @@ export class BackgroundPlate {
   // `gridLuma`: the frame's luma on the grid (0..1); `motion`: the grid cells whose picture moved
   // within each of `motionSeconds`.
   fuse(alpha: Uint8Array, mask: Float32Array, picture: PlatePicture, cameraStill: boolean, gridLuma: Float32Array, motion: PlateMotion): void {
+    this.frame++;
     if (!cameraStill || this.shifted(gridLuma, mask)) return this.forget();
     this.gain = this.exposureGain(picture, mask);
     // Last frame's person, and what entered with them (markGrid), for someone leaving (entering).
@@ -249,7 +253,6 @@ export class BackgroundPlate {
     this.gatherAround();
     this.apply(alpha, candidates);
     this.empty = false;
-    this.fused++;
   }
 
   // Each pixel's evidence against its plate where the plate is known and the pixel may change (the
@@ -268,7 +271,7 @@ export class BackgroundPlate {
     // Each row learns every other frame (half the work on every background pixel), by as much as two
     // frames of learnRate would and counting as two frames seen.
     const rate = 1 - (1 - settings.learnRate) ** 2;
-    const learningRows = this.fused & 1;
+    const learningRows = (this.frame - 1) & 1;
     const box = this.weighed;
     const gridWidth = this.grid.width;
     if (box.bottom >= box.top) {

@@ -33,6 +33,9 @@ export interface FrameMatterSettings {
   plate: PlateSettings | null;
   // Frames started and not yet finished, at most (see runFramePipeline).
   depth: number;
+  // The number in the whole video of the first frame given, from 1 (a segment's: decision 0100), so
+  // the background plate learns on the frames it would in one run of the whole video.
+  firstFrame?: number;
 }
 
 // A frame whose model run is under way.
@@ -146,7 +149,7 @@ export class FrameMatter {
     this.stillObjects = settings.stillObjects ? new StillObjectFilter(spec.width, spec.height, settings.stillObjects.fps, settings.stillObjects.settings) : null;
     // At the alpha's size: the frame's with refinement (the side frame, yuv420p), else the model's.
     this.plate =
-      settings.stillObjects && settings.plate ? new BackgroundPlate({ width: this.builder.width, height: this.builder.height }, spec, settings.matte.refine ? 1 : 0, settings.plate) : null;
+      settings.stillObjects && settings.plate ? new BackgroundPlate({ width: this.builder.width, height: this.builder.height }, spec, settings.matte.refine ? 1 : 0, settings.plate, settings.firstFrame) : null;
     this.meter = new MatteQualityMeter(spec, { width: this.builder.width, height: this.builder.height });
     const cropSize = settings.tracking ? Math.max(cropBytes(spec), cropBytes(cropSegmenter.spec)) : 0;
     this.slots = Array.from({ length: settings.depth }, () => ({

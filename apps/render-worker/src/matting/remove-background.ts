@@ -60,6 +60,9 @@ export interface RemoveBackgroundRequest {
   // the input with the alpha frames kept at this path, without the model.
   keepMatteAt?: string;
   fromMatte?: string;
+  // The number in the whole video of the input's first frame, from 1: a segment of a long video
+  // (decision 0100) learns its background plate on the whole run's schedule.
+  firstFrame?: number;
 }
 
 // Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
@@ -221,6 +224,7 @@ class BackgroundRemoval {
       stillObjects: this.tracking ? { settings: DEFAULT_STILL_OBJECTS, fps: plan.fps } : null,
       plate: this.tracking ? DEFAULT_PLATE : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,
+      ...(request.firstFrame !== undefined && { firstFrame: request.firstFrame }),
     });
     const frames = await this.stream(matter, plan, probe);
     const durationSeconds = frames / plan.fps;

@@ -2,7 +2,9 @@
 // Each segment delivers frames [from, to). It is matted from `matteFrom`, the warm-up before `from`, so
 // that its tracking, smoothing and background plate have seen what came before when its first
 // delivered frame comes; its input starts at `cutFrom`, the last keyframe at or before that, where
-// the source's packets can be copied without decoding.
+// the source's packets can be copied without decoding. Frame numbers here count from 0; the matting
+// numbers a video's frames from 1, so a segment's pipeline is given `firstFrame: matteFrom + 1`, and
+// its background plate keeps the whole run's schedule (decision 0100).
 
 export interface SegmentPlanRequest {
   frames: number;

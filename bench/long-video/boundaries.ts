@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
+import type { PlateSnapshot } from '../../apps/render-worker/src/matting/background-plate';
 import { segmentPlan, type Segment } from '../../apps/render-worker/src/matting/segment-plan';
 import { runBench } from '../support/bench-stack';
 import { frameCount, type ClipSpec, type SourceName } from '../matting-quality/clip-spec';
 import { writeFrames, readFrames } from '../matting-quality/ffmpeg-io';
 import { scoreMattes } from '../matting-quality/matte-score';
-import { pipelineMatte, type VideoFile } from '../matting-quality/pipeline-matte';
+import { pipelineMatte, type MatteSettings, type VideoFile } from '../matting-quality/pipeline-matte';
 import { renderClip } from '../matting-quality/render-clip';
 import { sourcePerson, type SourcePerson } from '../matting-quality/source-person';
 
@@ -27,7 +28,9 @@ import { sourcePerson, type SourcePerson } from '../matting-quality/source-perso
 // keyframes near each segment length). The segments' inputs are cut losslessly by frame number from
 // their warm-up on, so the pictures are the whole run's to the bit and only the warm-up differs.
 // `--scene talk`: a presenter stands across every boundary instead, tracked the whole clip long.
-// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30 --scene walkers|talk]
+// `--carry`: each warm-up also with every segment's background plate begun from the whole run's at
+// that frame, what a plate carried to each segment (decision 0100) would give at best.
+// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30 --scene walkers|talk --carry]
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -90,11 +93,14 @@ function step(mattes: readonly Uint8Array[], n: number): number {
   return sum / a.length / 255;
 }
 
-async function segmented(video: VideoFile, plan: readonly Segment[], fps: number, segmenters: readonly Segmenter[], dir: string): Promise<Uint8Array[]> {
+// `plates`: with --carry, what the whole run's plate had learned before each frame (by 0-based frame
+// number), each segment beginning from it.
+async function segmented(video: VideoFile, plan: readonly Segment[], fps: number, segmenters: readonly Segmenter[], dir: string, plates?: ReadonlyMap<number, PlateSnapshot>): Promise<Uint8Array[]> {
   const mattes: Uint8Array[] = [];
   for (const { matteFrom, from, to } of plan) {
     const input = plan.length === 1 ? video : await cutFrames(video, matteFrom, to, fps, dir);
-    const matted = await pipelineMatte(input, segmenters, mkdtempSync(join(dir, 'segment-')), { refine: true, tracking: true, firstFrame: matteFrom + 1 });
+    const plateSeed = plates?.get(matteFrom);
+    const matted = await pipelineMatte(input, segmenters, mkdtempSync(join(dir, 'segment-')), { refine: true, tracking: true, firstFrame: matteFrom + 1, ...(plateSeed && { plateSeed }) });
     mattes.push(...matted.slice(from - matteFrom));
     if (input !== video) rmSync(input.path, { force: true });
   }
@@ -133,16 +139,27 @@ async function main(): Promise<void> {
     const planFor = (warmupSeconds: number) => segmentPlan({ frames, fps, keyframes, segmentSeconds, warmupSeconds });
     const boundaries = planFor(0).slice(1).map((segment) => segment.from);
     console.log(`segment boundaries: ${spec.name}, ${frames} frames, keyframes at ${keyframes.join(', ')}; segments of ${segmentSeconds} s, boundaries at frames ${boundaries.join(', ')}`);
-    const whole = await pipelineMatte(clip.video, segmenters, mkdtempSync(join(dir, 'whole-')), { refine: true, tracking: true });
+    // The whole run, keeping its plate before each segment's first matted frame where --carry asks.
+    const carry = process.argv.includes('--carry');
+    const plates = new Map<number, PlateSnapshot>();
+    const starts = warmups.flatMap((warmup) => planFor(warmup).slice(1).map((segment) => segment.matteFrom));
+    const onPlate: MatteSettings['onPlate'] = { afterFrames: starts, take: (frame: number, snapshot: PlateSnapshot) => plates.set(frame, snapshot) };
+    const whole = await pipelineMatte(clip.video, segmenters, mkdtempSync(join(dir, 'whole-')), { refine: true, tracking: true, ...(carry && { onPlate }) });
     const wholeScore = scoreMattes(whole, clip.truth);
     console.log(`whole run against the reference: mean IoU ${f4(wholeScore.meanIou)}, worst ${f4(wholeScore.worstIou)}, flicker ${wholeScore.flicker.toFixed(5)}`);
     console.log('| warm-up | boundary frames (±1 s) vs whole run: mean IoU / worst | per boundary: worst IoU | step at boundary, segmented / whole (mean alpha change) | mean IoU vs reference: segmented / whole |');
     console.log('|---|---|---|---|---|');
     // The whole run again: what two runs of the same frames agree to (the model's runs come back in
     // their own order), the most a segmented run can be asked to match.
-    const ways = [...warmups.map((warmup) => ({ name: `${warmup} s`, warmup })), { name: 'whole again', warmup: null }];
-    for (const { name, warmup } of ways) {
-      const pieces = warmup === null ? await pipelineMatte(clip.video, segmenters, mkdtempSync(join(dir, 'again-')), { refine: true, tracking: true }) : await segmented(clip.video, planFor(warmup), fps, segmenters, dir);
+    const ways = [
+      ...warmups.flatMap((warmup) => [{ name: `${warmup} s`, warmup, carried: false }, ...(carry ? [{ name: `${warmup} s, plate carried`, warmup, carried: true }] : [])]),
+      { name: 'whole again', warmup: null, carried: false },
+    ];
+    for (const { name, warmup, carried } of ways) {
+      const pieces =
+        warmup === null
+          ? await pipelineMatte(clip.video, segmenters, mkdtempSync(join(dir, 'again-')), { refine: true, tracking: true })
+          : await segmented(clip.video, planFor(warmup), fps, segmenters, dir, carried ? plates : undefined);
       const near = (b: number) => [Math.max(0, b - fps), Math.min(frames, b + fps)] as const;
       const perBoundary = boundaries.map((b) => scoreMattes(pieces.slice(...near(b)), whole.slice(...near(b))));
       const all = scoreMattes(boundaries.flatMap((b) => pieces.slice(...near(b))), boundaries.flatMap((b) => whole.slice(...near(b))));

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { BilinearMap } from '../../apps/render-worker/src/matting/bilinear';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
-import { removeBackground } from '../../apps/render-worker/src/matting/remove-background';
+import { removeBackground, type RemoveBackgroundRequest } from '../../apps/render-worker/src/matting/remove-background';
 import { upscale } from './upscale';
 
 export interface VideoFile {
@@ -18,6 +18,9 @@ export interface MatteSettings {
   tracking: boolean;
   // The number in the whole clip of the video's first frame (a segment's), from 1.
   firstFrame?: number;
+  // The background plate to begin from, and where to take what it learned (RemoveBackgroundRequest).
+  plateSeed?: RemoveBackgroundRequest['plateSeed'];
+  onPlate?: RemoveBackgroundRequest['onPlate'];
 }
 
 // The pipeline's full-size alpha of every frame. With refinement the encoder gets it at full size;
@@ -35,6 +38,8 @@ export async function pipelineMatte(video: VideoFile, segmenters: readonly Segme
       timeoutMs: 600_000,
       tracking: settings.tracking,
       ...(settings.firstFrame !== undefined && { firstFrame: settings.firstFrame }),
+      ...(settings.plateSeed && { plateSeed: settings.plateSeed }),
+      ...(settings.onPlate && { onPlate: settings.onPlate }),
       onMatte: (index, alpha) => (frames[index] = Uint8Array.from(alpha)),
     });
   } finally {

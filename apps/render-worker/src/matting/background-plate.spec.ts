@@ -66,6 +66,24 @@ describe('BackgroundPlate', () => {
     expect(knownRows(5)).toEqual(knownRows(1));
   });
 
+  it('begins from what another plate learned: a segment of a long video carries the plate to its first frame', () => {
+    const settings = { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, enteringPixels: 2, enteringFirstShare: 0.2 };
+    const learned = learnedPlate();
+    // learnedPlate fused frames 1 to knownAfter + 1; the carried plate goes on from the next.
+    const carried = new BackgroundPlate(SIZE, GRID, 0, settings, DEFAULT_PLATE.knownAfter + 2);
+    carried.restore(learned.snapshot());
+    const fused = (plate: BackgroundPlate) => {
+      const alpha = new Uint8Array(64).fill(128);
+      plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
+      return alpha;
+    };
+    const expected = fused(learned);
+    expect(expected[at(2, 2)]).toBeLessThan(20);
+    expect(fused(carried)).toEqual(expected);
+    // A fresh plate knows nothing yet: the alpha stands.
+    expect(fused(new BackgroundPlate(SIZE, GRID, 0, settings, DEFAULT_PLATE.knownAfter + 2))[at(2, 2)]).toBe(128);
+  });
+
   it('leaves the alpha as the model made it until the plate is known', () => {
     const plate = new BackgroundPlate(SIZE, GRID, 0);
     const alpha = new Uint8Array(64).fill(128);

@@ -131,6 +131,18 @@ const DARK = 40;
 // Fewer known background cells than this give no exposure: a ratio of a few is noise.
 const MIN_GAIN_CELLS = 50;
 
+// What a plate has learned, carried to where a segment of a long video begins (decision 0100).
+export interface PlateSnapshot {
+  luma: Float32Array;
+  chromaU: Float32Array;
+  chromaV: Float32Array;
+  seen: Uint8Array;
+  referenceLuma: Float32Array;
+  near: Uint8Array;
+  previousEntering: Uint8Array;
+  empty: boolean;
+}
+
 export class BackgroundPlate {
   private readonly luma: Float32Array;
   private readonly chromaU: Float32Array;
@@ -229,6 +241,24 @@ export class BackgroundPlate {
     this.gridY = Int32Array.from({ length: size.height }, (_, y) => Math.min(grid.height - 1, Math.floor(((y + 0.5) * grid.height) / size.height)));
     this.centreColumns = Uint8Array.from(this.gridX, (gx, x) => (this.centres[gx] % size.width === x ? 1 : 0));
     this.centreRows = Uint8Array.from(this.gridY, (gy, y) => (Math.floor(this.centres[gy * grid.width] / size.width) === y ? 1 : 0));
+  }
+
+  // A copy of what the plate has learned so far.
+  snapshot(): PlateSnapshot {
+    const { luma, chromaU, chromaV, seen, near, previousEntering, empty } = this;
+    return { luma: luma.slice(), chromaU: chromaU.slice(), chromaV: chromaV.slice(), seen: seen.slice(), referenceLuma: this.shiftReference.luma.slice(), near: near.slice(), previousEntering: previousEntering.slice(), empty };
+  }
+
+  // Begins from what another plate of the same size had learned (snapshot).
+  restore(snapshot: PlateSnapshot): void {
+    this.luma.set(snapshot.luma);
+    this.chromaU.set(snapshot.chromaU);
+    this.chromaV.set(snapshot.chromaV);
+    this.seen.set(snapshot.seen);
+    this.shiftReference.luma.set(snapshot.referenceLuma);
+    this.near.set(snapshot.near);
+    this.previousEntering.set(snapshot.previousEntering);
+    this.empty = snapshot.empty;
   }
 
   // How recent a movement makes the grid cells of fuse's `motion` moved and stirred.

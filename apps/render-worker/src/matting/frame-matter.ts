@@ -1,4 +1,4 @@
-import { BackgroundPlate, type PlateMotion, type PlatePicture, type PlateSettings } from './background-plate';
+import { BackgroundPlate, type PlateMotion, type PlatePicture, type PlateSettings, type PlateSnapshot } from './background-plate';
 import { DEFAULT_WIDENING, touchedSides, widenedRegion, type WideningSettings } from './crop-widening';
 import { DropoutHold, type DropoutHoldSettings } from './dropout-hold';
 import { halveSideFrame } from './halved-frame';
@@ -34,8 +34,10 @@ export interface FrameMatterSettings {
   // Frames started and not yet finished, at most (see runFramePipeline).
   depth: number;
   // The number in the whole video of the first frame given, from 1 (a segment's: decision 0100), so
-  // the background plate learns on the frames it would in one run of the whole video.
+  // the background plate learns, and the tracker checks, on the frames they would in one run.
   firstFrame?: number;
+  // What the plate had learned before the first frame given (a segment's: decision 0100).
+  plateSeed?: PlateSnapshot;
 }
 
 // A frame whose model run is under way.
@@ -104,6 +106,8 @@ export class FrameMatter {
   private plateMotion: PlateMotion | null = null;
   // Whether the still-object filter found the camera still at the last frame.
   private cameraStill = false;
+  // Whether the plate was carried from before the first frame and the camera has not moved since.
+  private plateCarried = false;
   // One set of model inputs per frame in flight: they are read by model runs while others are filled.
   private readonly slots: Slot[];
   private nextSlot = 0;
@@ -138,7 +142,7 @@ export class FrameMatter {
     });
     this.tracking = settings.tracking
       ? {
-          tracker: new RegionTracker(spec.width, spec.height, settings.tracking.settings),
+          tracker: new RegionTracker(spec.width, spec.height, settings.tracking.settings, settings.firstFrame),
           settings: settings.tracking.settings,
           widening: settings.tracking.widening ?? DEFAULT_WIDENING,
           upright: view(cropSegmenter, 0, settings.tracking.sideSize),
@@ -150,6 +154,10 @@ export class FrameMatter {
     // At the alpha's size: the frame's with refinement (the side frame, yuv420p), else the model's.
     this.plate =
       settings.stillObjects && settings.plate ? new BackgroundPlate({ width: this.builder.width, height: this.builder.height }, spec, settings.matte.refine ? 1 : 0, settings.plate, settings.firstFrame) : null;
+    if (settings.plateSeed && this.plate) {
+      this.plate.restore(settings.plateSeed);
+      this.plateCarried = true;
+    }
     this.meter = new MatteQualityMeter(spec, { width: this.builder.width, height: this.builder.height });
     const cropSize = settings.tracking ? Math.max(cropBytes(spec), cropBytes(cropSegmenter.spec)) : 0;
     this.slots = Array.from({ length: settings.depth }, () => ({
@@ -195,10 +203,17 @@ export class FrameMatter {
       const seconds = this.plate.motionSeconds;
       this.stillObjects.movedWithin(seconds.moved, motion.moved);
       this.stillObjects.movedWithin(seconds.stirred, motion.stirred);
-      this.plate.fuse(alpha, mask, pending.picture, cameraStill, pending.luma, motion);
+      // A carried plate (a segment's) stands through the opening frames, until the camera is seen moving.
+      this.plateCarried &&= this.stillObjects.stillSinceFirstFrame;
+      this.plate.fuse(alpha, mask, pending.picture, cameraStill || this.plateCarried, pending.luma, motion);
     }
     this.meter.observe(alpha, pending.luma);
     return alpha;
+  }
+
+  // What the plate has learned from the frames finished so far; null without a plate.
+  plateSnapshot(): PlateSnapshot | null {
+    return this.plate?.snapshot() ?? null;
   }
 
   // The figures of the mattes finished so far.

@@ -89,15 +89,32 @@ describe('RegionTracker', () => {
     expect(contains(plans[19] as Region, [4 + 38, 14, 8 + 38, 26])).toBe(true);
   });
 
-  it('checks the whole frame every checkEvery cropped frames', () => {
+  it('checks the whole frame on the cropped frames whose number is a multiple of checkEvery', () => {
     const subject = tracker({ checkEvery: 3 });
     follow(subject, [20, 14, 24, 26]);
     const checks = Array.from({ length: 9 }, () => {
       const plan = subject.next(false);
       subject.observe(maskWith([20, 14, 24, 26]));
-      return plan.check;
+      return plan.check && plan.frame;
     });
-    expect(checks).toEqual([false, false, true, false, false, true, false, false, true]);
+    expect(checks).toEqual([false, 3, false, false, 6, false, false, 9, false]);
+  });
+
+  it('numbers the frames of a segment as the whole video does, so it checks the frames one run would', () => {
+    const whole = tracker({ checkEvery: 4 });
+    const segment = new RegionTracker(GRID_W, GRID_H, { ...DEFAULT_TRACKING, checkEvery: 4 }, 102);
+    for (let frame = 1; frame < 102; frame++) follow(whole, [20, 14, 24, 26]);
+    const plans = (subject: RegionTracker) =>
+      Array.from({ length: 8 }, () => {
+        const plan = subject.next(false);
+        subject.observe(maskWith([20, 14, 24, 26]));
+        return { frame: plan.frame, check: plan.check };
+      });
+    const segmentPlans = plans(segment);
+    // The segment's first frame is fresh, planned on the whole frame: from its second on, the same checks.
+    expect(segmentPlans[0]).toEqual({ frame: 102, check: false });
+    expect(segmentPlans.slice(1)).toEqual(plans(whole).slice(1));
+    expect(segmentPlans.filter(({ check }) => check).map(({ frame }) => frame)).toEqual([104, 108]);
   });
 
   it('goes back to the whole frame on a cut, and once the person is missing from keepUnseen finished frames', () => {

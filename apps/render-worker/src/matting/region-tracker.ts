@@ -28,9 +28,11 @@ export interface TrackingSettings {
   sourceScale: number;
   // Below this enlargement the whole frame is used: the gain is too small to pay for the crop.
   minZoom: number;
-  // Every this many cropped frames the whole frame is segmented too, to find people entering outside
-  // the region; and sooner where the picture moves outside the regions (someone entering): where at
-  // least `motionPixels` grid pixels there change by `motionFrom` (luma, 0..1) or more since the last
+  // On a cropped frame whose number is a multiple of this, the whole frame is segmented too, to find
+  // people entering outside the region (counted from the video's first frame, not from when tracking
+  // began, so that a segment of a long video checks the frames one run would: decision 0100); and
+  // sooner where the picture moves outside the regions (someone entering): where at least
+  // `motionPixels` grid pixels there change by `motionFrom` (luma, 0..1) or more since the last
   // frame, at most every `motionCheckEvery` frames.
   checkEvery: number;
   motionFrom: number;
@@ -122,36 +124,34 @@ export class RegionTracker {
   private tracks: Track[] = [];
   // The last plan's regions: one per track, or one around them all.
   private regions: Region[] = [];
-  private started = 0;
-  private observed = 0;
-  private sinceCheck = 0;
+  private started: number;
+  private observed: number;
   // The last closer look's regions, until a finished frame shows nobody: frames started before the
   // first one finished have no track yet, and the model may miss a small person in some of them.
   private recentLooks: Region[] = [];
   // The frame (by start order) last searched in tiles.
   private lastSearch = -Infinity;
 
+  // `firstFrame`: the number in the whole video of the first frame planned here (a segment's).
   constructor(
     private readonly gridWidth: number,
     private readonly gridHeight: number,
     private readonly settings: TrackingSettings = DEFAULT_TRACKING,
-  ) {}
+    private readonly firstFrame = 1,
+  ) {
+    this.started = firstFrame - 1;
+    this.observed = firstFrame - 1;
+  }
 
   // The plan for the next frame to start; `cut` when its picture has nothing to do with the last.
   next(cut: boolean): RegionPlan {
     this.started++;
     if (cut) [this.tracks, this.recentLooks] = [[], []];
-    const fresh = cut || this.started === 1;
+    const fresh = cut || this.started === this.firstFrame;
     const regions = this.plan(this.tracks, this.started - this.observed, this.regions);
     this.regions = regions;
     const frame = this.started;
-    if (regions.length === 0) {
-      this.sinceCheck = 0;
-      return { regions: [], check: false, fresh, frame };
-    }
-    this.sinceCheck++;
-    const check = this.sinceCheck >= this.settings.checkEvery;
-    if (check) this.sinceCheck = 0;
+    const check = regions.length > 0 && frame % this.settings.checkEvery === 0;
     return { regions: regions.map((region) => ({ ...region })), check, fresh, frame };
   }
 

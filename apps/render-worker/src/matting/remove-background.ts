@@ -15,7 +15,7 @@ import { DEFAULT_DROPOUT_HOLD } from './dropout-hold';
 import { FrameMatter, type PendingMatte } from './frame-matter';
 import type { MatteQuality } from './matte-quality';
 import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame-pipeline';
-import { DEFAULT_PLATE } from './background-plate';
+import { DEFAULT_PLATE, type PlateSnapshot } from './background-plate';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import { keptMatteLimit, MAX_KEPT_CHANNELS, type CompositeBehind, type MatteFiles } from './matting-args';
@@ -63,6 +63,10 @@ export interface RemoveBackgroundRequest {
   // The number in the whole video of the input's first frame, from 1: a segment of a long video
   // (decision 0100) learns its background plate on the whole run's schedule.
   firstFrame?: number;
+  // What the background plate had learned before the input's first frame (a segment's), and a call
+  // with what it has learned once the frame numbered `afterFrame` (in the whole video) is finished.
+  plateSeed?: PlateSnapshot;
+  onPlate?: { afterFrames: readonly number[]; take: (frame: number, snapshot: PlateSnapshot) => void };
 }
 
 // Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
@@ -225,6 +229,7 @@ class BackgroundRemoval {
       plate: this.tracking ? DEFAULT_PLATE : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,
       ...(request.firstFrame !== undefined && { firstFrame: request.firstFrame }),
+      ...(request.plateSeed && { plateSeed: request.plateSeed }),
     });
     const frames = await this.stream(matter, plan, probe);
     const durationSeconds = frames / plan.fps;
@@ -291,6 +296,11 @@ class BackgroundRemoval {
       start: (frame, side) => (plan.smallFromSide ? matter.start(undefined, frame) : matter.start(frame, side)),
       finish: async (pending) => {
         const alpha = await matter.finish(pending);
+        const frame = (request.firstFrame ?? 1) + index;
+        if (request.onPlate?.afterFrames.includes(frame)) {
+          const snapshot = matter.plateSnapshot();
+          if (snapshot) request.onPlate.take(frame, snapshot);
+        }
         request.onMatte?.(index++, alpha);
         request.onProgress?.(index / expectedFrames);
         return alpha;

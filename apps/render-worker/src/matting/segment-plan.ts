@@ -4,7 +4,7 @@
 // delivered frame comes; its input starts at `cutFrom`, the last keyframe at or before that, where
 // the source's packets can be copied without decoding. Frame numbers here count from 0; the matting
 // numbers a video's frames from 1, so a segment's pipeline is given `firstFrame: matteFrom + 1`, and
-// its background plate keeps the whole run's schedule (decision 0100).
+// its background plate and its tracker's checks keep the whole run's schedule (decision 0100).
 
 export interface SegmentPlanRequest {
   frames: number;

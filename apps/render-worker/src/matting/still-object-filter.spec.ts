@@ -71,6 +71,17 @@ describe('StillObjectFilter', () => {
     }
   });
 
+  it('tells whether the camera has stood still since the first frame, the opening frames included, until it is seen moving', () => {
+    const filter = new StillObjectFilter(WIDTH, HEIGHT, FPS);
+    const room = [ROOM, ROOM, ROOM, 0.6, ROOM];
+    const still = room.map((value) => {
+      filter.filter(plane(TABLE, 0.7), plane(TABLE, 0.1, value));
+      return filter.stillSinceFirstFrame;
+    });
+    // The whole room changes at the fourth frame (a pan, a cut): from then on, no.
+    expect(still).toEqual([true, true, true, false, false]);
+  });
+
   it('takes out only the still patch, not a moving one beside it', () => {
     const filter = new StillObjectFilter(WIDTH, HEIGHT, FPS);
     let mask: Float32Array = new Float32Array(0);

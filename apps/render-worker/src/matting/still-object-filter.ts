@@ -88,6 +88,12 @@ export class StillObjectFilter {
     return !opening;
   }
 
+  // Whether the camera has been seen still since the first frame, as far as the frames so far tell
+  // (the opening frames, before it is known still, included).
+  get stillSinceFirstFrame(): boolean {
+    return this.stillFrames === this.frame - 1;
+  }
+
   // Marks the pixels that moved since the last frame; whether the camera stood still, judged on the
   // background's pixels and on `cameraMoving` (CameraMotion). While it moves every pixel counts as
   // moving: what the pan showed tells nothing of what moves in the scene.

@@ -61,10 +61,10 @@ export interface RemoveBackgroundRequest {
   keepMatteAt?: string;
   fromMatte?: string;
   // The number in the whole video of the input's first frame, from 1: a segment of a long video
-  // (decision 0100) learns its background plate on the whole run's schedule.
+  // (decision 0100) learns its background plate, and checks while tracking, on the whole run's schedule.
   firstFrame?: number;
   // What the background plate had learned before the input's first frame (a segment's), and a call
-  // with what it has learned once the frame numbered `afterFrame` (in the whole video) is finished.
+  // with what it has learned once each frame numbered in `afterFrames` (in the whole video) is finished.
   plateSeed?: PlateSnapshot;
   onPlate?: { afterFrames: readonly number[]; take: (frame: number, snapshot: PlateSnapshot) => void };
 }

@@ -38,6 +38,8 @@ export interface FrameMatterSettings {
   firstFrame?: number;
   // What the plate had learned before the first frame given (a segment's: decision 0100).
   plateSeed?: PlateSnapshot;
+  // The first frames given are a segment's warm-up, not delivered: the quality figures leave them out.
+  warmupFrames?: number;
 }
 
 // A frame whose model run is under way.
@@ -158,7 +160,7 @@ export class FrameMatter {
       this.plate.restore(settings.plateSeed);
       this.plateCarried = true;
     }
-    this.meter = new MatteQualityMeter(spec, { width: this.builder.width, height: this.builder.height });
+    this.meter = new MatteQualityMeter(spec, { width: this.builder.width, height: this.builder.height }, settings.warmupFrames);
     const cropSize = settings.tracking ? Math.max(cropBytes(spec), cropBytes(cropSegmenter.spec)) : 0;
     this.slots = Array.from({ length: settings.depth }, () => ({
       tensor: new Float32Array(pixels * 3),

@@ -141,6 +141,16 @@ describe('runFramePipeline', () => {
     expect([...Buffer.concat(runner.encoded)]).toEqual([0, 10, 1, 11, 2, 12]);
   });
 
+  it("mattes a segment's warm-up and hands the encoder only the frames after it, counting them all", async () => {
+    const runner = new FakeRunner({ decoder: decoding([frame(10), frame(11), frame(12)], [frame(20, 2), frame(21, 2), frame(22, 2)]) });
+    const stage = recordingStage();
+    const result = await runFramePipeline(request(runner, stage, { sideFrameBytes: 2, sideToEncoder: true, warmupFrames: 2 }));
+    expect(result.frames).toBe(3);
+    expect(stage.log.filter((line) => line.startsWith('finish'))).toEqual(['finish 0', 'finish 1', 'finish 2']);
+    expect([...Buffer.concat(runner.pictures)]).toEqual([22, 22]);
+    expect([...Buffer.concat(runner.encoded)]).toEqual([2, 12]);
+  });
+
   it('gives the encoder no pictures when the side frames are not the picture', async () => {
     const runner = new FakeRunner({ decoder: decoding([frame(10)], [frame(20, 2)]) });
     await runFramePipeline(request(runner, recordingStage(), { sideFrameBytes: 2 }));

@@ -35,6 +35,8 @@ export interface FramePipelineRequest<P> {
   alphaBytes: number;
   // Where the encoder's stdout goes, when it writes the result there (a PNG sequence).
   encoderOutput?: Writable;
+  // The first frames are matted and not handed to the encoder: a segment's warm-up (matting-args.ts).
+  warmupFrames?: number;
   stage: FrameStage<P>;
   // Frames started and not yet finished, at most (2 or more).
   depth: number;
@@ -109,6 +111,7 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
     const emit = async ({ pending, picture }: InFlight<P>): Promise<void> => {
       // A model run that never answers must not outlive the processes' time limit.
       const alpha = await untilAborted(stage.finish(pending), stop.signal);
+      if (count++ < (request.warmupFrames ?? 0)) return;
       // Both at once: ffmpeg reads each of its inputs on a thread of its own.
       await Promise.all([writeFrame(toAlphas, alpha, stop.signal), toPictures && picture ? writeFrame(toPictures, picture, stop.signal) : undefined]).catch(
         async (writeError: unknown) => {
@@ -118,7 +121,6 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
           throw writeError;
         },
       );
-      count++;
     };
     const inFlight: InFlight<P>[] = [];
     // ffmpeg writes a frame's two outputs one after the other, so reading them in turn never stalls it.

@@ -31,4 +31,14 @@ describe('MatteQualityMeter', () => {
     meter.observe(new Uint8Array(64).fill(200), STILL);
     expect(meter.figures).toEqual({ frames: 1, framesWithPerson: 1, flicker: 0 });
   });
+
+  it("leaves a segment's warm-up out, and counts the change from its last frame to the first delivered", () => {
+    const meter = new MatteQualityMeter(GRID, ALPHA, 2);
+    meter.observe(new Uint8Array(64).fill(255), STILL);
+    meter.observe(new Uint8Array(64), STILL);
+    meter.observe(new Uint8Array(64).fill(51), STILL);
+    expect(meter.figures.frames).toBe(1);
+    expect(meter.figures.framesWithPerson).toBe(0);
+    expect(meter.figures.flicker).toBeCloseTo(0.2, 6);
+  });
 });

@@ -24,8 +24,15 @@ export class MatteQualityMeter {
   private framesWithPerson = 0;
   private changeSum = 0;
   private stillSamples = 0;
+  private seenBefore = false;
 
-  constructor(grid: PictureSize, alpha: PictureSize) {
+  // `warmupFrames`: the first frames observed are not delivered (a segment's warm-up): they are not
+  // counted, and the first delivered one's change from the last of them is, as in one run.
+  constructor(
+    grid: PictureSize,
+    alpha: PictureSize,
+    private warmupFrames = 0,
+  ) {
     this.centres = gridCentres(grid, alpha);
     this.previousAlpha = new Uint8Array(this.centres.length);
     this.previousLuma = new Float32Array(this.centres.length);
@@ -34,18 +41,24 @@ export class MatteQualityMeter {
   // One delivered matte, in frame order, with the frame's luma on the grid (0..1).
   observe(alpha: Uint8Array, gridLuma: Float32Array): void {
     const { centres, previousAlpha, previousLuma } = this;
-    const first = this.frames === 0;
+    const counted = this.warmupFrames === 0;
+    const first = !this.seenBefore;
     let person = 0;
     for (let g = 0; g < centres.length; g++) {
       const value = alpha[centres[g]];
       if (value >= 128) person++;
-      if (!first && Math.abs(gridLuma[g] - previousLuma[g]) < STILL_BELOW) {
+      if (counted && !first && Math.abs(gridLuma[g] - previousLuma[g]) < STILL_BELOW) {
         this.changeSum += Math.abs(value - previousAlpha[g]);
         this.stillSamples++;
       }
       previousAlpha[g] = value;
     }
     previousLuma.set(gridLuma);
+    this.seenBefore = true;
+    if (!counted) {
+      this.warmupFrames--;
+      return;
+    }
     this.frames++;
     if (person >= PERSON_SHARE * centres.length) this.framesWithPerson++;
   }

@@ -1,5 +1,5 @@
 import type { AudioStreamProbe } from '../media';
-import { decodeFramesArgs, encodeMatteArgs, type DecodePlan, type EncodePlan } from './matting-args';
+import { decodeFramesArgs, encodeMatteArgs, joinSegmentsArgs, sequenceSoundArgs, type DecodePlan, type EncodePlan, type JoinPlan } from './matting-args';
 
 const QUIET = ['-hide_banner', '-nostdin', '-v', 'error'];
 const VGA = { width: 640, height: 480, filters: [] };
@@ -387,5 +387,67 @@ describe('encodeMatteArgs', () => {
   ])('puts a keyframe every two seconds at %f fps: -g %s', (fps, gop) => {
     expect(valuesOf(encodeMatteArgs(plan({ fps })), '-g')).toEqual([gop]);
     expect(valuesOf(encodeMatteArgs(plan({ fps, files: h264Files })), '-g')).toEqual([gop, gop]);
+  });
+});
+
+describe('a segment of a long video (decision 0100)', () => {
+  const window = { start: 250, warmup: 120, end: 900 };
+
+  it('decodes the frames of its window only, counted by the decoded frame, before anything else', () => {
+    const args = decodeFramesArgs(decodePlan({ window }));
+    expect(valuesOf(args, '-filter_complex')).toEqual(['[0:V:0]trim=start_frame=250:end_frame=900,scale=640:480,scale=256:144:flags=area,format=yuv444p[model]']);
+  });
+
+  it('encodes, from the file, the frames after the warm-up, without sound', () => {
+    const args = encodeMatteArgs(plan({ window, audio: null }));
+    expect(valuesOf(args, '-filter_complex')[0]).toMatch(/^\[0:V:0\]trim=start_frame=370:end_frame=900,scale=640:480,settb=1\/30,setpts=N,format=yuv420p\[picture\];\[1:v\]scale/);
+    expect(valuesOf(args, '-map')).toEqual(['[out]']);
+  });
+
+  it("takes the worker's frames as they come: the worker keeps the warm-up from the encoder", () => {
+    const args = encodeMatteArgs(plan({ window, audio: null, pictures: 'worker', alpha: { width: 640, height: 480 } }));
+    expect(valuesOf(args, '-filter_complex')[0]).toMatch(/^\[0:v\]settb=1\/30,setpts=N\[picture\];\[1:v\]settb/);
+  });
+
+  it('refuses sound and exports: a segment is matted, and the join adds the sound', () => {
+    expect(() => encodeMatteArgs(plan({ window }))).toThrow('a segment is matted, and silent');
+    expect(() => encodeMatteArgs(plan({ window, audio: null, matteFrom: '/w/kept.mkv' }))).toThrow('a segment is matted, and silent');
+  });
+});
+
+describe('joinSegmentsArgs', () => {
+  const join = (overrides: Partial<JoinPlan> = {}): JoinPlan => ({
+    inputPath: '/w/in',
+    maxSeconds: 60,
+    audio: audio('aac'),
+    listPath: '/w/rgb.ffconcat',
+    container: 'mp4',
+    withSound: true,
+    maxFileBytes: 1_000_000,
+    outputPath: '/w/rgb.mp4',
+    ...overrides,
+  });
+
+  it("copies the segments' packets from our own list and adds the input's sound, fenced, as one run would", () => {
+    expect(joinSegmentsArgs(join())).toEqual([
+      ...QUIET,
+      '-f', 'concat', '-safe', '0', '-protocol_whitelist', 'file', '-i', '/w/rgb.ffconcat',
+      '-vn', '-t', '61', ...FENCED, '-i', '/w/in',
+      '-map', '0:v:0', '-map', '1:a:0', '-c:v', 'copy', '-fps_mode', 'passthrough', '-fs', '1000000',
+      '-c:a', 'copy',
+      '-movflags', '+faststart', '-f', 'mp4', '-y', '/w/rgb.mp4',
+    ]);
+  });
+
+  it('gives a WebM Opus sound and a QuickTime PCM, and the matte and a silent input none', () => {
+    expect(joinSegmentsArgs(join({ container: 'webm', outputPath: '/w/t.webm' }))).toEqual(expect.arrayContaining(['-c:a', 'libopus']));
+    expect(joinSegmentsArgs(join({ container: 'mov', audio: audio('pcm_s16le'), outputPath: '/w/t.mov' }))).toEqual(expect.arrayContaining(['-c:a', 'copy', '-f', 'mov']));
+    expect(valuesOf(joinSegmentsArgs(join({ withSound: false })), '-i')).toEqual(['/w/rgb.ffconcat']);
+    expect(valuesOf(joinSegmentsArgs(join({ audio: null })), '-map')).toEqual(['0:v:0']);
+  });
+
+  it("writes a PNG sequence's sound to its WAV as 24-bit PCM unless it is PCM a WAV takes", () => {
+    const args = sequenceSoundArgs({ inputPath: '/w/in', maxSeconds: 60, maxFileBytes: 1_000_000, audio: audio('aac'), wavPath: '/w/audio.wav' });
+    expect(args).toEqual([...QUIET, '-vn', '-t', '61', ...FENCED, '-i', '/w/in', '-map', '0:a:0', '-fs', '1000000', '-c:a', 'pcm_s24le', '-rf64', 'auto', '-f', 'wav', '-y', '/w/audio.wav']);
   });
 });

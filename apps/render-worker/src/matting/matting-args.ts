@@ -28,6 +28,23 @@ export interface DecodePlan {
   side: { width: number; height: number } | null;
   // The side frame is written alone, on stdout: the worker makes the model's frame from it.
   smallFromSide: boolean;
+  window?: FrameWindow;
+}
+
+// A segment of a long video (segment-plan.ts): the decoder hands on the input's frames [start, end)
+// by number from 0, and the encoder gets those after the first `warmup`, which are matted only so that
+// the tracking, the smoothing and the plate have seen what came before (the worker keeps them from the
+// encoder: frame-pipeline.ts). Its files have no sound: the join adds the input's (segment-join.ts).
+export interface FrameWindow {
+  start: number;
+  warmup: number;
+  end: number;
+}
+
+// The frames of a window, counted by the decoded frame: exact whatever the input's timestamps.
+function windowFilter(window: FrameWindow | undefined, from: 'start' | 'delivered'): string[] {
+  if (!window) return [];
+  return [`trim=start_frame=${from === 'start' ? window.start : window.start + window.warmup}:end_frame=${window.end}`];
 }
 
 // What the matting itself reads, one entry per decoded frame of the first real video stream,
@@ -40,7 +57,7 @@ export function decodeFramesArgs(plan: DecodePlan): string[] {
   const { geometry, modelInput, side } = plan;
   const limit = ['-t', String(plan.maxSeconds + 1)];
   const raw = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
-  const upright = `${heldFilters(plan.storedSize, geometry).join(',')},`;
+  const upright = `${[...windowFilter(plan.window, 'start'), ...heldFilters(plan.storedSize, geometry)].join(',')},`;
   const toModel = `scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p`;
   const fullSize = side !== null && sameSize(side, geometry);
   const toSide = side && !fullSize ? `scale=${side.width}:${side.height}:flags=area,` : '';
@@ -102,6 +119,7 @@ export interface EncodePlan {
   // of from the worker.
   keepMatteAt?: string;
   matteFrom?: string;
+  window?: FrameWindow;
 }
 
 // The pictures, upright like the matting's decode, with one 8-bit alpha frame per picture (grey),
@@ -120,6 +138,7 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   // The alpha frames come on stdin unless the pictures do; then on pipe:3. An export's come from the
   // matte its source job kept.
   if (plan.matteFrom && fromWorker) throw new Error('an export reads its pictures from the file');
+  if (plan.window && (plan.matteFrom || plan.audio)) throw new Error('a segment is matted, and silent');
   const alphaInput = plan.matteFrom ? ownInput(plan.matteFrom) : rawFrames('gray', alpha, plan.frameRate, fromWorker ? 'pipe:3' : 'pipe:0');
   const inputs = [
     ...(fromWorker ? rawFrames('yuv420p', geometry, plan.frameRate, 'pipe:0') : file),
@@ -130,7 +149,9 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   const image = files.codec === 'composite' && 'imagePath' in files.background ? files.background.imagePath : null;
   const imageInput = image === null ? null : inputs.filter((arg) => arg === '-i').length;
   if (image !== null) inputs.push(...userImageInput(image));
-  const picture = fromWorker ? `[0:v]${renumber}[picture]` : `[0:V:0]${[...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
+  const picture = fromWorker
+    ? `[0:v]${renumber}[picture]`
+    : `[0:V:0]${[...windowFilter(plan.window, 'delivered'), ...heldFilters(plan.storedSize, geometry), renumber, 'format=yuv420p'].join(',')}[picture]`;
   // A kept matte is at the size its job matted at, which this plan does not know: scaled whatever it is.
   const matte = `[1:v]${sameSize(alpha, geometry) && !plan.matteFrom ? '' : `scale=${geometry.width}:${geometry.height}:flags=bilinear,`}${renumber}[alpha]`;
   return [...encodeOutputs(plan, inputs, picture, matte, imageInput), ...keptMatte(plan)];
@@ -257,6 +278,42 @@ export function h264Outputs(plan: EncodePlan, files: Extract<MatteFiles, { codec
     // third less CPU than veryfast (decision 0042).
     ...h264Args(plan, H264_BITS_PER_PIXEL / 2, 'superfast'), ...gop(plan),
     '-movflags', '+faststart', '-f', 'mp4', '-y', files.mattePath,
+  ];
+}
+
+// The files of a long video's segments (decision 0100) made one, each by packet copy, with the
+// input's sound as its whole run would have it; a PNG sequence's sound goes to its WAV.
+export interface JoinPlan {
+  inputPath: string;
+  maxSeconds: number;
+  audio: AudioStreamProbe | null;
+  // The ffconcat list of the segments' files, with each one's exact duration.
+  listPath: string;
+  container: 'webm' | 'mp4' | 'mov';
+  // The H.264 matte is silent.
+  withSound: boolean;
+  maxFileBytes: number;
+  outputPath: string;
+}
+
+export function joinSegmentsArgs(plan: JoinPlan): string[] {
+  const sound = plan.withSound && plan.audio ? plan.audio : null;
+  return [
+    // The list names our own segment files by absolute path (never a user's), hence -safe 0.
+    ...QUIET, '-f', 'concat', '-safe', '0', ...ownInput(plan.listPath),
+    ...(sound ? ['-vn', '-t', String(plan.maxSeconds + 1), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE)] : []),
+    '-map', '0:v:0', ...(sound ? ['-map', '1:a:0'] : []), '-c:v', 'copy', ...ONE_FOR_ONE, '-fs', String(plan.maxFileBytes),
+    ...(sound ? audioArgs(sound, plan.container) : []),
+    ...(plan.container === 'mp4' ? ['-movflags', '+faststart'] : []),
+    '-f', plan.container, '-y', plan.outputPath,
+  ];
+}
+
+// A PNG sequence's sound, as its whole run writes it beside the pictures.
+export function sequenceSoundArgs(plan: Pick<JoinPlan, 'inputPath' | 'maxSeconds' | 'maxFileBytes'> & { audio: AudioStreamProbe; wavPath: string }): string[] {
+  return [
+    ...QUIET, '-vn', '-t', String(plan.maxSeconds + 1), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE),
+    '-map', '0:a:0', '-fs', String(plan.maxFileBytes), ...editorAudio(plan.audio, 'wav'), '-rf64', 'auto', '-f', 'wav', '-y', plan.wavPath,
   ];
 }
 

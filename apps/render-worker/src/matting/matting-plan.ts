@@ -2,7 +2,7 @@ import type { MediaProbe, VideoStreamProbe } from '../media';
 import { even, frameGeometry, type FrameGeometry } from './frame-geometry';
 import { cropVariant, variantFor, type Segmenter } from './matting-model';
 import { halvesTo } from './halved-frame';
-import { decodeFramesArgs, encodeMatteArgs, sameSize, type MatteFiles } from './matting-args';
+import { decodeFramesArgs, encodeMatteArgs, sameSize, type FrameWindow, type MatteFiles } from './matting-args';
 import { yuvMatrixFor, type YuvMatrix } from './model-input';
 import type { PictureSize } from './region-crop';
 
@@ -45,6 +45,8 @@ export interface MattingRequest {
   // ones kept in this one, the pictures decoded again from the input.
   keepMatteAt?: string;
   matteFrom?: string;
+  // A segment of a long video: these frames only, and no sound.
+  window?: FrameWindow;
 }
 
 // Used when a stream states no frame rate at all: the encoder still needs one to number frames.
@@ -57,7 +59,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
   const alpha = request.refine ? { width: geometry.width, height: geometry.height } : modelInput;
   const frameRate = video.frameRate ?? FALLBACK_FRAME_RATE;
   const fps = video.fps ?? Number(FALLBACK_FRAME_RATE);
-  const { inputPath, maxSeconds } = request;
+  const { inputPath, maxSeconds, window } = request;
   const storedSize = { width: video.width, height: video.height };
   const side = request.refine ? { width: geometry.width, height: geometry.height } : request.tracking ? cropSource(geometry, modelInput, request.tracking.sourceScale) : null;
   const sideIsPicture = side !== null && sameSize(side, geometry);
@@ -72,7 +74,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
     side,
     sideIsPicture,
     smallFromSide,
-    decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, side, smallFromSide }),
+    decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, side, smallFromSide, ...(window && { window }) }),
     encodeArgs: encodeMatteArgs({
       inputPath,
       storedSize,
@@ -81,13 +83,14 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
       maxSeconds,
       frameRate,
       fps,
-      audio: probe.audio,
+      audio: window ? null : probe.audio,
       colour: video,
       alpha,
       files: request.files,
       maxFileBytes: request.maxFileBytes,
       ...(request.keepMatteAt && { keepMatteAt: request.keepMatteAt }),
       ...(request.matteFrom && { matteFrom: request.matteFrom }),
+      ...(window && { window }),
     }),
     smallBytes: modelInput.width * modelInput.height * 3,
     sideBytes: side ? (side.width * side.height * 3) / 2 : 0,

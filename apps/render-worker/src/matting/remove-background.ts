@@ -1,3 +1,4 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CompositeBackground, VideoBackgroundRemovalOptions } from '@vj/contracts';
@@ -18,10 +19,11 @@ import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame
 import { DEFAULT_PLATE, type PlateSnapshot } from './background-plate';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
-import { keptMatteLimit, MAX_KEPT_CHANNELS, type CompositeBehind, type MatteFiles } from './matting-args';
+import { keptMatteLimit, MAX_KEPT_CHANNELS, type CompositeBehind, type FrameWindow, type MatteFiles } from './matting-args';
 import { mattingPlan, type MattingPlan } from './matting-plan';
 import { PngSequenceZip, ResultTooLargeError } from './png-sequence-zip';
 import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
+import type { Segment } from './segment-plan';
 import { DEFAULT_STILL_OBJECTS } from './still-object-filter';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
 
@@ -67,6 +69,10 @@ export interface RemoveBackgroundRequest {
   // with what it has learned once each frame numbered in `afterFrames` (in the whole video) is finished.
   plateSeed?: PlateSnapshot;
   onPlate?: { afterFrames: readonly number[]; take: (frame: number, snapshot: PlateSnapshot) => void };
+  // One segment of a long video whose whole file is the input (decision 0100): frames [matteFrom, to)
+  // are matted, [from, to) delivered, in files without sound that segment-join.ts joins. Its frames are
+  // numbered as in the whole video (firstFrame is matteFrom + 1 unless given).
+  segment?: Pick<Segment, 'matteFrom' | 'from' | 'to'>;
 }
 
 // Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
@@ -75,11 +81,12 @@ export const PIPELINE_DEPTH = 4;
 // BACKGROUND_REMOVAL_MAX_RESULT_BYTES's default.
 export const DEFAULT_MAX_RESULT_BYTES = 4 * 1024 ** 3;
 
+// A segment's PNG sequence is its PNGs back to back ('image/png', 'pngs'): the join puts them in the ZIP.
 export interface MattedFile {
   path: string;
   role: 'transparent' | 'rgb' | 'matte' | 'frames' | 'composite';
-  contentType: 'video/webm' | 'video/mp4' | 'video/quicktime' | 'application/zip';
-  fileExtension: 'webm' | 'mp4' | 'mov' | 'zip';
+  contentType: 'video/webm' | 'video/mp4' | 'video/quicktime' | 'application/zip' | 'image/png';
+  fileExtension: 'webm' | 'mp4' | 'mov' | 'zip' | 'pngs';
 }
 
 export interface MattedVideo {
@@ -124,7 +131,7 @@ interface Outputs {
   encoded: MatteFiles;
 }
 
-function outputsOf({ workDir, options, backgroundImagePath }: RemoveBackgroundRequest): Outputs {
+function outputsOf({ workDir, options, backgroundImagePath, segment }: RemoveBackgroundRequest): Outputs {
   const file = (stem: string, fileExtension: MattedFile['fileExtension'], role: MattedFile['role'], contentType: MattedFile['contentType']): MattedFile => ({
     path: join(workDir, `${stem}.${fileExtension}`),
     role,
@@ -153,7 +160,10 @@ function outputsOf({ workDir, options, backgroundImagePath }: RemoveBackgroundRe
     }
     case 'png_sequence':
       // The sound waits beside the ZIP until it goes in (png-sequence-zip.ts).
-      return { files: [file('frames', 'zip', 'frames', 'application/zip')], encoded: { codec, audioPath: join(workDir, 'audio.wav') } };
+      return {
+        files: [segment ? file('frames', 'pngs', 'frames', 'image/png') : file('frames', 'zip', 'frames', 'application/zip')],
+        encoded: { codec, audioPath: join(workDir, 'audio.wav') },
+      };
     default:
       // A codec this worker does not know (a newer gateway in a rolling deploy): never another's files.
       throw new Error(`unknown output_codec ${String(codec satisfies never)}`);
@@ -166,6 +176,8 @@ class BackgroundRemoval {
   private readonly deadline: Deadline;
   private readonly tracking: TrackingSettings | null;
   private readonly maxResultBytes: number;
+  private readonly window: FrameWindow | undefined;
+  private readonly firstFrame: number | undefined;
 
   constructor(
     private readonly request: RemoveBackgroundRequest,
@@ -176,6 +188,11 @@ class BackgroundRemoval {
     this.deadline = new Deadline(request.timeoutMs, 'Removing the background');
     this.tracking = request.tracking === false ? null : DEFAULT_TRACKING;
     this.maxResultBytes = request.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    const { segment } = request;
+    if (segment && !(segment.matteFrom >= 0 && segment.matteFrom <= segment.from && segment.from < segment.to)) throw new RangeError('a segment mattes from its warm-up to its end');
+    if (segment && request.fromMatte) throw new Error('an export is not cut into segments');
+    this.window = segment && { start: segment.matteFrom, warmup: segment.from - segment.matteFrom, end: segment.to };
+    this.firstFrame = request.firstFrame ?? (segment && segment.matteFrom + 1);
   }
 
   async run(): Promise<MattedVideo> {
@@ -210,6 +227,7 @@ class BackgroundRemoval {
       maxFileBytes: this.maxResultBytes,
       ...(request.keepMatteAt && { keepMatteAt: request.keepMatteAt }),
       ...(request.fromMatte && { matteFrom: request.fromMatte }),
+      ...(this.window && { window: this.window }),
     });
     const { width, height } = plan.geometry;
     if (request.fromMatte) {
@@ -228,12 +246,16 @@ class BackgroundRemoval {
       stillObjects: this.tracking ? { settings: DEFAULT_STILL_OBJECTS, fps: plan.fps } : null,
       plate: this.tracking ? DEFAULT_PLATE : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,
-      ...(request.firstFrame !== undefined && { firstFrame: request.firstFrame }),
+      ...(this.firstFrame !== undefined && { firstFrame: this.firstFrame }),
       ...(request.plateSeed && { plateSeed: request.plateSeed }),
+      ...(this.window && { warmupFrames: this.window.warmup }),
     });
-    const frames = await this.stream(matter, plan, probe);
+    const matted = await this.stream(matter, plan, probe);
+    this.checkLength(((this.window?.start ?? 0) + matted) / plan.fps);
+    // A segment delivers its frames after the warm-up.
+    const frames = matted - (this.window?.warmup ?? 0);
+    if (frames <= 0) throw this.invalidFile('The video ends before this segment', 'undecodable_video', 'Decoding the segment produced no frames past its warm-up');
     const durationSeconds = frames / plan.fps;
-    this.checkLength(durationSeconds);
     return {
       files: this.outputs.files,
       durationSeconds,
@@ -290,13 +312,13 @@ class BackgroundRemoval {
     const { request } = this;
     const probedSeconds = probe.durationSeconds ?? 0;
     let index = 0;
-    const expectedFrames = Math.max(1, plan.fps * Math.min(probedSeconds, request.maxSeconds));
+    const expectedFrames = this.window ? this.window.end - this.window.start : Math.max(1, plan.fps * Math.min(probedSeconds, request.maxSeconds));
     const stage: FrameStage<PendingMatte> = {
       // The decoder's one output is the side frame when the model's frame is made from it.
       start: (frame, side) => (plan.smallFromSide ? matter.start(undefined, frame) : matter.start(frame, side)),
       finish: async (pending) => {
         const alpha = await matter.finish(pending);
-        const frame = (request.firstFrame ?? 1) + index;
+        const frame = (this.firstFrame ?? 1) + index;
         if (request.onPlate?.afterFrames.includes(frame)) {
           const snapshot = matter.plateSnapshot();
           if (snapshot) request.onPlate.take(frame, snapshot);
@@ -307,7 +329,8 @@ class BackgroundRemoval {
       },
     };
     const { files, encoded } = this.outputs;
-    const zip = encoded.codec === 'png_sequence' ? new PngSequenceZip(files[0].path, this.maxResultBytes) : null;
+    const pngs = encoded.codec === 'png_sequence' && this.window ? createWriteStream(files[0].path) : null;
+    const zip = encoded.codec === 'png_sequence' && !pngs ? new PngSequenceZip(files[0].path, this.maxResultBytes) : null;
     const zipAudio = encoded.codec === 'png_sequence' && probe.audio ? encoded.audioPath : null;
     try {
       const { frames, decoder } = await runFramePipeline({
@@ -319,7 +342,8 @@ class BackgroundRemoval {
         sideFrameBytes: plan.smallFromSide ? undefined : plan.sideBytes || undefined,
         sideToEncoder: plan.sideIsPicture,
         alphaBytes: plan.alpha.width * plan.alpha.height,
-        encoderOutput: zip?.frames,
+        encoderOutput: zip?.frames ?? pngs ?? undefined,
+        warmupFrames: this.window?.warmup ?? 0,
         stage,
         depth: request.depth ?? PIPELINE_DEPTH,
         timeoutMs: this.deadline.remainingMs(),
@@ -333,7 +357,8 @@ class BackgroundRemoval {
       if (truncated) throw damagedInputError(truncated, request.inputPath);
       if (frames === 0) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
       // A still the probe could not tell from a video (a container that does not say how long it is).
-      if (frames === 1) throw stillImage('Decoding the video stream produced a single frame');
+      if (frames === 1 && !this.window) throw stillImage('Decoding the video stream produced a single frame');
+      if (pngs) await closed(pngs);
       if (zip) {
         await zip.finish(zipAudio);
         if (zip.frameCount !== frames) throw new Error(`the PNG sequence holds ${zip.frameCount} pictures of ${frames}`);
@@ -342,6 +367,7 @@ class BackgroundRemoval {
       return frames;
     } catch (error) {
       zip?.abort();
+      pngs?.destroy();
       if (error instanceof ResultTooLargeError) throw this.tooLarge();
       if (!(error instanceof FramePipelineFailure)) throw error;
       if (error.reason instanceof ResultTooLargeError || (await this.reachedLimit())) throw this.tooLarge();
@@ -387,4 +413,10 @@ class BackgroundRemoval {
       { type: 'video_too_long', message: `The video lasts ${Math.round(seconds * 10) / 10} s; the limit is ${limit} s`, field: 'video_url' },
     ]);
   }
+}
+
+// A file stream the pipeline ended, once its last bytes are on disk.
+function closed(stream: WriteStream): Promise<void> {
+  if (stream.closed) return Promise.resolve();
+  return new Promise((resolve, reject) => stream.once('close', resolve).once('error', reject));
 }

@@ -130,11 +130,13 @@ export async function streamsOf(path: string): Promise<{ video: VideoStreamInfo[
   };
 }
 
-// Presentation times of the first video stream's packets, in order.
+// Presentation times of the first video stream's packets, in order. A WebM's alpha adds an empty
+// side-data field to its packets' lines, and a line of its own.
 export async function videoFrameTimes(path: string): Promise<number[]> {
   const { stdout } = await execFileAsync(FFPROBE_PATH, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', path]);
   return stdout
     .split('\n')
+    .map((line) => line.split(',')[0]!)
     .filter(Boolean)
     .map(Number)
     .sort((a, b) => a - b);

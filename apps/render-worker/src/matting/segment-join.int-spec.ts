@@ -1,0 +1,145 @@
+/** @jest-environment ./test/onnx-test-environment.cjs */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
+import { ProcessRunner, probeMedia } from '../media';
+import { listKeyframes } from '../media/keyframes';
+import { durationOf, ffmpeg, FFPROBE_PATH } from '../media/testing/media-tools';
+import { OnnxSegmenter } from './onnx-segmenter';
+import { preparePersonModels } from './person-model';
+import { removeBackground, type MattedVideo, type RemoveBackgroundRequest } from './remove-background';
+import { joinSegments } from './segment-join';
+import { segmentPlan, type Segment } from './segment-plan';
+import { decodeGray, decodeWebmAlpha, meanAbsoluteDifference, streamsOf, videoFrameTimes, zipEntries } from './testing/matte-tools';
+
+// A long video matted in segments (decision 0100) and joined, against the same video matted whole:
+// the real ffmpeg and the converted person model on ONNX Runtime (CPU).
+
+const FPS = 25;
+const SECONDS = 6;
+const FRAMES = FPS * SECONDS;
+
+let dir: string;
+let segmenters: OnnxSegmenter[];
+let input: string;
+// Segments of 2 s with 1 s of warm-up; the keyframes every 40 frames move the boundaries to 40 and 80,
+// and the last 30 frames join the segment before.
+let plan: Segment[];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'vj-segments-'));
+  const specs = await preparePersonModels(join(dir, 'models'));
+  segmenters = await Promise.all(specs.map((spec) => OnnxSegmenter.open(spec, { executionProviders: ['cpu'], intraOpThreads: 1 })));
+  input = join(dir, 'in.mp4');
+  await ffmpeg([
+    '-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=${FPS}:duration=${SECONDS}`,
+    '-f', 'lavfi', '-t', String(SECONDS), '-i', 'sine=frequency=440:sample_rate=44100',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '40', '-pix_fmt', 'yuv420p', '-c:a', 'aac', input,
+  ]);
+  const { frames, keyframes } = await listKeyframes(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: input, maxSeconds: 60, maxFrames: 10_000, timeoutMs: 10_000 });
+  plan = segmentPlan({ frames, fps: FPS, keyframes, segmentSeconds: 2, warmupSeconds: 1 });
+});
+
+afterAll(async () => {
+  await Promise.all(segmenters.map((segmenter) => segmenter.release()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+function request(options: Pick<VideoBackgroundRemovalOptions, 'output_codec' | 'refine_foreground_edges' | 'background'>, overrides: Partial<RemoveBackgroundRequest> = {}): RemoveBackgroundRequest {
+  return { inputPath: input, workDir: join(dir, `work-${Math.random().toString(36).slice(2)}`), options, segmenters, maxSeconds: 60, timeoutMs: 120_000, ...overrides };
+}
+
+// The whole run's alphas, and the segments' delivered ones in the video's order, with the joined result.
+async function matteBothWays(options: Parameters<typeof request>[0]): Promise<{ whole: MattedVideo; joined: MattedVideo; wholeMattes: Uint8Array[]; segmentMattes: Uint8Array[] }> {
+  const wholeMattes: Uint8Array[] = [];
+  const whole = await removeBackground(request(options, { onMatte: (index, alpha) => void (wholeMattes[index] = Uint8Array.from(alpha)) }));
+  const segmentMattes: Uint8Array[] = [];
+  const segments: MattedVideo[] = [];
+  for (const segment of plan) {
+    segments.push(
+      await removeBackground(
+        request(options, {
+          segment,
+          onMatte: (index, alpha) => {
+            if (segment.matteFrom + index >= segment.from) segmentMattes[segment.matteFrom + index] = Uint8Array.from(alpha);
+          },
+        }),
+      ),
+    );
+  }
+  const { audio } = await probeMedia(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: input, timeoutMs: 10_000 });
+  const joined = await joinSegments({ inputPath: input, audio, frameRate: String(FPS), segments, workDir: join(dir, `join-${Math.random().toString(36).slice(2)}`), maxSeconds: 60, timeoutMs: 60_000 });
+  return { whole, joined, wholeMattes, segmentMattes };
+}
+
+describe('a long video matted in segments and joined', () => {
+  it("plans the boundaries on the file's keyframes, read from its packets, each segment matted from a second before it", () => {
+    expect(plan.map(({ matteFrom, from, to }) => [matteFrom, from, to])).toEqual([
+      [0, 0, 40],
+      [15, 40, 80],
+      [55, 80, 150],
+    ]);
+  });
+
+  it('gives H.264 picture and matte files with the whole run frames, timestamps and sound, the matte the segments computed', async () => {
+    const { whole, joined, wholeMattes, segmentMattes } = await matteBothWays({ output_codec: 'h264', refine_foreground_edges: true });
+
+    expect(joined).toMatchObject({ frames: FRAMES, durationSeconds: SECONDS, width: 320, height: 240 });
+    expect(joined.quality).toEqual({ frames: FRAMES, framesWithPerson: expect.any(Number), flicker: expect.any(Number) });
+    expect(Math.abs(joined.quality!.framesWithPerson - whole.quality!.framesWithPerson)).toBeLessThanOrEqual(3);
+    expect(joined.files.map((file) => [file.role, file.contentType, file.fileExtension])).toEqual(whole.files.map((file) => [file.role, file.contentType, file.fileExtension]));
+    const [rgb, matte] = joined.files.map((file) => file.path);
+    expect(await videoFrameTimes(rgb!)).toEqual(await videoFrameTimes(whole.files[0]!.path));
+    expect(await videoFrameTimes(matte!)).toEqual(await videoFrameTimes(whole.files[1]!.path));
+    expect((await streamsOf(rgb!)).audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+    expect(await durationOf(rgb!)).toBeCloseTo(await durationOf(whole.files[0]!.path), 1);
+    expect((await streamsOf(matte!)).audio).toEqual([]);
+
+    const decoded = await decodeGray(matte!, 320, 240);
+    expect(decoded).toHaveLength(FRAMES);
+    expect(segmentMattes.filter(Boolean)).toHaveLength(FRAMES);
+    for (let i = 0; i < FRAMES; i++) expect(meanAbsoluteDifference(decoded[i]!, segmentMattes[i]!)).toBeLessThan(4);
+    // The warm-up carries what came before: the segments' mattes are the whole run's, within a few
+    // levels just after a boundary (a second of warm-up is short: bench:segment-boundaries measures more).
+    const differences = wholeMattes.map((alpha, i) => meanAbsoluteDifference(alpha, segmentMattes[i]!));
+    expect(differences.reduce((sum, difference) => sum + difference, 0) / FRAMES).toBeLessThan(0.5);
+    expect(Math.max(...differences)).toBeLessThan(4);
+  });
+
+  // The join alone, for each other kind of file: two segments of a 3 s video, matted at the model's size.
+  it('joins a VP9 WebM with alpha, a ProRes 4444 and a composite with the sound, and a PNG sequence with its WAV', async () => {
+    const short = join(dir, 'short.mp4');
+    await ffmpeg(['-i', input, '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '40', '-c:a', 'aac', short]);
+    const { audio } = await probeMedia(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: short, timeoutMs: 10_000 });
+    const halves = [
+      { matteFrom: 0, from: 0, to: 40 },
+      { matteFrom: 25, from: 40, to: 75 },
+    ];
+    const joinOf = async (options: Parameters<typeof request>[0]) => {
+      const segments: MattedVideo[] = [];
+      for (const segment of halves) segments.push(await removeBackground(request(options, { inputPath: short, segment })));
+      return joinSegments({ inputPath: short, audio, frameRate: String(FPS), segments, workDir: join(dir, `join-${Math.random().toString(36).slice(2)}`), maxSeconds: 60, timeoutMs: 60_000 });
+    };
+    const times = await videoFrameTimes(short);
+    for (const [options, sound] of [
+      [{ output_codec: 'vp9', refine_foreground_edges: false }, 'opus'],
+      [{ output_codec: 'prores', refine_foreground_edges: false }, 'aac'],
+      [{ output_codec: 'h264', refine_foreground_edges: false, background: { color: '#00ff00' } }, 'aac'],
+    ] as const) {
+      const joined = await joinOf(options);
+      expect(joined).toMatchObject({ frames: 75, durationSeconds: 3 });
+      // Opus's pre-skip can start a WebM's picture a few milliseconds in, as it does a whole run's.
+      const joinedTimes = await videoFrameTimes(joined.files[0]!.path);
+      expect(joinedTimes[0]).toBeLessThan(0.01);
+      expect(joinedTimes.map((time) => Math.round((time - joinedTimes[0]!) * 1000) / 1000)).toEqual(times);
+      expect((await streamsOf(joined.files[0]!.path)).audio).toEqual([expect.objectContaining({ codec_name: sound })]);
+      if (options.output_codec === 'vp9') expect(await decodeWebmAlpha(joined.files[0]!.path, 320, 240)).toHaveLength(75);
+    }
+
+    const sequence = await joinOf({ output_codec: 'png_sequence', refine_foreground_edges: false });
+    expect(sequence.files).toEqual([expect.objectContaining({ role: 'frames', contentType: 'application/zip', fileExtension: 'zip' })]);
+    const entries = await zipEntries(sequence.files[0]!.path);
+    expect([...entries.keys()]).toEqual([...Array.from({ length: 75 }, (_, i) => `frames/${String(i).padStart(6, '0')}.png`), 'audio.wav']);
+  });
+});

@@ -409,6 +409,17 @@ describe('a segment of a long video (decision 0100)', () => {
     expect(valuesOf(args, '-filter_complex')[0]).toMatch(/^\[0:v\]settb=1\/30,setpts=N\[picture\];\[1:v\]settb/);
   });
 
+  it('seeks to the keyframe before the window where the times are known, and picks the frames by their own times', () => {
+    const times = { seek: 8.01, start: 8.38, delivered: 10.02, end: 30.02 };
+    const decode = decodeFramesArgs(decodePlan({ window: { ...window, times } }));
+    expect(decode.slice(decode.indexOf('-reinit_filter') + 2, decode.indexOf('-protocol_whitelist'))).toEqual(['-seek_timestamp', '1', '-ss', '8.01', '-noaccurate_seek', '-copyts']);
+    expect(valuesOf(decode, '-filter_complex')[0]).toMatch(/^\[0:V:0\]trim=start=8.38:end=30.02,scale/);
+    expect(decode).not.toContain('-t');
+    const encode = encodeMatteArgs(plan({ window: { ...window, times }, audio: null }));
+    expect(encode).toEqual(expect.arrayContaining(['-seek_timestamp', '1', '-ss', '8.01', '-noaccurate_seek', '-copyts']));
+    expect(valuesOf(encode, '-filter_complex')[0]).toMatch(/^\[0:V:0\]trim=start=10.02:end=30.02,/);
+  });
+
   it('refuses sound and exports: a segment is matted, and the join adds the sound', () => {
     expect(() => encodeMatteArgs(plan({ window }))).toThrow('a segment is matted, and silent');
     expect(() => encodeMatteArgs(plan({ window, audio: null, matteFrom: '/w/kept.mkv' }))).toThrow('a segment is matted, and silent');

@@ -2,6 +2,7 @@ import type { AudioStreamProbe, VideoStreamProbe } from '../media';
 import { ownInput, userFileInput, userImageInput } from '../media/input-fence';
 import { MAX_MATTING_PICTURE, type FrameGeometry } from './frame-geometry';
 import { yuvMatrixFor } from './model-input';
+import type { SegmentTimes } from './segment-plan';
 
 // ffmpeg argument lists for the matting job, built from probe data and options only. Both open the
 // user's file, fenced (input-fence.ts) and held to the job's picture limit.
@@ -39,12 +40,29 @@ export interface FrameWindow {
   start: number;
   warmup: number;
   end: number;
+  // Where the frames' times are known (segment-plan.ts): the input is read from the keyframe before
+  // the window instead of from its first frame, and the frames are picked by time, the input's own
+  // (-copyts). Without them, every frame is decoded and counted from the first.
+  times?: SegmentTimes;
 }
 
-// The frames of a window, counted by the decoded frame: exact whatever the input's timestamps.
+// The frames of a window: by time past a seek, or counted by the decoded frame.
 function windowFilter(window: FrameWindow | undefined, from: 'start' | 'delivered'): string[] {
   if (!window) return [];
+  if (window.times) return [`trim=start=${from === 'start' ? window.times.start : window.times.delivered}:end=${window.times.end}`];
   return [`trim=start_frame=${from === 'start' ? window.start : window.start + window.warmup}:end_frame=${window.end}`];
+}
+
+// Before the input's -i: the demuxer lands on the keyframe at or before the seek time, every frame from
+// there is decoded (no accurate seek dropping any), and the frames keep their own times for the trim.
+function seekTo(window: FrameWindow | undefined): string[] {
+  const times = window?.times;
+  return times ? ['-seek_timestamp', '1', '-ss', String(times.seek), '-noaccurate_seek', '-copyts'] : [];
+}
+
+// The trim ends a window; reading stops there. Otherwise a second past the limit.
+function lengthLimit(window: FrameWindow | undefined, maxSeconds: number): string[] {
+  return window?.times ? [] : ['-t', String(maxSeconds + 1)];
 }
 
 // What the matting itself reads, one entry per decoded frame of the first real video stream,
@@ -55,7 +73,7 @@ function windowFilter(window: FrameWindow | undefined, from: 'start' | 'delivere
 // decodes the picture again (encodeMatteArgs).
 export function decodeFramesArgs(plan: DecodePlan): string[] {
   const { geometry, modelInput, side } = plan;
-  const limit = ['-t', String(plan.maxSeconds + 1)];
+  const limit = lengthLimit(plan.window, plan.maxSeconds);
   const raw = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
   const upright = `${[...windowFilter(plan.window, 'start'), ...heldFilters(plan.storedSize, geometry)].join(',')},`;
   const toModel = `scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p`;
@@ -72,7 +90,7 @@ export function decodeFramesArgs(plan: DecodePlan): string[] {
   return [
     // Scaled down, in-loop deblocking changes nothing the model can see; a full-size side frame keeps it.
     // Two decoding threads bound how many frames of one output ffmpeg writes before the other's.
-    ...QUIET, ...(fullSize ? [] : ['-skip_loop_filter', 'all']), '-threads', '2', ...HELD_INPUT,
+    ...QUIET, ...(fullSize ? [] : ['-skip_loop_filter', 'all']), '-threads', '2', ...HELD_INPUT, ...seekTo(plan.window),
     ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE),
     '-filter_complex', outputs.graph,
     ...outputs.pipes.flatMap(([stream, pipe]) => ['-map', stream, ...limit, ...raw, pipe]),
@@ -134,7 +152,7 @@ export function encodeMatteArgs(plan: EncodePlan): string[] {
   // (1/1000 for Matroska) rounds some down onto the previous alpha frame.
   const renumber = `settb=${frameDuration(plan.frameRate)},setpts=N`;
   const fromWorker = plan.pictures === 'worker';
-  const file = [...HELD_INPUT, '-t', String(plan.maxSeconds + 1), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE)];
+  const file = [...HELD_INPUT, ...seekTo(plan.window), ...lengthLimit(plan.window, plan.maxSeconds), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE)];
   // The alpha frames come on stdin unless the pictures do; then on pipe:3. An export's come from the
   // matte its source job kept.
   if (plan.matteFrom && fromWorker) throw new Error('an export reads its pictures from the file');

@@ -23,7 +23,7 @@ import { keptMatteLimit, MAX_KEPT_CHANNELS, type CompositeBehind, type FrameWind
 import { mattingPlan, type MattingPlan } from './matting-plan';
 import { PngSequenceZip, ResultTooLargeError } from './png-sequence-zip';
 import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
-import type { Segment } from './segment-plan';
+import type { Segment, SegmentTimes } from './segment-plan';
 import { DEFAULT_STILL_OBJECTS } from './still-object-filter';
 import { DEFAULT_SMOOTHING } from './temporal-smoother';
 
@@ -71,8 +71,9 @@ export interface RemoveBackgroundRequest {
   onPlate?: { afterFrames: readonly number[]; take: (frame: number, snapshot: PlateSnapshot) => void };
   // One segment of a long video whose whole file is the input (decision 0100): frames [matteFrom, to)
   // are matted, [from, to) delivered, in files without sound that segment-join.ts joins. Its frames are
-  // numbered as in the whole video (firstFrame is matteFrom + 1 unless given).
-  segment?: Pick<Segment, 'matteFrom' | 'from' | 'to'>;
+  // numbered as in the whole video (firstFrame is matteFrom + 1 unless given). With its times
+  // (segmentTimes), the input is read from the keyframe before the segment instead of from the start.
+  segment?: Pick<Segment, 'matteFrom' | 'from' | 'to'> & { times?: SegmentTimes | null };
 }
 
 // Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
@@ -191,7 +192,7 @@ class BackgroundRemoval {
     const { segment } = request;
     if (segment && !(segment.matteFrom >= 0 && segment.matteFrom <= segment.from && segment.from < segment.to)) throw new RangeError('a segment mattes from its warm-up to its end');
     if (segment && request.fromMatte) throw new Error('an export is not cut into segments');
-    this.window = segment && { start: segment.matteFrom, warmup: segment.from - segment.matteFrom, end: segment.to };
+    this.window = segment && { start: segment.matteFrom, warmup: segment.from - segment.matteFrom, end: segment.to, ...(segment.times && { times: segment.times }) };
     this.firstFrame = request.firstFrame ?? (segment && segment.matteFrom + 1);
   }
 
@@ -252,6 +253,9 @@ class BackgroundRemoval {
     });
     const matted = await this.stream(matter, plan, probe);
     this.checkLength(((this.window?.start ?? 0) + matted) / plan.fps);
+    // A seek that landed past the segment's first frame (a container whose index lies) is ours to
+    // notice: the attempt fails and is retried, never delivered short.
+    if (this.window?.times && matted !== this.window.end - this.window.start) throw new Error(`the segment's frames by time were ${matted}, not ${this.window.end - this.window.start}`);
     // A segment delivers its frames after the warm-up.
     const frames = matted - (this.window?.warmup ?? 0);
     if (frames <= 0) throw this.invalidFile('The video ends before this segment', 'undecodable_video', 'Decoding the segment produced no frames past its warm-up');

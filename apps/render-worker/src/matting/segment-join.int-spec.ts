@@ -10,7 +10,7 @@ import { OnnxSegmenter } from './onnx-segmenter';
 import { preparePersonModels } from './person-model';
 import { removeBackground, type MattedVideo, type RemoveBackgroundRequest } from './remove-background';
 import { joinSegments } from './segment-join';
-import { segmentPlan, type Segment } from './segment-plan';
+import { segmentPlan, segmentTimes, type Segment } from './segment-plan';
 import { decodeGray, decodeWebmAlpha, meanAbsoluteDifference, streamsOf, videoFrameTimes, zipEntries } from './testing/matte-tools';
 
 // A long video matted in segments (decision 0100) and joined, against the same video matted whole:
@@ -26,6 +26,7 @@ let input: string;
 // Segments of 2 s with 1 s of warm-up; the keyframes every 40 frames move the boundaries to 40 and 80,
 // and the last 30 frames join the segment before.
 let plan: Segment[];
+let times: number[];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vj-segments-'));
@@ -37,8 +38,9 @@ beforeAll(async () => {
     '-f', 'lavfi', '-t', String(SECONDS), '-i', 'sine=frequency=440:sample_rate=44100',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '40', '-pix_fmt', 'yuv420p', '-c:a', 'aac', input,
   ]);
-  const { frames, keyframes } = await listKeyframes(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: input, maxSeconds: 60, maxFrames: 10_000, timeoutMs: 10_000 });
-  plan = segmentPlan({ frames, fps: FPS, keyframes, segmentSeconds: 2, warmupSeconds: 1 });
+  const index = await listKeyframes(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: input, maxSeconds: 60, maxFrames: 10_000, timeoutMs: 10_000 });
+  plan = segmentPlan({ frames: index.frames, fps: FPS, keyframes: index.keyframes, segmentSeconds: 2, warmupSeconds: 1 });
+  times = index.times!;
 });
 
 afterAll(async () => {
@@ -60,7 +62,7 @@ async function matteBothWays(options: Parameters<typeof request>[0]): Promise<{ 
     segments.push(
       await removeBackground(
         request(options, {
-          segment,
+          segment: { ...segment, times: segmentTimes(times, segment) },
           onMatte: (index, alpha) => {
             if (segment.matteFrom + index >= segment.from) segmentMattes[segment.matteFrom + index] = Uint8Array.from(alpha);
           },
@@ -105,6 +107,32 @@ describe('a long video matted in segments and joined', () => {
     const differences = wholeMattes.map((alpha, i) => meanAbsoluteDifference(alpha, segmentMattes[i]!));
     expect(differences.reduce((sum, difference) => sum + difference, 0) / FRAMES).toBeLessThan(0.5);
     expect(Math.max(...differences)).toBeLessThan(4);
+  });
+
+  // Read from the keyframe before it, a segment mattes the very frames it would decoding from the first.
+  it.each([
+    ['an MP4 with B-frames', 'mp4', ['-bf', '2']],
+    ['a Matroska file', 'matroska', []],
+    ['an MPEG-TS starting at 1.4 s', 'mpegts', []],
+  ])('finds a segment by time in %s', async (_name, container, codecOptions) => {
+    const path = join(dir, `seek.${container}`);
+    await ffmpeg(['-i', input, '-t', '5', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '40', ...codecOptions, '-an', '-f', container, path]);
+    const index = await listKeyframes(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: path, maxSeconds: 60, maxFrames: 10_000, timeoutMs: 10_000 });
+    expect(index.frames).toBe(125);
+    const segment = { index: 2, cutFrom: 80, matteFrom: 90, from: 100, to: 115 };
+    const mattesOf = async (byTime: boolean) => {
+      const mattes: Uint8Array[] = [];
+      const result = await removeBackground(
+        request({ output_codec: 'h264', refine_foreground_edges: false }, { inputPath: path, segment: { ...segment, times: byTime ? segmentTimes(index.times!, segment) : null }, onMatte: (i, alpha) => void (mattes[i] = Uint8Array.from(alpha)) }),
+      );
+      expect(result.frames).toBe(15);
+      return mattes;
+    };
+    const [byTime, byNumber] = [await mattesOf(true), await mattesOf(false)];
+    expect(byTime).toHaveLength(25);
+    expect(byTime.filter((alpha, i) => Buffer.compare(alpha, byNumber[i]!) !== 0)).toHaveLength(0);
+    // Each frame's matte is its own: a frame too early or too late would show.
+    expect(byTime.slice(1).filter((alpha, i) => Buffer.compare(alpha, byNumber[i]!) !== 0).length).toBeGreaterThan(12);
   });
 
   // The join alone, for each other kind of file: two segments of a 3 s video, matted at the model's size.

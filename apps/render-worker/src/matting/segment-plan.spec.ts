@@ -1,4 +1,4 @@
-import { segmentPlan } from './segment-plan';
+import { segmentPlan, segmentTimes } from './segment-plan';
 
 describe('segmentPlan', () => {
   it('cuts at the keyframe nearest each segment length, and mattes each segment from its warm-up on', () => {
@@ -38,5 +38,24 @@ describe('segmentPlan', () => {
   it('refuses a plan without frames or a frame rate', () => {
     expect(() => segmentPlan({ frames: 0, fps: 30, keyframes: [], segmentSeconds: 10, warmupSeconds: 2 })).toThrow(RangeError);
     expect(() => segmentPlan({ frames: 10, fps: 0, keyframes: [], segmentSeconds: 10, warmupSeconds: 2 })).toThrow(RangeError);
+  });
+});
+
+describe('segmentTimes', () => {
+  // 25 fps from 1.4 s, as an MPEG-TS states it.
+  const times = Array.from({ length: 150 }, (_, frame) => 1.4 + frame * 0.04);
+  const segment = { index: 1, cutFrom: 40, matteFrom: 45, from: 50, to: 100 };
+
+  it("seeks just past the segment's keyframe, and cuts halfway between neighbouring frames", () => {
+    const cut = segmentTimes(times, segment)!;
+    expect(cut.seek).toBeCloseTo(3.01, 9);
+    expect(cut.start).toBeCloseTo(3.18, 9);
+    expect(cut.delivered).toBeCloseTo(3.38, 9);
+    expect(cut.end).toBeCloseTo(5.38, 9);
+  });
+
+  it('ends the last segment past its last frame, and needs no seek from the first frame', () => {
+    expect(segmentTimes(times, { ...segment, to: 150 })!.end).toBeCloseTo(1.4 + 149 * 0.04 + 1, 9);
+    expect(segmentTimes(times, { index: 0, cutFrom: 0, matteFrom: 0, from: 0, to: 50 })).toBeNull();
   });
 });

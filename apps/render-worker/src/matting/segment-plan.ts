@@ -43,6 +43,25 @@ export function segmentPlan({ frames, fps, keyframes, segmentSeconds, warmupSeco
   });
 }
 
+// Where a segment's frames are found by time (matting-args.ts FrameWindow): the time to seek to, just
+// past its keyframe's, so the demuxer lands on that keyframe, and the times halfway between neighbouring
+// frames at which its matted and its delivered frames begin and end, so that each frame falls on its
+// side of every cut whatever the rounding. Null for a segment read from the first frame, which needs no
+// seek.
+export interface SegmentTimes {
+  seek: number;
+  start: number;
+  delivered: number;
+  end: number;
+}
+
+export function segmentTimes(times: readonly number[], { cutFrom, matteFrom, from, to }: Segment): SegmentTimes | null {
+  if (cutFrom === 0) return null;
+  const at = (frame: number) => times[Math.min(frame, times.length - 1)]!;
+  const halfway = (frame: number) => (frame >= times.length ? at(frame) + 1 : (at(frame - 1) + at(frame)) / 2);
+  return { seek: at(cutFrom) + (at(cutFrom + 1) - at(cutFrom)) / 4, start: halfway(matteFrom), delivered: halfway(from), end: halfway(to) };
+}
+
 function nearest(sorted: readonly number[], target: number): number {
   return sorted.reduce((best, frame) => (Math.abs(frame - target) < Math.abs(best - target) ? frame : best), sorted[0]!);
 }

@@ -20,23 +20,28 @@ describe('listKeyframes', () => {
     expect(keyframeArgs(request)).toEqual([
       '-v', 'error',
       '-protocol_whitelist', 'file', '-format_whitelist', 'mov,matroska,avi,flv,mpegts,mpeg,asf,ogg,mxf', '-max_pixels', '36458496',
-      '-read_intervals', '%+601', '-select_streams', 'V:0', '-show_entries', 'packet=pts,flags', '-of', 'csv=p=0', '-i', '/w/in',
+      '-read_intervals', '%+601', '-select_streams', 'V:0', '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', '-i', '/w/in',
     ]);
   });
 
   it('numbers the frames in presentation order, B-frames reordered, and lists the keyframes among them', async () => {
-    const runner = probing(['0,K_', '1536,__', '512,__', '1024,__', '2560,K_', '2048,__', '3072,__']);
-    expect(await listKeyframes(runner, request)).toEqual({ frames: 7, keyframes: [0, 5] });
+    const runner = probing(['0.000000,K_', '0.120000,__', '0.040000,__', '0.080000,__', '0.200000,K_', '0.160000,__', '0.240000,__']);
+    expect(await listKeyframes(runner, request)).toEqual({ frames: 7, keyframes: [0, 5], times: [0, 0.04, 0.08, 0.12, 0.16, 0.2, 0.24] });
   });
 
   it('leaves out packets an edit list discards', async () => {
-    const runner = probing(['-1024,KD', '-512,_D', '0,K_', '512,__']);
-    expect(await listKeyframes(runner, request)).toEqual({ frames: 2, keyframes: [0] });
+    const runner = probing(['-0.080000,KD', '-0.040000,_D', '0.000000,K_', '0.040000,__']);
+    expect(await listKeyframes(runner, request)).toEqual({ frames: 2, keyframes: [0], times: [0, 0.04] });
   });
 
   it('takes decoding order where a packet has no timestamp', async () => {
-    const runner = probing(['N/A,K_', '1024,__', '512,K_']);
-    expect(await listKeyframes(runner, request)).toEqual({ frames: 3, keyframes: [0, 2] });
+    const runner = probing(['N/A,K_', '0.080000,__', '0.040000,K_']);
+    expect(await listKeyframes(runner, request)).toEqual({ frames: 3, keyframes: [0, 2], times: null });
+  });
+
+  it('knows the frames by number only where two share a time', async () => {
+    const runner = probing(['0.000000,K_', '0.040000,__', '0.040000,__']);
+    expect(await listKeyframes(runner, request)).toMatchObject({ frames: 3, times: null });
   });
 
   it('refuses a file with more frames than allowed before holding them all', async () => {

@@ -20,12 +20,15 @@ export interface KeyframeRequest {
 export interface FrameIndex {
   frames: number;
   keyframes: number[];
+  // Each frame's time in seconds, as the packets state it, in presentation order; null where a packet
+  // has none or two frames share one: then the frames are known by number only.
+  times: number[] | null;
 }
 
 export function keyframeArgs(request: Pick<KeyframeRequest, 'inputPath' | 'maxSeconds'>): string[] {
   return [
     '-v', 'error', ...fenceOptions(LOCAL_FILE), '-read_intervals', `%+${request.maxSeconds + 1}`,
-    '-select_streams', 'V:0', '-show_entries', 'packet=pts,flags', '-of', 'csv=p=0', '-i', request.inputPath,
+    '-select_streams', 'V:0', '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', '-i', request.inputPath,
   ];
 }
 
@@ -48,7 +51,7 @@ export async function listKeyframes(runner: CommandRunner, request: KeyframeRequ
   return packets.index();
 }
 
-// ffprobe's "pts,flags" lines, one a packet in decoding order, kept as they come: a packet flagged
+// ffprobe's "pts_time,flags" lines, one a packet in decoding order, kept as they come: a packet flagged
 // D (discarded by an edit list) is no frame. Without a timestamp on every packet, decoding order is
 // taken as the frames' order.
 class PacketLines extends Writable {
@@ -73,7 +76,8 @@ class PacketLines extends Writable {
 
   index(): FrameIndex {
     const ordered = this.allTimed ? [...this.packets].sort((a, b) => a.pts - b.pts) : this.packets;
-    return { frames: ordered.length, keyframes: ordered.flatMap((packet, frame) => (packet.key ? [frame] : [])) };
+    const distinct = this.allTimed && ordered.every((packet, frame) => frame === 0 || packet.pts > ordered[frame - 1]!.pts);
+    return { frames: ordered.length, keyframes: ordered.flatMap((packet, frame) => (packet.key ? [frame] : [])), times: distinct ? ordered.map((packet) => packet.pts) : null };
   }
 
   private take(lines: readonly string[]): Error | null {

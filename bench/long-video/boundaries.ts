@@ -30,7 +30,10 @@ import { sourcePerson, type SourcePerson } from '../matting-quality/source-perso
 // `--scene talk`: a presenter stands across every boundary instead, tracked the whole clip long.
 // `--carry`: each warm-up also with every segment's background plate begun from the whole run's at
 // that frame, what a plate carried to each segment (decision 0100) would give at best.
-// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30 --scene walkers|talk --carry]
+// `--pass N`: each warm-up also with every segment's plate begun from a plate pass, what production
+// can carry: the pipeline over every N-th frame of the clip alone (N odd, so the plate's alternate rows
+// both learn), its plate taken at the last pass frame before each segment's first matted frame.
+// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30 --scene walkers|talk --carry --pass 15]
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -83,6 +86,15 @@ async function cutFrames(video: VideoFile, from: number, to: number, fps: number
   const path = join(dir, `${video.name}-${from}-${to}.mkv`);
   await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${video.width}x${video.height}`, '-r', String(fps)], ['-c:v', 'libx264', '-qp', '0', '-preset', 'ultrafast', path], frames);
   return { ...video, name: `${video.name}-${from}`, path };
+}
+
+// Every `step`-th frame of the clip from the first, losslessly, at its rate divided by `step`.
+async function everyNth(video: VideoFile, step: number, fps: number, dir: string): Promise<VideoFile> {
+  const frameBytes = (video.width * video.height * 3) / 2;
+  const frames = await readFrames(['-i', video.path, '-vf', `select=not(mod(n\\,${step}))`, '-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p'], frameBytes);
+  const path = join(dir, `${video.name}-every-${step}.mkv`);
+  await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${video.width}x${video.height}`, '-r', `${fps}/${step}`], ['-c:v', 'libx264', '-qp', '0', '-preset', 'ultrafast', path], frames);
+  return { ...video, name: `${video.name}-every-${step}`, path };
 }
 
 // The mean alpha change from frame n-1 to frame n, 0 to 1.
@@ -145,6 +157,25 @@ async function main(): Promise<void> {
     const starts = warmups.flatMap((warmup) => planFor(warmup).slice(1).map((segment) => segment.matteFrom));
     const onPlate: MatteSettings['onPlate'] = { afterFrames: starts, take: (frame: number, snapshot: PlateSnapshot) => plates.set(frame, snapshot) };
     const whole = await pipelineMatte(clip.video, segmenters, mkdtempSync(join(dir, 'whole-')), { refine: true, tracking: true, ...(carry && { onPlate }) });
+    // The plate pass: pass frame j (from 1) is the clip's frame (j - 1) * step (from 0); a segment
+    // matted from frame m begins from the pass's plate after the last pass frame before m.
+    const passStep = Number(option('pass', '0'));
+    const passPlates = new Map<number, PlateSnapshot>();
+    if (passStep > 0) {
+      if (passStep % 2 === 0) throw new Error('--pass takes an odd step');
+      const lastPassFrame = (start: number) => Math.floor((start - 1) / passStep) + 1;
+      const passVideo = await everyNth(clip.video, passStep, fps, dir);
+      const started = Date.now();
+      await pipelineMatte(passVideo, segmenters, mkdtempSync(join(dir, 'pass-')), {
+        refine: true,
+        tracking: true,
+        onPlate: {
+          afterFrames: starts.map(lastPassFrame),
+          take: (frame, snapshot) => starts.filter((start) => lastPassFrame(start) === frame).forEach((start) => passPlates.set(start, snapshot)),
+        },
+      });
+      console.log(`plate pass over every ${passStep}th frame: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
     const wholeScore = scoreMattes(whole, clip.truth);
     console.log(`whole run against the reference: mean IoU ${f4(wholeScore.meanIou)}, worst ${f4(wholeScore.worstIou)}, flicker ${wholeScore.flicker.toFixed(5)}`);
     console.log('| warm-up | boundary frames (±1 s) vs whole run: mean IoU / worst | per boundary: worst IoU | step at boundary, segmented / whole (mean alpha change) | mean IoU vs reference: segmented / whole |');
@@ -152,14 +183,18 @@ async function main(): Promise<void> {
     // The whole run again: what two runs of the same frames agree to (the model's runs come back in
     // their own order), the most a segmented run can be asked to match.
     const ways = [
-      ...warmups.flatMap((warmup) => [{ name: `${warmup} s`, warmup, carried: false }, ...(carry ? [{ name: `${warmup} s, plate carried`, warmup, carried: true }] : [])]),
-      { name: 'whole again', warmup: null, carried: false },
+      ...warmups.flatMap((warmup) => [
+        { name: `${warmup} s`, warmup, plates: undefined },
+        ...(carry ? [{ name: `${warmup} s, plate carried`, warmup, plates }] : []),
+        ...(passStep > 0 ? [{ name: `${warmup} s, plate from the pass`, warmup, plates: passPlates }] : []),
+      ]),
+      { name: 'whole again', warmup: null, plates: undefined },
     ];
-    for (const { name, warmup, carried } of ways) {
+    for (const { name, warmup, plates: seeds } of ways) {
       const pieces =
         warmup === null
           ? await pipelineMatte(clip.video, segmenters, mkdtempSync(join(dir, 'again-')), { refine: true, tracking: true })
-          : await segmented(clip.video, planFor(warmup), fps, segmenters, dir, carried ? plates : undefined);
+          : await segmented(clip.video, planFor(warmup), fps, segmenters, dir, seeds);
       const near = (b: number) => [Math.max(0, b - fps), Math.min(frames, b + fps)] as const;
       const perBoundary = boundaries.map((b) => scoreMattes(pieces.slice(...near(b)), whole.slice(...near(b))));
       const all = scoreMattes(boundaries.flatMap((b) => pieces.slice(...near(b))), boundaries.flatMap((b) => whole.slice(...near(b))));

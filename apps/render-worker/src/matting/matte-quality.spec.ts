@@ -29,7 +29,7 @@ describe('MatteQualityMeter', () => {
   it('reads no flicker from a single frame', () => {
     const meter = new MatteQualityMeter(GRID, ALPHA);
     meter.observe(new Uint8Array(64).fill(200), STILL);
-    expect(meter.figures).toEqual({ frames: 1, framesWithPerson: 1, flicker: 0 });
+    expect(meter.figures).toEqual({ frames: 1, framesWithPerson: 1, flicker: 0, stillSamples: 0 });
   });
 
   it("leaves a segment's warm-up out, and counts the change from its last frame to the first delivered", () => {

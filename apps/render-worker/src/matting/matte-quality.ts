@@ -14,6 +14,8 @@ export interface MatteQuality {
   frames: number;
   framesWithPerson: number;
   flicker: number;
+  // The samples flicker is the mean over: segments' figures add up by them (segment-join.ts).
+  stillSamples: number;
 }
 
 export class MatteQualityMeter {
@@ -64,6 +66,6 @@ export class MatteQualityMeter {
   }
 
   get figures(): MatteQuality {
-    return { frames: this.frames, framesWithPerson: this.framesWithPerson, flicker: this.stillSamples === 0 ? 0 : this.changeSum / this.stillSamples / 255 };
+    return { frames: this.frames, framesWithPerson: this.framesWithPerson, flicker: this.stillSamples === 0 ? 0 : this.changeSum / this.stillSamples / 255, stillSamples: this.stillSamples };
   }
 }

@@ -420,6 +420,12 @@ describe('a segment of a long video (decision 0100)', () => {
     expect(valuesOf(encode, '-filter_complex')[0]).toMatch(/^\[0:V:0\]trim=start=10.02:end=30.02,/);
   });
 
+  it('reads the first segment by time from the start, its frames keeping their own times', () => {
+    const decode = decodeFramesArgs(decodePlan({ window: { start: 0, warmup: 0, end: 600, times: { seek: null, start: 0.4, delivered: 0.4, end: 21.38 } } }));
+    expect(decode.slice(decode.indexOf('-reinit_filter') + 2, decode.indexOf('-protocol_whitelist'))).toEqual(['-copyts']);
+    expect(valuesOf(decode, '-filter_complex')[0]).toMatch(/^\[0:V:0\]trim=start=0.4:end=21.38,/);
+  });
+
   it('refuses sound and exports: a segment is matted, and the join adds the sound', () => {
     expect(() => encodeMatteArgs(plan({ window }))).toThrow('a segment is matted, and silent');
     expect(() => encodeMatteArgs(plan({ window, audio: null, matteFrom: '/w/kept.mkv' }))).toThrow('a segment is matted, and silent');

@@ -53,11 +53,13 @@ function windowFilter(window: FrameWindow | undefined, from: 'start' | 'delivere
   return [`trim=start_frame=${from === 'start' ? window.start : window.start + window.warmup}:end_frame=${window.end}`];
 }
 
-// Before the input's -i: the demuxer lands on the keyframe at or before the seek time, every frame from
-// there is decoded (no accurate seek dropping any), and the frames keep their own times for the trim.
+// Before the input's -i: the demuxer lands on a keyframe at or before the seek time (the one planned, or
+// an earlier one: more is decoded, nothing is missed), every frame from there is decoded (no accurate
+// seek dropping any), and the frames keep their own times for the trim.
 function seekTo(window: FrameWindow | undefined): string[] {
   const times = window?.times;
-  return times ? ['-seek_timestamp', '1', '-ss', String(times.seek), '-noaccurate_seek', '-copyts'] : [];
+  if (!times) return [];
+  return [...(times.seek === null ? [] : ['-seek_timestamp', '1', '-ss', String(times.seek), '-noaccurate_seek']), '-copyts'];
 }
 
 // The trim ends a window; reading stops there. Otherwise a second past the limit.

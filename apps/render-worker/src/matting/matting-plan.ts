@@ -13,6 +13,8 @@ export interface MattingPlan {
   cropSegmenter: Segmenter;
   geometry: FrameGeometry;
   fps: number;
+  // The rate the encoder numbers the frames at, as ffmpeg states it.
+  frameRate: string;
   matrix: YuvMatrix;
   // The alpha frames the encoder reads: at the model's size, or the frame's when refined.
   alpha: { width: number; height: number };
@@ -69,6 +71,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
     cropSegmenter: cropVariant(request.segmenters),
     geometry,
     fps,
+    frameRate,
     matrix: yuvMatrixFor(video.colorSpace, geometry.height),
     alpha,
     side,

@@ -111,7 +111,7 @@ describe('removeBackground', () => {
     for (let i = 0; i < 50; i++) expect(meanAbsoluteDifference(alphas[i], mattes[i])).toBeLessThan(4);
     // The quality report's figures (decision 0096), of every matte delivered.
     const shown = mattes.filter((alpha) => alpha.filter((value) => value >= 128).length >= 0.001 * alpha.length).length;
-    expect(result.quality).toEqual({ frames: 50, framesWithPerson: expect.any(Number), flicker: expect.any(Number) });
+    expect(result.quality).toEqual({ frames: 50, framesWithPerson: expect.any(Number), flicker: expect.any(Number), stillSamples: expect.any(Number) });
     expect(Math.abs(result.quality!.framesWithPerson - shown)).toBeLessThanOrEqual(2);
     expect(result.quality!.flicker).toBeGreaterThanOrEqual(0);
     expect(result.quality!.flicker).toBeLessThan(0.05);

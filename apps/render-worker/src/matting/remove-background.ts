@@ -1,4 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CompositeBackground, VideoBackgroundRemovalOptions } from '@vj/contracts';
@@ -94,6 +96,8 @@ export interface MattedVideo {
   files: MattedFile[];
   durationSeconds: number;
   frames: number;
+  // The rate the files' frames are numbered at, as ffmpeg states it ("30000/1001").
+  frameRate: string;
   width: number;
   height: number;
   // With keepMatteAt: false when the kept matte reached the result size limit and was removed (the job
@@ -190,8 +194,8 @@ class BackgroundRemoval {
     this.tracking = request.tracking === false ? null : DEFAULT_TRACKING;
     this.maxResultBytes = request.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     const { segment } = request;
-    if (segment && !(segment.matteFrom >= 0 && segment.matteFrom <= segment.from && segment.from < segment.to)) throw new RangeError('a segment mattes from its warm-up to its end');
-    if (segment && request.fromMatte) throw new Error('an export is not cut into segments');
+    if (segment && !validSegment(segment)) throw new RangeError('a segment mattes whole frames from its warm-up to its end, at times in that order');
+    if (segment && (request.fromMatte || request.keepMatteAt)) throw new Error('an export is not cut into segments, nor is a matte kept for one');
     this.window = segment && { start: segment.matteFrom, warmup: segment.from - segment.matteFrom, end: segment.to, ...(segment.times && { times: segment.times }) };
     this.firstFrame = request.firstFrame ?? (segment && segment.matteFrom + 1);
   }
@@ -234,7 +238,7 @@ class BackgroundRemoval {
     if (request.fromMatte) {
       await this.encodeOnly(plan, probe);
       const durationSeconds = probe.durationSeconds ?? 0;
-      return { files: this.outputs.files, durationSeconds, frames: Math.round(durationSeconds * plan.fps), width, height };
+      return { files: this.outputs.files, durationSeconds, frames: Math.round(durationSeconds * plan.fps), frameRate: plan.frameRate, width, height };
     }
     const matter = new FrameMatter(plan.segmenter, {
       width,
@@ -253,9 +257,7 @@ class BackgroundRemoval {
     });
     const matted = await this.stream(matter, plan, probe);
     this.checkLength(((this.window?.start ?? 0) + matted) / plan.fps);
-    // A seek that landed past the segment's first frame (a container whose index lies) is ours to
-    // notice: the attempt fails and is retried, never delivered short.
-    if (this.window?.times && matted !== this.window.end - this.window.start) throw new Error(`the segment's frames by time were ${matted}, not ${this.window.end - this.window.start}`);
+    if (this.window && matted !== this.window.end - this.window.start) throw new SegmentFramesError(matted, this.window.end - this.window.start);
     // A segment delivers its frames after the warm-up.
     const frames = matted - (this.window?.warmup ?? 0);
     if (frames <= 0) throw this.invalidFile('The video ends before this segment', 'undecodable_video', 'Decoding the segment produced no frames past its warm-up');
@@ -264,6 +266,7 @@ class BackgroundRemoval {
       files: this.outputs.files,
       durationSeconds,
       frames,
+      frameRate: plan.frameRate,
       width,
       height,
       quality: matter.quality,
@@ -333,7 +336,7 @@ class BackgroundRemoval {
       },
     };
     const { files, encoded } = this.outputs;
-    const pngs = encoded.codec === 'png_sequence' && this.window ? createWriteStream(files[0].path) : null;
+    const pngs = encoded.codec === 'png_sequence' && this.window ? new CappedFile(files[0].path, this.maxResultBytes) : null;
     const zip = encoded.codec === 'png_sequence' && !pngs ? new PngSequenceZip(files[0].path, this.maxResultBytes) : null;
     const zipAudio = encoded.codec === 'png_sequence' && probe.audio ? encoded.audioPath : null;
     try {
@@ -346,7 +349,7 @@ class BackgroundRemoval {
         sideFrameBytes: plan.smallFromSide ? undefined : plan.sideBytes || undefined,
         sideToEncoder: plan.sideIsPicture,
         alphaBytes: plan.alpha.width * plan.alpha.height,
-        encoderOutput: zip?.frames ?? pngs ?? undefined,
+        encoderOutput: zip?.frames ?? pngs?.input ?? undefined,
         warmupFrames: this.window?.warmup ?? 0,
         stage,
         depth: request.depth ?? PIPELINE_DEPTH,
@@ -359,10 +362,11 @@ class BackgroundRemoval {
       if (refused) throw refused;
       const truncated = truncationIn(decoder.stderrTail);
       if (truncated) throw damagedInputError(truncated, request.inputPath);
-      if (frames === 0) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
+      // A segment is checked against its plan instead (run).
+      if (frames === 0 && !this.window) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
       // A still the probe could not tell from a video (a container that does not say how long it is).
       if (frames === 1 && !this.window) throw stillImage('Decoding the video stream produced a single frame');
-      if (pngs) await closed(pngs);
+      await pngs?.written;
       if (zip) {
         await zip.finish(zipAudio);
         if (zip.frameCount !== frames) throw new Error(`the PNG sequence holds ${zip.frameCount} pictures of ${frames}`);
@@ -371,7 +375,7 @@ class BackgroundRemoval {
       return frames;
     } catch (error) {
       zip?.abort();
-      pngs?.destroy();
+      pngs?.abort();
       if (error instanceof ResultTooLargeError) throw this.tooLarge();
       if (!(error instanceof FramePipelineFailure)) throw error;
       if (error.reason instanceof ResultTooLargeError || (await this.reachedLimit())) throw this.tooLarge();
@@ -419,8 +423,49 @@ class BackgroundRemoval {
   }
 }
 
-// A file stream the pipeline ended, once its last bytes are on disk.
-function closed(stream: WriteStream): Promise<void> {
-  if (stream.closed) return Promise.resolve();
-  return new Promise((resolve, reject) => stream.once('close', resolve).once('error', reject));
+// A segment that did not decode to the frames its plan counted: a seek that landed late (a container
+// whose index lies), or packets that are not one frame each. Ours, not the input's: the caller can run
+// the segment again counted by number, or the whole video in one run; never delivered short or long.
+export class SegmentFramesError extends Error {
+  constructor(
+    readonly matted: number,
+    readonly planned: number,
+  ) {
+    super(`the segment decoded to ${matted} frames where its plan counted ${planned}`);
+    this.name = 'SegmentFramesError';
+  }
+}
+
+function validSegment({ matteFrom, from, to, times }: NonNullable<RemoveBackgroundRequest['segment']>): boolean {
+  const frames = [matteFrom, from, to].every(Number.isSafeInteger) && matteFrom >= 0 && matteFrom <= from && from < to;
+  if (!times) return frames;
+  const cuts = [times.start, times.delivered, times.end, ...(times.seek === null ? [] : [times.seek])];
+  return frames && cuts.every(Number.isFinite) && times.start <= times.delivered && times.delivered < times.end;
+}
+
+// A segment's PNGs as the encoder writes them, held to the result's size limit as they are written.
+class CappedFile {
+  readonly input: Writable;
+  readonly written: Promise<void>;
+  private readonly file: WriteStream;
+
+  constructor(path: string, maxBytes: number) {
+    this.file = createWriteStream(path);
+    let stored = 0;
+    const counted = new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        stored += chunk.length;
+        done(stored >= maxBytes ? new ResultTooLargeError(maxBytes) : null, chunk);
+      },
+    });
+    this.input = counted;
+    this.written = pipeline(counted, this.file);
+    // Awaited once the encoder is done; a failure shows in its writes until then.
+    this.written.catch(() => undefined);
+  }
+
+  abort(): void {
+    this.input.destroy();
+    this.file.destroy();
+  }
 }

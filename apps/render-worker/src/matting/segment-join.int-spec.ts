@@ -8,10 +8,10 @@ import { listKeyframes } from '../media/keyframes';
 import { durationOf, ffmpeg, FFPROBE_PATH } from '../media/testing/media-tools';
 import { OnnxSegmenter } from './onnx-segmenter';
 import { preparePersonModels } from './person-model';
-import { removeBackground, type MattedVideo, type RemoveBackgroundRequest } from './remove-background';
+import { removeBackground, SegmentFramesError, type MattedVideo, type RemoveBackgroundRequest } from './remove-background';
 import { joinSegments } from './segment-join';
 import { segmentPlan, segmentTimes, type Segment } from './segment-plan';
-import { decodeGray, decodeWebmAlpha, meanAbsoluteDifference, streamsOf, videoFrameTimes, zipEntries } from './testing/matte-tools';
+import { decodeGray, decodeRgb, decodeWebmAlpha, meanAbsoluteDifference, streamsOf, videoFrameTimes, zipEntries } from './testing/matte-tools';
 
 // A long video matted in segments (decision 0100) and joined, against the same video matted whole:
 // the real ffmpeg and the converted person model on ONNX Runtime (CPU).
@@ -71,7 +71,7 @@ async function matteBothWays(options: Parameters<typeof request>[0]): Promise<{ 
     );
   }
   const { audio } = await probeMedia(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: input, timeoutMs: 10_000 });
-  const joined = await joinSegments({ inputPath: input, audio, frameRate: String(FPS), segments, workDir: join(dir, `join-${Math.random().toString(36).slice(2)}`), maxSeconds: 60, timeoutMs: 60_000 });
+  const joined = await joinSegments({ inputPath: input, audio, segments, workDir: join(dir, `join-${Math.random().toString(36).slice(2)}`), maxSeconds: 60, timeoutMs: 60_000 });
   return { whole, joined, wholeMattes, segmentMattes };
 }
 
@@ -88,8 +88,11 @@ describe('a long video matted in segments and joined', () => {
     const { whole, joined, wholeMattes, segmentMattes } = await matteBothWays({ output_codec: 'h264', refine_foreground_edges: true });
 
     expect(joined).toMatchObject({ frames: FRAMES, durationSeconds: SECONDS, width: 320, height: 240 });
-    expect(joined.quality).toEqual({ frames: FRAMES, framesWithPerson: expect.any(Number), flicker: expect.any(Number) });
+    // The quality figures are one run's: the same frames, and the same still samples (the pictures are),
+    // their flicker the segments' mattes'.
+    expect(joined.quality).toMatchObject({ frames: FRAMES, stillSamples: whole.quality!.stillSamples });
     expect(Math.abs(joined.quality!.framesWithPerson - whole.quality!.framesWithPerson)).toBeLessThanOrEqual(3);
+    expect(joined.quality!.flicker).toBeCloseTo(whole.quality!.flicker, 2);
     expect(joined.files.map((file) => [file.role, file.contentType, file.fileExtension])).toEqual(whole.files.map((file) => [file.role, file.contentType, file.fileExtension]));
     const [rgb, matte] = joined.files.map((file) => file.path);
     expect(await videoFrameTimes(rgb!)).toEqual(await videoFrameTimes(whole.files[0]!.path));
@@ -97,6 +100,17 @@ describe('a long video matted in segments and joined', () => {
     expect((await streamsOf(rgb!)).audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
     expect(await durationOf(rgb!)).toBeCloseTo(await durationOf(whole.files[0]!.path), 1);
     expect((await streamsOf(matte!)).audio).toEqual([]);
+
+    // The pictures are the whole run's too, frame for frame (both lossy encodes of the same frames).
+    const [joinedPictures, wholePictures] = await Promise.all([decodeRgb(rgb!, 320, 240), decodeRgb(whole.files[0]!.path, 320, 240)]);
+    expect(joinedPictures).toHaveLength(FRAMES);
+    for (let i = 0; i < FRAMES; i++) expect(meanAbsoluteDifference(joinedPictures[i]!, wholePictures[i]!)).toBeLessThan(3);
+    // ...and no frame is its neighbour's, at the boundaries least of all.
+    for (const i of plan.slice(1).flatMap((segment) => [segment.from - 1, segment.from, segment.from + 1])) {
+      const own = meanAbsoluteDifference(joinedPictures[i]!, wholePictures[i]!);
+      expect(own).toBeLessThan(meanAbsoluteDifference(joinedPictures[i]!, wholePictures[i - 1]!));
+      expect(own).toBeLessThan(meanAbsoluteDifference(joinedPictures[i]!, wholePictures[i + 1]!));
+    }
 
     const decoded = await decodeGray(matte!, 320, 240);
     expect(decoded).toHaveLength(FRAMES);
@@ -113,7 +127,7 @@ describe('a long video matted in segments and joined', () => {
   it.each([
     ['an MP4 with B-frames', 'mp4', ['-bf', '2']],
     ['a Matroska file', 'matroska', []],
-    ['an MPEG-TS starting at 1.4 s', 'mpegts', []],
+    ['an MPEG-TS with B-frames starting at 1.4 s', 'mpegts', ['-bf', '2']],
   ])('finds a segment by time in %s', async (_name, container, codecOptions) => {
     const path = join(dir, `seek.${container}`);
     await ffmpeg(['-i', input, '-t', '5', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '40', ...codecOptions, '-an', '-f', container, path]);
@@ -135,20 +149,28 @@ describe('a long video matted in segments and joined', () => {
     expect(byTime.slice(1).filter((alpha, i) => Buffer.compare(alpha, byNumber[i]!) !== 0).length).toBeGreaterThan(12);
   });
 
+  it('fails as ours, delivering nothing, when a segment does not decode to the frames its plan counted', async () => {
+    const segment = { matteFrom: 130, from: 140, to: 160 };
+    const failure = await removeBackground(request({ output_codec: 'vp9', refine_foreground_edges: false }, { segment })).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SegmentFramesError);
+    expect(failure).toMatchObject({ matted: 20, planned: 30 });
+  });
+
   // The join alone, for the other containers (a composite is an MP4 with sound, as the H.264 picture):
   // two segments of a 3 s video, matted at the model's size.
   it('joins a VP9 WebM with alpha and a ProRes 4444 with the sound, and a PNG sequence with its WAV', async () => {
     const short = join(dir, 'short.mp4');
     await ffmpeg(['-i', input, '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '40', '-c:a', 'aac', short]);
     const { audio } = await probeMedia(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: short, timeoutMs: 10_000 });
+    const index = await listKeyframes(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: short, maxSeconds: 60, maxFrames: 10_000, timeoutMs: 10_000 });
     const halves = [
-      { matteFrom: 0, from: 0, to: 40 },
-      { matteFrom: 25, from: 40, to: 75 },
+      { index: 0, cutFrom: 0, matteFrom: 0, from: 0, to: 40 },
+      { index: 1, cutFrom: 0, matteFrom: 25, from: 40, to: 75 },
     ];
     const joinOf = async (options: Parameters<typeof request>[0]) => {
       const segments: MattedVideo[] = [];
-      for (const segment of halves) segments.push(await removeBackground(request(options, { inputPath: short, segment })));
-      return joinSegments({ inputPath: short, audio, frameRate: String(FPS), segments, workDir: join(dir, `join-${Math.random().toString(36).slice(2)}`), maxSeconds: 60, timeoutMs: 60_000 });
+      for (const segment of halves) segments.push(await removeBackground(request(options, { inputPath: short, segment: { ...segment, times: segmentTimes(index.times!, segment) } })));
+      return joinSegments({ inputPath: short, audio, segments, workDir: join(dir, `join-${Math.random().toString(36).slice(2)}`), maxSeconds: 60, timeoutMs: 60_000 });
     };
     const times = await videoFrameTimes(short);
     for (const [options, sound] of [

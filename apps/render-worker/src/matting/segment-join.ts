@@ -15,8 +15,6 @@ export interface SegmentJoinRequest {
   // The whole video the segments were matted from: its sound goes into the joined files.
   inputPath: string;
   audio: AudioStreamProbe | null;
-  // The input's frame rate as ffmpeg states it ("30000/1001"): each segment lasts its frames at it.
-  frameRate: string;
   // Each segment's result (removeBackground with `segment`), in the video's order.
   segments: readonly MattedVideo[];
   workDir: string;
@@ -32,44 +30,41 @@ export interface SegmentJoinRequest {
 // of file the segments wrote is concatenated by packet copy (every segment's file begins on a
 // keyframe, at the same size and settings), with the input's sound added once over the whole; a PNG
 // sequence's pictures go into one ZIP, numbered on, with the sound's WAV. Nothing is encoded again.
+// On failure nothing it wrote is left.
 export async function joinSegments(request: SegmentJoinRequest): Promise<MattedVideo> {
   const first = request.segments[0];
   if (!first) throw new RangeError('a join needs at least one segment');
   const roles = first.files.map((file) => file.role).join();
   if (request.segments.some((segment) => segment.files.map((file) => file.role).join() !== roles)) throw new Error('the segments wrote different files');
+  // Each segment's frames last their number at this rate: the next one starts where it ends.
+  const { frameRate } = first;
+  if (request.segments.some((segment) => segment.frameRate !== frameRate)) throw new Error('the segments were numbered at different rates');
   const runner = request.runner ?? new ProcessRunner();
   const deadline = new Deadline(request.timeoutMs, 'Joining the segments');
   const maxBytes = request.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const frames = request.segments.reduce((sum, segment) => sum + segment.frames, 0);
-  const files: MattedFile[] = [];
+  const outputs = first.files.map((file) => joinedFile(request.workDir, file));
   await mkdir(request.workDir, { recursive: true });
   try {
     for (const [index, file] of first.files.entries()) {
       const parts = request.segments.map((segment) => ({ path: segment.files[index]!.path, frames: segment.frames }));
-      files.push(file.fileExtension === 'pngs' ? await zipSequence(request, parts, maxBytes, runner, deadline) : await concatenate(request, file, parts, maxBytes, runner, deadline));
+      if (file.fileExtension === 'pngs') await zipSequence(request, parts, outputs[index]!.path, maxBytes, runner, deadline);
+      else await concatenate(request, file, parts, frameRate, outputs[index]!.path, maxBytes, runner, deadline);
     }
-    const sizes = await Promise.all(files.map((file) => stat(file.path).then((info) => info.size)));
+    const sizes = await Promise.all(outputs.map((file) => stat(file.path).then((info) => info.size)));
     if (sizes.some((size) => size >= maxBytes)) throw tooLarge(maxBytes);
   } catch (error) {
-    await Promise.all(files.map((file) => rm(file.path, { force: true })));
+    await Promise.all(outputs.map((file) => rm(file.path, { force: true })));
     throw error instanceof ResultTooLargeError ? tooLarge(maxBytes) : error;
   }
-  const fps = rate(request.frameRate);
   const quality = joinedQuality(request.segments);
-  return { files, frames, durationSeconds: frames / fps, width: first.width, height: first.height, ...(quality && { quality }) };
+  return { files: outputs, frames, frameRate, durationSeconds: frames / rate(frameRate), width: first.width, height: first.height, ...(quality && { quality }) };
 }
 
-// The segments' figures as one run's: frames add up, and flicker, a mean over the still samples of
-// each frame, is weighed by frames (each segment counts its first frame's change from its warm-up).
-function joinedQuality(segments: readonly MattedVideo[]): MatteQuality | undefined {
-  if (!segments.every((segment) => segment.quality)) return undefined;
-  const figures = segments.map((segment) => segment.quality!);
-  const frames = figures.reduce((sum, quality) => sum + quality.frames, 0);
-  return {
-    frames,
-    framesWithPerson: figures.reduce((sum, quality) => sum + quality.framesWithPerson, 0),
-    flicker: frames === 0 ? 0 : figures.reduce((sum, quality) => sum + quality.flicker * quality.frames, 0) / frames,
-  };
+// The job's file of the kind a segment's file is: a PNG sequence's is the ZIP.
+function joinedFile(workDir: string, file: MattedFile): MattedFile {
+  if (file.fileExtension === 'pngs') return { path: join(workDir, 'frames.zip'), role: 'frames', contentType: 'application/zip', fileExtension: 'zip' };
+  return { ...file, path: join(workDir, `${file.role}.${file.fileExtension}`) };
 }
 
 interface Part {
@@ -77,41 +72,57 @@ interface Part {
   frames: number;
 }
 
-async function concatenate(request: SegmentJoinRequest, file: MattedFile, parts: readonly Part[], maxFileBytes: number, runner: CommandRunner, deadline: Deadline): Promise<MattedFile> {
+async function concatenate(request: SegmentJoinRequest, file: MattedFile, parts: readonly Part[], frameRate: string, outputPath: string, maxFileBytes: number, runner: CommandRunner, deadline: Deadline): Promise<void> {
   const container: JoinPlan['container'] = file.fileExtension === 'webm' ? 'webm' : file.fileExtension === 'mov' ? 'mov' : 'mp4';
   const listPath = join(request.workDir, `${file.role}.ffconcat`);
   // The stated durations place each segment right after the one before, to the frame.
-  const [num, den = '1'] = request.frameRate.split('/');
+  const [num, den = '1'] = frameRate.split('/');
   const lines = parts.flatMap((part) => [`file '${part.path.replaceAll("'", "'\\''")}'`, `duration ${((part.frames * Number(den)) / Number(num)).toFixed(6)}`]);
   await writeFile(listPath, ['ffconcat version 1.0', ...lines, ''].join('\n'));
-  const outputPath = join(request.workDir, `${file.role}.${file.fileExtension}`);
-  const args = joinSegmentsArgs({ inputPath: request.inputPath, maxSeconds: request.maxSeconds, audio: request.audio, listPath, container, withSound: file.role !== 'matte', maxFileBytes, outputPath });
-  await runner.run({ file: request.ffmpegPath ?? 'ffmpeg', args }, { timeoutMs: deadline.remainingMs(), signal: request.signal });
-  return { ...file, path: outputPath };
+  try {
+    const args = joinSegmentsArgs({ inputPath: request.inputPath, maxSeconds: request.maxSeconds, audio: request.audio, listPath, container, withSound: file.role !== 'matte', maxFileBytes, outputPath });
+    await runner.run({ file: request.ffmpegPath ?? 'ffmpeg', args }, { timeoutMs: deadline.remainingMs(), signal: request.signal });
+  } finally {
+    await rm(listPath, { force: true });
+  }
 }
 
 // Each segment's PNGs, back to back as its encoder wrote them, go into the ZIP in turn.
-async function zipSequence(request: SegmentJoinRequest, parts: readonly Part[], maxBytes: number, runner: CommandRunner, deadline: Deadline): Promise<MattedFile> {
-  const path = join(request.workDir, 'frames.zip');
+async function zipSequence(request: SegmentJoinRequest, parts: readonly Part[], path: string, maxBytes: number, runner: CommandRunner, deadline: Deadline): Promise<void> {
   const zip = new PngSequenceZip(path, maxBytes);
+  const wavPath = join(request.workDir, 'audio.wav');
   try {
     for (const part of parts) await pipeline(createReadStream(part.path), zip.frames, { end: false, signal: request.signal ?? new AbortController().signal });
     zip.frames.end();
     await finished(zip.frames);
-    const expected = parts.reduce((sum, part) => sum + part.frames, 0);
-    let wavPath: string | null = null;
     if (request.audio) {
-      wavPath = join(request.workDir, 'audio.wav');
       const args = sequenceSoundArgs({ inputPath: request.inputPath, maxSeconds: request.maxSeconds, maxFileBytes: maxBytes, audio: request.audio, wavPath });
       await runner.run({ file: request.ffmpegPath ?? 'ffmpeg', args }, { timeoutMs: deadline.remainingMs(), signal: request.signal });
     }
-    await zip.finish(wavPath);
+    await zip.finish(request.audio ? wavPath : null);
+    const expected = parts.reduce((sum, part) => sum + part.frames, 0);
     if (zip.frameCount !== expected) throw new Error(`the PNG sequence holds ${zip.frameCount} pictures of ${expected}`);
   } catch (error) {
     zip.abort();
     throw error;
+  } finally {
+    await rm(wavPath, { force: true });
   }
-  return { path, role: 'frames', contentType: 'application/zip', fileExtension: 'zip' };
+}
+
+// The segments' figures as one run's: frames add up, and flicker is the mean over all their still
+// samples (each segment counts its first frame's change from its warm-up's last, as one run does).
+function joinedQuality(segments: readonly MattedVideo[]): MatteQuality | undefined {
+  if (!segments.every((segment) => segment.quality)) return undefined;
+  const figures = segments.map((segment) => segment.quality!);
+  const sum = (figure: (quality: MatteQuality) => number) => figures.reduce((total, quality) => total + figure(quality), 0);
+  const stillSamples = sum((quality) => quality.stillSamples);
+  return {
+    frames: sum((quality) => quality.frames),
+    framesWithPerson: sum((quality) => quality.framesWithPerson),
+    flicker: stillSamples === 0 ? 0 : sum((quality) => quality.flicker * quality.stillSamples) / stillSamples,
+    stillSamples,
+  };
 }
 
 function tooLarge(maxBytes: number): MediaError {

@@ -47,15 +47,18 @@ describe('segmentTimes', () => {
   const segment = { index: 1, cutFrom: 40, matteFrom: 45, from: 50, to: 100 };
 
   it("seeks just past the segment's keyframe, and cuts halfway between neighbouring frames", () => {
-    const cut = segmentTimes(times, segment)!;
+    const cut = segmentTimes(times, segment);
     expect(cut.seek).toBeCloseTo(3.01, 9);
     expect(cut.start).toBeCloseTo(3.18, 9);
     expect(cut.delivered).toBeCloseTo(3.38, 9);
     expect(cut.end).toBeCloseTo(5.38, 9);
   });
 
-  it('ends the last segment past its last frame, and needs no seek from the first frame', () => {
-    expect(segmentTimes(times, { ...segment, to: 150 })!.end).toBeCloseTo(1.4 + 149 * 0.04 + 1, 9);
-    expect(segmentTimes(times, { index: 0, cutFrom: 0, matteFrom: 0, from: 0, to: 50 })).toBeNull();
+  it('ends the last segment past its last frame, and begins the first before its first frame, read without a seek', () => {
+    expect(segmentTimes(times, { ...segment, to: 150 }).end).toBeCloseTo(1.4 + 149 * 0.04 + 1, 9);
+    const first = segmentTimes(times, { index: 0, cutFrom: 0, matteFrom: 0, from: 0, to: 50 });
+    expect(first.seek).toBeNull();
+    expect(first.start).toBeCloseTo(0.4, 9);
+    expect(first.end).toBeCloseTo(3.38, 9);
   });
 });

@@ -44,22 +44,22 @@ export function segmentPlan({ frames, fps, keyframes, segmentSeconds, warmupSeco
 }
 
 // Where a segment's frames are found by time (matting-args.ts FrameWindow): the time to seek to, just
-// past its keyframe's, so the demuxer lands on that keyframe, and the times halfway between neighbouring
-// frames at which its matted and its delivered frames begin and end, so that each frame falls on its
-// side of every cut whatever the rounding. Null for a segment read from the first frame, which needs no
-// seek.
+// past its keyframe's (null for the first keyframe: read from the start), and the times halfway
+// between neighbouring frames at which its matted and its delivered frames begin and end, so that each
+// frame falls on its side of every cut whatever the rounding. Where the times are known every segment
+// of a video is cut by them, the first included, so all agree on which frame is which.
 export interface SegmentTimes {
-  seek: number;
+  seek: number | null;
   start: number;
   delivered: number;
   end: number;
 }
 
-export function segmentTimes(times: readonly number[], { cutFrom, matteFrom, from, to }: Segment): SegmentTimes | null {
-  if (cutFrom === 0) return null;
+export function segmentTimes(times: readonly number[], { cutFrom, matteFrom, from, to }: Segment): SegmentTimes {
   const at = (frame: number) => times[Math.min(frame, times.length - 1)]!;
-  const halfway = (frame: number) => (frame >= times.length ? at(frame) + 1 : (at(frame - 1) + at(frame)) / 2);
-  return { seek: at(cutFrom) + (at(cutFrom + 1) - at(cutFrom)) / 4, start: halfway(matteFrom), delivered: halfway(from), end: halfway(to) };
+  const halfway = (frame: number) => (frame >= times.length ? at(frame) + 1 : frame === 0 ? at(0) - 1 : (at(frame - 1) + at(frame)) / 2);
+  const seek = cutFrom === 0 ? null : at(cutFrom) + (at(cutFrom + 1) - at(cutFrom)) / 4;
+  return { seek, start: halfway(matteFrom), delivered: halfway(from), end: halfway(to) };
 }
 
 function nearest(sorted: readonly number[], target: number): number {

@@ -128,6 +128,7 @@ describe('VideoBackgroundRemovalProcessor', () => {
           { path: '/work/matte.mp4', role: 'matte', contentType: 'video/mp4', fileExtension: 'mp4' },
         ],
         durationSeconds: 4.2,
+        frameRate: '25',
         frames: 126,
         width: 640,
         height: 480,
@@ -173,12 +174,12 @@ describe('VideoBackgroundRemovalProcessor', () => {
     expect(exported).not.toHaveProperty('kept');
     const keepsNothing = new VideoBackgroundRemovalProcessor({ ...settings, keepMatte: false }, new MattingModelRegistry({ person: [person], general: [] }), async (request) => {
       requests.push(request);
-      return { files: [], durationSeconds: 1, frames: 25, width: 320, height: 240 };
+      return { files: [], durationSeconds: 1, frameRate: '25', frames: 25, width: 320, height: 240 };
     });
     expect(await keepsNothing.run({ job: bgJob({}), inputPath: '/work/input', workDir: '/work', signal })).not.toHaveProperty('kept');
     expect(requests[2]).not.toHaveProperty('keepMatteAt');
     // A matte that reached the size limit was removed: nothing is kept, the job's own files stand.
-    const tooLarge = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [person], general: [] }), async () => ({ files: [], durationSeconds: 1, frames: 25, width: 320, height: 240, matteKept: false }));
+    const tooLarge = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [person], general: [] }), async () => ({ files: [], durationSeconds: 1, frameRate: '25', frames: 25, width: 320, height: 240, matteKept: false }));
     expect(await tooLarge.run({ job: bgJob({}), inputPath: '/work/input', workDir: '/work', signal })).not.toHaveProperty('kept');
   });
 
@@ -218,7 +219,7 @@ describe('VideoBackgroundRemovalProcessor', () => {
       new MattingModelRegistry({ person: [segmenter('person')], general: [] }),
       async (request) => {
         requests.push(request);
-        return { files: [{ path: '/work/composite.mp4', role: 'composite', contentType: 'video/mp4', fileExtension: 'mp4' }], durationSeconds: 1, frames: 25, width: 320, height: 240 };
+        return { files: [{ path: '/work/composite.mp4', role: 'composite', contentType: 'video/mp4', fileExtension: 'mp4' }], durationSeconds: 1, frameRate: '25', frames: 25, width: 320, height: 240 };
       },
       images,
     );
@@ -241,7 +242,7 @@ describe('VideoBackgroundRemovalProcessor', () => {
     const requests: RemoveBackgroundRequest[] = [];
     const processor = new VideoBackgroundRemovalProcessor(settings, new MattingModelRegistry({ person: [segmenter('person')], general: [general] }), async (request) => {
       requests.push(request);
-      return { files: [], durationSeconds: 1, frames: 25, width: 2, height: 2 };
+      return { files: [], durationSeconds: 1, frameRate: '25', frames: 25, width: 2, height: 2 };
     });
     await processor.run({ job: bgJob({ subject_is_person: false }), inputPath: '/in', workDir: '/w', signal: new AbortController().signal });
     expect(requests[0].segmenters).toEqual([general]);

@@ -151,6 +151,26 @@ describe('runFramePipeline', () => {
     expect([...Buffer.concat(runner.encoded)]).toEqual([2, 12]);
   });
 
+  it('lets the encoder take eleven pictures before its first alpha frame (libx264 at 4 fps and under), and keeps them in order', async () => {
+    const count = 14;
+    const frames = Array.from({ length: count }, (_, i) => frame(10 + i));
+    const sides = Array.from({ length: count }, (_, i) => frame(50 + i, 2));
+    const encoder: Script = async ({ stdin, inputs }) => {
+      const pictures = (stdin as Readable)[Symbol.asyncIterator]();
+      const taken: Buffer[] = [];
+      // Eleven pictures (two bytes each) before the first alpha frame is read.
+      while (Buffer.concat(taken).length < 22) taken.push((await pictures.next()).value as Buffer);
+      for await (const chunk of inputs![0]!) runner.encoded.push(chunk as Buffer);
+      for (let next = await pictures.next(); !next.done; next = await pictures.next()) taken.push(next.value as Buffer);
+      runner.pictures.push(...taken);
+    };
+    const runner: FakeRunner = new FakeRunner({ decoder: decoding(frames, sides), encoder });
+    const result = await runFramePipeline(request(runner, recordingStage(), { sideFrameBytes: 2, sideToEncoder: true, alphaBytes: 2, depth: 1 }));
+    expect(result.frames).toBe(count);
+    expect([...Buffer.concat(runner.pictures)]).toEqual(sides.flatMap((side) => [...side]));
+    expect(runner.encoded.length).toBeGreaterThan(0);
+  });
+
   it('gives the encoder no pictures when the side frames are not the picture', async () => {
     const runner = new FakeRunner({ decoder: decoding([frame(10)], [frame(20, 2)]) });
     await runFramePipeline(request(runner, recordingStage(), { sideFrameBytes: 2 }));

@@ -67,6 +67,8 @@ interface InFlight<P> {
 
 // How many frames of its first output the decoder may write before their side frames.
 const SIDE_LEAD_FRAMES = 16;
+// How many frames the encoder's pictures and alpha frames may be handed on apart (emit).
+const MAX_DRIFT_FRAMES = 16;
 
 export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Promise<FramePipelineResult> {
   const { runner, stage, signal } = request;
@@ -112,15 +114,19 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
       // A model run that never answers must not outlive the processes' time limit.
       const alpha = await untilAborted(stage.finish(pending), stop.signal);
       if (count++ < (request.warmupFrames ?? 0)) return;
-      // Both at once: ffmpeg reads each of its inputs on a thread of its own.
-      await Promise.all([writeFrame(toAlphas, alpha, stop.signal), toPictures && picture ? writeFrame(toPictures, picture, stop.signal) : undefined]).catch(
-        async (writeError: unknown) => {
-          // A frame the encoder did not take: its exit says why (killed at the time limit, failed),
-          // and a reset of its input socket can come before it; the exit is the cause, not the write.
-          if (!isAbortError(writeError)) await encoding;
-          throw writeError;
-        },
-      );
+      const writes = [writeFrame(toAlphas, alpha, stop.signal), ...(toPictures && picture ? [writeFrame(toPictures, picture, stop.signal)] : [])];
+      // A write not waited for fails the encoder too, which stops the pipeline with its cause.
+      writes.forEach((write) => write.catch(() => undefined));
+      // ffmpeg may take several frames of one input before the other's first: at 4 fps and under,
+      // libx264 holds eleven pictures before the matte's encoder asks for an alpha frame. So a frame
+      // waits only until either input has room, and for both once one is MAX_DRIFT_FRAMES ahead.
+      const drifted = toAlphas.writableLength > request.alphaBytes * MAX_DRIFT_FRAMES || (toPictures?.writableLength ?? 0) > (request.sideFrameBytes ?? 0) * MAX_DRIFT_FRAMES;
+      await (drifted || writes.length === 1 ? Promise.all(writes) : Promise.race(writes)).catch(async (writeError: unknown) => {
+        // A frame the encoder did not take: its exit says why (killed at the time limit, failed),
+        // and a reset of its input socket can come before it; the exit is the cause, not the write.
+        if (!isAbortError(writeError)) await encoding;
+        throw writeError;
+      });
     };
     const inFlight: InFlight<P>[] = [];
     // ffmpeg writes a frame's two outputs one after the other, so reading them in turn never stalls it.

@@ -315,6 +315,15 @@ describe('removeBackground', () => {
     expect((await streamsOf(result.files[0].path)).audio).toEqual([]);
   });
 
+  // libx264 holds eleven pictures before the matte's encoder asks for its first alpha frame at 4 fps and
+  // under: the pipeline hung there until the job's time limit.
+  it('completes a video of 2 frames a second, with an H.264 picture and matte', async () => {
+    const input = join(dir, 'two-fps.mp4');
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=2:duration=8', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', input]);
+    const result = await removeBackground(request(input, { timeoutMs: 30_000, options: { output_codec: 'h264', refine_foreground_edges: true } }));
+    expect(result).toMatchObject({ frames: 16, durationSeconds: 8 });
+  });
+
   it('crops an odd-sized input to even sides', async () => {
     const result = await removeBackground(request(await makeClip('odd.mp4', { size: '321x241' }), { options: { output_codec: 'h264', refine_foreground_edges: true } }));
     expect(result).toMatchObject({ width: 320, height: 240, frames: 25 });

@@ -2,7 +2,7 @@ import { PassThrough, type Writable } from 'node:stream';
 import { AbortError, isAbortError } from '../media';
 import { throwIfAborted } from '../media/media-error';
 import { ProcessFailedError, type CommandRunner, type RunResult } from '../media/process-runner';
-import { readFrames, writeFrame } from './frame-stream';
+import { readFrames, writeFrame, writeFrames } from './frame-stream';
 
 // decoder | this process | encoder, for raw frames: each frame the decoder writes becomes one alpha
 // frame the encoder reads, and with `sideToEncoder` its side frame is handed on as the picture.
@@ -114,14 +114,14 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
       // A model run that never answers must not outlive the processes' time limit.
       const alpha = await untilAborted(stage.finish(pending), stop.signal);
       if (count++ < (request.warmupFrames ?? 0)) return;
-      const writes = [writeFrame(toAlphas, alpha, stop.signal), ...(toPictures && picture ? [writeFrame(toPictures, picture, stop.signal)] : [])];
-      // A write not waited for fails the encoder too, which stops the pipeline with its cause.
-      writes.forEach((write) => write.catch(() => undefined));
       // ffmpeg may take several frames of one input before the other's first: at 4 fps and under,
       // libx264 holds eleven pictures before the matte's encoder asks for an alpha frame. So a frame
       // waits only until either input has room, and for both once one is MAX_DRIFT_FRAMES ahead.
-      const drifted = toAlphas.writableLength > request.alphaBytes * MAX_DRIFT_FRAMES || (toPictures?.writableLength ?? 0) > (request.sideFrameBytes ?? 0) * MAX_DRIFT_FRAMES;
-      await (drifted || writes.length === 1 ? Promise.all(writes) : Promise.race(writes)).catch(async (writeError: unknown) => {
+      const writes = [
+        { stream: toAlphas, frame: alpha, maxBytes: request.alphaBytes * MAX_DRIFT_FRAMES },
+        ...(toPictures && picture ? [{ stream: toPictures, frame: picture, maxBytes: picture.length * MAX_DRIFT_FRAMES }] : []),
+      ];
+      await (writes.length === 1 ? writeFrame(toAlphas, alpha, stop.signal) : writeFrames(writes, stop.signal)).catch(async (writeError: unknown) => {
         // A frame the encoder did not take: its exit says why (killed at the time limit, failed),
         // and a reset of its input socket can come before it; the exit is the cause, not the write.
         if (!isAbortError(writeError)) await encoding;

@@ -43,3 +43,27 @@ export async function writeFrame(stream: Writable, frame: Uint8Array, signal: Ab
     signal.addEventListener('abort', onAbort);
   });
 }
+
+// Frames written to several inputs of one reader that may take one input ahead of the others: write
+// each, then wait until at least one has room and none holds more than `maxBytes` unread, failing like
+// writeFrame. One set of listeners per wait, however far apart the inputs are.
+export async function writeFrames(writes: readonly { stream: Writable; frame: Uint8Array; maxBytes: number }[], signal: AbortSignal): Promise<void> {
+  for (const { stream, frame } of writes) stream.write(frame);
+  const ready = () => writes.some(({ stream }) => !stream.writableNeedDrain) && writes.every(({ stream, maxBytes }) => stream.writableLength <= maxBytes);
+  while (!ready()) {
+    await new Promise<void>((resolve, reject) => {
+      const settle = (error?: Error): void => {
+        for (const { stream } of writes) stream.off('drain', onDrain).off('close', onClose);
+        signal.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = (): void => settle();
+      const onClose = (): void => settle(new Error('The encoder stopped reading before every frame was written'));
+      const onAbort = (): void => settle(new AbortError('The frame was not written: stopped', { cause: signal.reason }));
+      if (signal.aborted) return onAbort();
+      for (const { stream } of writes) stream.on('drain', onDrain).on('close', onClose);
+      signal.addEventListener('abort', onAbort);
+    });
+  }
+}

@@ -174,7 +174,7 @@ async function main(): Promise<void> {
           take: (frame, snapshot) => starts.filter((start) => lastPassFrame(start) === frame).forEach((start) => passPlates.set(start, snapshot)),
         },
       });
-      console.log(`plate pass over every ${passStep}th frame: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      console.log(`plate pass over one frame in ${passStep}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
     const wholeScore = scoreMattes(whole, clip.truth);
     console.log(`whole run against the reference: mean IoU ${f4(wholeScore.meanIou)}, worst ${f4(wholeScore.worstIou)}, flicker ${wholeScore.flicker.toFixed(5)}`);

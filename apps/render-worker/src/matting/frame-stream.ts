@@ -24,24 +24,8 @@ export async function* readFrames(stream: Readable, frameBytes: number): AsyncGe
 
 // Writes with back-pressure: waits for the reader when the stream's buffer is full, and fails when
 // the stream closes first (its reader is gone) rather than waiting for ever.
-export async function writeFrame(stream: Writable, frame: Uint8Array, signal: AbortSignal): Promise<void> {
-  if (stream.write(frame)) return;
-  await new Promise<void>((resolve, reject) => {
-    const settle = (error?: Error): void => {
-      stream.off('drain', onDrain);
-      stream.off('close', onClose);
-      signal.removeEventListener('abort', onAbort);
-      if (error) reject(error);
-      else resolve();
-    };
-    const onDrain = (): void => settle();
-    const onClose = (): void => settle(new Error('The encoder stopped reading before every frame was written'));
-    const onAbort = (): void => settle(new AbortError('The frame was not written: stopped', { cause: signal.reason }));
-    if (signal.aborted) return onAbort();
-    stream.on('drain', onDrain);
-    stream.on('close', onClose);
-    signal.addEventListener('abort', onAbort);
-  });
+export function writeFrame(stream: Writable, frame: Uint8Array, signal: AbortSignal): Promise<void> {
+  return writeFrames([{ stream, frame, maxBytes: Infinity }], signal);
 }
 
 // Frames written to several inputs of one reader that may take one input ahead of the others: write

@@ -260,7 +260,6 @@ class BackgroundRemoval {
     if (this.window && matted !== this.window.end - this.window.start) throw new SegmentFramesError(matted, this.window.end - this.window.start);
     // A segment delivers its frames after the warm-up.
     const frames = matted - (this.window?.warmup ?? 0);
-    if (frames <= 0) throw this.invalidFile('The video ends before this segment', 'undecodable_video', 'Decoding the segment produced no frames past its warm-up');
     const durationSeconds = frames / plan.fps;
     return {
       files: this.outputs.files,

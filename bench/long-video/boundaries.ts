@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
-import type { PlateSnapshot } from '../../apps/render-worker/src/matting/background-plate';
+import { DEFAULT_PLATE, type PlateSnapshot } from '../../apps/render-worker/src/matting/background-plate';
 import { segmentPlan, type Segment } from '../../apps/render-worker/src/matting/segment-plan';
 import { runBench } from '../support/bench-stack';
 import { frameCount, type ClipSpec, type SourceName } from '../matting-quality/clip-spec';
@@ -175,6 +175,9 @@ async function main(): Promise<void> {
         },
       });
       console.log(`plate pass over one frame in ${passStep}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      // What each plate knows: the share of its pixels seen as background long enough to be trusted.
+      const known = (plate: PlateSnapshot | undefined) => (plate ? `${((100 * plate.seen.filter((count) => count >= DEFAULT_PLATE.knownAfter).length) / plate.seen.length).toFixed(1)} %${plate.empty ? ' (empty)' : ''}` : 'none');
+      for (const start of [...new Set(starts)].sort((a, b) => a - b)) console.log(`  plate before frame ${start}: the pass's knows ${known(passPlates.get(start))}${carry ? `, the whole run's ${known(plates.get(start))}` : ''}`);
     }
     const wholeScore = scoreMattes(whole, clip.truth);
     console.log(`whole run against the reference: mean IoU ${f4(wholeScore.meanIou)}, worst ${f4(wholeScore.worstIou)}, flicker ${wholeScore.flicker.toFixed(5)}`);

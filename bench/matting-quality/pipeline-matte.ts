@@ -21,6 +21,7 @@ export interface MatteSettings {
   // The background plate to begin from, and where to take what it learned (RemoveBackgroundRequest).
   plateSeed?: RemoveBackgroundRequest['plateSeed'];
   onPlate?: RemoveBackgroundRequest['onPlate'];
+  plateSettings?: RemoveBackgroundRequest['plateSettings'];
 }
 
 // The pipeline's full-size alpha of every frame. With refinement the encoder gets it at full size;
@@ -40,6 +41,7 @@ export async function pipelineMatte(video: VideoFile, segmenters: readonly Segme
       ...(settings.firstFrame !== undefined && { firstFrame: settings.firstFrame }),
       ...(settings.plateSeed && { plateSeed: settings.plateSeed }),
       ...(settings.onPlate && { onPlate: settings.onPlate }),
+      ...(settings.plateSettings && { plateSettings: settings.plateSettings }),
       onMatte: (index, alpha) => (frames[index] = Uint8Array.from(alpha)),
     });
   } finally {

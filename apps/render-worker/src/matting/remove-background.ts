@@ -18,7 +18,7 @@ import { DEFAULT_DROPOUT_HOLD } from './dropout-hold';
 import { FrameMatter, type PendingMatte } from './frame-matter';
 import type { MatteQuality } from './matte-quality';
 import { FramePipelineFailure, runFramePipeline, type FrameStage } from './frame-pipeline';
-import { DEFAULT_PLATE, type PlateSnapshot } from './background-plate';
+import { DEFAULT_PLATE, type PlateSettings, type PlateSnapshot } from './background-plate';
 import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import { keptMatteLimit, MAX_KEPT_CHANNELS, type CompositeBehind, type FrameWindow, type MatteFiles } from './matting-args';
@@ -71,6 +71,9 @@ export interface RemoveBackgroundRequest {
   // with what it has learned once each frame numbered in `afterFrames` (in the whole video) is finished.
   plateSeed?: PlateSnapshot;
   onPlate?: { afterFrames: readonly number[]; take: (frame: number, snapshot: PlateSnapshot) => void };
+  // The background plate's settings where they differ from DEFAULT_PLATE: a plate pass over a frame
+  // in N learns at its own rate (decision 0100).
+  plateSettings?: Partial<PlateSettings>;
   // One segment of a long video whose whole file is the input (decision 0100): frames [matteFrom, to)
   // are matted, [from, to) delivered, in files without sound that segment-join.ts joins. Its frames are
   // numbered as in the whole video (firstFrame is matteFrom + 1 unless given). With its times
@@ -249,7 +252,7 @@ class BackgroundRemoval {
       tracking: this.tracking && plan.side ? { settings: this.tracking, sideSize: plan.side, cropSegmenter: plan.cropSegmenter } : null,
       hold: this.tracking ? { settings: DEFAULT_DROPOUT_HOLD, fps: plan.fps } : null,
       stillObjects: this.tracking ? { settings: DEFAULT_STILL_OBJECTS, fps: plan.fps } : null,
-      plate: this.tracking ? DEFAULT_PLATE : null,
+      plate: this.tracking ? { ...DEFAULT_PLATE, ...request.plateSettings } : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,
       ...(this.firstFrame !== undefined && { firstFrame: this.firstFrame }),
       ...(request.plateSeed && { plateSeed: request.plateSeed }),

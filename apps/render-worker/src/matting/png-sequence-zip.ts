@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
+import { MediaError } from '../media/media-error';
 import { PngSplitter } from './png-splitter';
 
 // A PNG sequence delivered as one ZIP (decision 0085): the encoder writes PNG files back to back on
@@ -21,6 +22,25 @@ export class ResultTooLargeError extends Error {
   }
 }
 
+// Bytes passed on up to `maxBytes`, then ResultTooLargeError; `onStored` hears the count so far.
+export function capped(maxBytes: number, onStored: (stored: number) => void = () => undefined): Transform {
+  let stored = 0;
+  return new Transform({
+    transform: (chunk: Buffer, _encoding, done) => {
+      stored += chunk.length;
+      onStored(stored);
+      done(stored >= maxBytes ? new ResultTooLargeError(maxBytes) : null, chunk);
+    },
+  });
+}
+
+// The job fails with input_validation when a result file reaches the limit.
+export function resultTooLarge(maxBytes: number): MediaError {
+  return new MediaError('input_validation', 'The result of this video is too large', [
+    { type: 'result_too_large', message: `A result file reached the limit of ${maxBytes} bytes: choose another output_codec, or a shorter or smaller video`, field: 'output_codec' },
+  ]);
+}
+
 export class PngSequenceZip {
   // The encoder's stdout.
   readonly frames: Writable;
@@ -35,12 +55,9 @@ export class PngSequenceZip {
 
   constructor(path: string, maxBytes: number) {
     this.file = createWriteStream(path);
-    const counted = new Transform({
-      transform: (chunk: Buffer, _encoding, done) => {
-        this.stored += chunk.length;
-        this.wake();
-        done(this.stored >= maxBytes ? new ResultTooLargeError(maxBytes) : null, chunk);
-      },
+    const counted = capped(maxBytes, (stored) => {
+      this.stored = stored;
+      this.wake();
     });
     // A file yazl cannot read (the WAV) fails the archive instead of the process.
     this.zip.on('error', (error: Error) => (this.zip.outputStream as Readable).destroy(error));

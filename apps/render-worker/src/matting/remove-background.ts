@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { Transform, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import { DEFAULT_MATTE } from './matte-builder';
 import type { Segmenter } from './matting-model';
 import { keptMatteLimit, MAX_KEPT_CHANNELS, type CompositeBehind, type FrameWindow, type MatteFiles } from './matting-args';
 import { mattingPlan, type MattingPlan } from './matting-plan';
-import { PngSequenceZip, ResultTooLargeError } from './png-sequence-zip';
+import { capped, PngSequenceZip, ResultTooLargeError, resultTooLarge } from './png-sequence-zip';
 import { DEFAULT_TRACKING, type TrackingSettings } from './region-tracker';
 import type { Segment, SegmentTimes } from './segment-plan';
 import { DEFAULT_STILL_OBJECTS } from './still-object-filter';
@@ -294,9 +294,7 @@ class BackgroundRemoval {
   }
 
   private tooLarge(): MediaError {
-    return new MediaError('input_validation', 'The result of this video is too large', [
-      { type: 'result_too_large', message: `A result file reached the limit of ${this.maxResultBytes} bytes: choose another output_codec, or a shorter or smaller video`, field: 'output_codec' },
-    ]);
+    return resultTooLarge(this.maxResultBytes);
   }
 
   // An export: the encoder alone, its alpha from the kept matte, its pictures and sound from the input.
@@ -453,13 +451,7 @@ class CappedFile {
 
   constructor(path: string, maxBytes: number) {
     this.file = createWriteStream(path);
-    let stored = 0;
-    const counted = new Transform({
-      transform: (chunk: Buffer, _encoding, done) => {
-        stored += chunk.length;
-        done(stored >= maxBytes ? new ResultTooLargeError(maxBytes) : null, chunk);
-      },
-    });
+    const counted = capped(maxBytes);
     this.input = counted;
     this.written = pipeline(counted, this.file);
     // Awaited once the encoder is done; a failure shows in its writes until then.

@@ -4,11 +4,10 @@ import { join } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { ProcessRunner, type CommandRunner } from '../media';
 import { Deadline } from '../media/deadline';
-import { MediaError } from '../media/media-error';
 import type { AudioStreamProbe } from '../media/parse-probe';
 import type { MatteQuality } from './matte-quality';
 import { joinSegmentsArgs, sequenceSoundArgs, type JoinPlan } from './matting-args';
-import { PngSequenceZip, ResultTooLargeError } from './png-sequence-zip';
+import { PngSequenceZip, ResultTooLargeError, resultTooLarge } from './png-sequence-zip';
 import { DEFAULT_MAX_RESULT_BYTES, type MattedFile, type MattedVideo } from './remove-background';
 
 export interface SegmentJoinRequest {
@@ -52,10 +51,10 @@ export async function joinSegments(request: SegmentJoinRequest): Promise<MattedV
       else await concatenate(request, file, parts, frameRate, outputs[index]!.path, maxBytes, runner, deadline);
     }
     const sizes = await Promise.all(outputs.map((file) => stat(file.path).then((info) => info.size)));
-    if (sizes.some((size) => size >= maxBytes)) throw tooLarge(maxBytes);
+    if (sizes.some((size) => size >= maxBytes)) throw resultTooLarge(maxBytes);
   } catch (error) {
     await Promise.all(outputs.map((file) => rm(file.path, { force: true })));
-    throw error instanceof ResultTooLargeError ? tooLarge(maxBytes) : error;
+    throw error instanceof ResultTooLargeError ? resultTooLarge(maxBytes) : error;
   }
   const quality = joinedQuality(request.segments);
   return { files: outputs, frames, frameRate, durationSeconds: frames / rate(frameRate), width: first.width, height: first.height, ...(quality && { quality }) };
@@ -76,8 +75,7 @@ async function concatenate(request: SegmentJoinRequest, file: MattedFile, parts:
   const container: JoinPlan['container'] = file.fileExtension === 'webm' ? 'webm' : file.fileExtension === 'mov' ? 'mov' : 'mp4';
   const listPath = join(request.workDir, `${file.role}.ffconcat`);
   // The stated durations place each segment right after the one before, to the frame.
-  const [num, den = '1'] = frameRate.split('/');
-  const lines = parts.flatMap((part) => [`file '${part.path.replaceAll("'", "'\\''")}'`, `duration ${((part.frames * Number(den)) / Number(num)).toFixed(6)}`]);
+  const lines = parts.flatMap((part) => [`file '${part.path.replaceAll("'", "'\\''")}'`, `duration ${(part.frames / rate(frameRate)).toFixed(6)}`]);
   await writeFile(listPath, ['ffconcat version 1.0', ...lines, ''].join('\n'));
   try {
     const args = joinSegmentsArgs({ inputPath: request.inputPath, maxSeconds: request.maxSeconds, audio: request.audio, listPath, container, withSound: file.role !== 'matte', maxFileBytes, outputPath });
@@ -123,12 +121,6 @@ function joinedQuality(segments: readonly MattedVideo[]): MatteQuality | undefin
     flicker: stillSamples === 0 ? 0 : sum((quality) => quality.flicker * quality.stillSamples) / stillSamples,
     stillSamples,
   };
-}
-
-function tooLarge(maxBytes: number): MediaError {
-  return new MediaError('input_validation', 'The result of this video is too large', [
-    { type: 'result_too_large', message: `A result file reached the limit of ${maxBytes} bytes: choose another output_codec, or a shorter or smaller video`, field: 'output_codec' },
-  ]);
 }
 
 function rate(frameRate: string): number {

@@ -33,7 +33,7 @@ import { sourcePerson, type SourcePerson } from '../matting-quality/source-perso
 // `--pass N`: each warm-up also with every segment's plate begun from a plate pass, what production
 // can carry: the pipeline over every N-th frame of the clip alone (N odd, so the plate's alternate rows
 // both learn), its plate taken at the last pass frame before each segment's first matted frame.
-// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30 --scene walkers|talk --carry --pass 15 --pass-known 1]
+// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30 --scene walkers|talk --carry --pass 15 --pass-known 1 --pass-plate '{"everyRow":true}']
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -168,13 +168,14 @@ async function main(): Promise<void> {
       const started = Date.now();
       // --pass-known K: the pass trusts a pixel after K frames of background instead of the plate's own,
       // and hands it over as trusted (a segment's plate counts its own frames).
+      // --pass-plate JSON: more of the pass's plate settings (a Partial<PlateSettings>).
       const passKnown = option('pass-known', '');
       const handedOver = (snapshot: PlateSnapshot): PlateSnapshot =>
         passKnown ? { ...snapshot, seen: snapshot.seen.map((count) => (count >= Number(passKnown) ? Math.max(count, DEFAULT_PLATE.knownAfter) : count)) } : snapshot;
       await pipelineMatte(passVideo, segmenters, mkdtempSync(join(dir, 'pass-')), {
         refine: true,
         tracking: true,
-        ...(passKnown && { plateSettings: { knownAfter: Number(passKnown) } }),
+        plateSettings: { ...(passKnown && { knownAfter: Number(passKnown) }), ...JSON.parse(option('pass-plate', '{}')) },
         onPlate: {
           afterFrames: starts.map(lastPassFrame),
           take: (frame, snapshot) => starts.filter((start) => lastPassFrame(start) === frame).forEach((start) => passPlates.set(start, handedOver(snapshot))),

@@ -66,6 +66,16 @@ describe('BackgroundPlate', () => {
     expect(knownRows(5)).toEqual(knownRows(1));
   });
 
+  it('learns every row on every frame with everyRow: a pass over a frame or two a second misses no row', () => {
+    // One frame of the empty wall, trusted after one: both picture rows 2 and 3 are then known.
+    const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, knownAfter: 1, everyRow: true });
+    plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
+    const alpha = new Uint8Array(64).fill(128);
+    plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
+    expect([alpha[at(2, 2)] < 128, alpha[at(2, 3)] < 128]).toEqual([true, true]);
+    expect(plate.snapshot().seen.every((count) => count >= 1)).toBe(true);
+  });
+
   it('begins from what another plate learned: a segment of a long video carries the plate to its first frame', () => {
     const settings = { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, enteringPixels: 2, enteringFirstShare: 0.2 };
     const learned = learnedPlate();

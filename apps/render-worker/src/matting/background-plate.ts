@@ -17,6 +17,9 @@ export interface PlateSettings {
   learnRate: number;
   // Frames a pixel must have shown the background before its plate is trusted.
   knownAfter: number;
+  // Every row learns on every frame, instead of each row on every other frame: for a pass over a few
+  // frames a second (decision 0100), where a row skipped is a second of the room unseen.
+  everyRow: boolean;
   // A grid pixel shows the background where the model's mask there, and within `learnMargin` grid
   // pixels around, is below `learnBelow`; or, for a faint answer (below one half: the matte shows
   // nothing there), where its picture has not moved for `faintSettledSeconds`. The model answers
@@ -70,6 +73,7 @@ export interface PlateSettings {
 export const DEFAULT_PLATE: PlateSettings = {
   learnRate: 0.15,
   knownAfter: 3,
+  everyRow: false,
   learnBelow: 0.1,
   faintSettledSeconds: 2,
   learnMargin: 2,
@@ -317,7 +321,7 @@ export class BackgroundPlate {
       const gridRow = gridY[y] * gridWidth;
       const rowStart = count;
       const chromaRow = (y >> shift) * chromaWidth;
-      const learning = (y & 1) === learningRows;
+      const learning = settings.everyRow || (y & 1) === learningRows;
       const centreRow = centreRows[y] === 1;
       for (let x = 0; x < width; x++, i++) {
         const g = gridRow + gridX[x];

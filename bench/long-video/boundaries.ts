@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { DEFAULT_PLATE, type PlateSnapshot } from '../../apps/render-worker/src/matting/background-plate';
+import { platePass, PLATE_PASS } from '../../apps/render-worker/src/matting/plate-pass';
 import { segmentPlan, type Segment } from '../../apps/render-worker/src/matting/segment-plan';
 import { runBench } from '../support/bench-stack';
 import { frameCount, type ClipSpec, type SourceName } from '../matting-quality/clip-spec';
@@ -31,9 +32,9 @@ import { sourcePerson, type SourcePerson } from '../matting-quality/source-perso
 // `--carry`: each warm-up also with every segment's background plate begun from the whole run's at
 // that frame, what a plate carried to each segment (decision 0100) would give at best.
 // `--pass N`: each warm-up also with every segment's plate begun from a plate pass, what production
-// can carry: the pipeline over every N-th frame of the clip alone (N odd, so the plate's alternate rows
-// both learn), its plate taken at the last pass frame before each segment's first matted frame.
-// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30 --scene walkers|talk --carry --pass 15 --pass-known 1 --pass-plate '{"everyRow":true}']
+// carries (plate-pass.ts): the pipeline over every N-th frame of the clip, its plate taken at the last
+// pass frame before each segment's first matted frame.
+// Usage: npm run bench:segment-boundaries [-- --seconds 40 --segment 10 --warmups 0,1,2,4 --fps 30 --scene walkers|talk --carry --pass 5 --pass-known 1 --pass-plate '{"everyRow":false}']
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -89,14 +90,6 @@ async function cutFrames(video: VideoFile, from: number, to: number, fps: number
 }
 
 // Every `step`-th frame of the clip from the first, losslessly, at its rate divided by `step`.
-async function everyNth(video: VideoFile, step: number, fps: number, dir: string): Promise<VideoFile> {
-  const frameBytes = (video.width * video.height * 3) / 2;
-  const frames = await readFrames(['-i', video.path, '-vf', `select=not(mod(n\\,${step}))`, '-fps_mode', 'passthrough', '-pix_fmt', 'yuv420p'], frameBytes);
-  const path = join(dir, `${video.name}-every-${step}.mkv`);
-  await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${video.width}x${video.height}`, '-r', `${fps}/${step}`], ['-c:v', 'libx264', '-qp', '0', '-preset', 'ultrafast', path], frames);
-  return { ...video, name: `${video.name}-every-${step}`, path };
-}
-
 // The mean alpha change from frame n-1 to frame n, 0 to 1.
 function step(mattes: readonly Uint8Array[], n: number): number {
   const [a, b] = [mattes[n - 1]!, mattes[n]!];
@@ -157,30 +150,27 @@ async function main(): Promise<void> {
     const starts = warmups.flatMap((warmup) => planFor(warmup).slice(1).map((segment) => segment.matteFrom));
     const onPlate: MatteSettings['onPlate'] = { afterFrames: starts, take: (frame: number, snapshot: PlateSnapshot) => plates.set(frame, snapshot) };
     const whole = await pipelineMatte(clip.video, segmenters, mkdtempSync(join(dir, 'whole-')), { refine: true, tracking: true, ...(carry && { onPlate }) });
-    // The plate pass: pass frame j (from 1) is the clip's frame (j - 1) * step (from 0); a segment
-    // matted from frame m begins from the pass's plate after the last pass frame before m.
+    // The plate pass (plate-pass.ts), as production runs it unless --pass-known K (the pass trusts a
+    // pixel after K frames of background) or --pass-plate JSON (more of its plate settings) say otherwise.
     const passStep = Number(option('pass', '0'));
     const passPlates = new Map<number, PlateSnapshot>();
     if (passStep > 0) {
-      if (passStep % 2 === 0) throw new Error('--pass takes an odd step');
-      const lastPassFrame = (start: number) => Math.floor((start - 1) / passStep) + 1;
-      const passVideo = await everyNth(clip.video, passStep, fps, dir);
       const started = Date.now();
-      // --pass-known K: the pass trusts a pixel after K frames of background instead of the plate's own,
-      // and hands it over as trusted (a segment's plate counts its own frames).
-      // --pass-plate JSON: more of the pass's plate settings (a Partial<PlateSettings>).
       const passKnown = option('pass-known', '');
-      const handedOver = (snapshot: PlateSnapshot): PlateSnapshot =>
-        passKnown ? { ...snapshot, seen: snapshot.seen.map((count) => (count >= Number(passKnown) ? Math.max(count, DEFAULT_PLATE.knownAfter) : count)) } : snapshot;
-      await pipelineMatte(passVideo, segmenters, mkdtempSync(join(dir, 'pass-')), {
-        refine: true,
-        tracking: true,
-        plateSettings: { ...(passKnown && { knownAfter: Number(passKnown) }), ...JSON.parse(option('pass-plate', '{}')) },
-        onPlate: {
-          afterFrames: starts.map(lastPassFrame),
-          take: (frame, snapshot) => starts.filter((start) => lastPassFrame(start) === frame).forEach((start) => passPlates.set(start, handedOver(snapshot))),
-        },
+      const passWorkDir = mkdtempSync(join(dir, 'pass-'));
+      const fromPass = await platePass({
+        inputPath: clip.video.path,
+        workDir: passWorkDir,
+        options: { output_codec: 'h264', refine_foreground_edges: true },
+        segmenters,
+        maxSeconds: 3600,
+        timeoutMs: 600_000,
+        segmentStarts: starts,
+        every: passStep,
+        plate: { ...PLATE_PASS.plate, ...(passKnown && { knownAfter: Number(passKnown) }), ...JSON.parse(option('pass-plate', '{}')) },
       });
+      rmSync(passWorkDir, { recursive: true, force: true });
+      fromPass.forEach((plate, start) => passPlates.set(start, plate));
       console.log(`plate pass over one frame in ${passStep}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
       // What each plate knows: the share of its pixels seen as background long enough to be trusted.
       const known = (plate: PlateSnapshot | undefined) => (plate ? `${((100 * plate.seen.filter((count) => count >= DEFAULT_PLATE.knownAfter).length) / plate.seen.length).toFixed(1)} %${plate.empty ? ' (empty)' : ''}` : 'none');

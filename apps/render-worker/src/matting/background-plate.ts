@@ -253,8 +253,19 @@ export class BackgroundPlate {
     return { luma: luma.slice(), chromaU: chromaU.slice(), chromaV: chromaV.slice(), seen: seen.slice(), referenceLuma: this.shiftReference.luma.slice(), near: near.slice(), previousEntering: previousEntering.slice(), empty };
   }
 
-  // Begins from what another plate of the same size had learned (snapshot).
+  // Begins from what another plate of the same size had learned (snapshot). A plate of another size
+  // (another picture, or refinement on in one run and off in the other) is refused, never half-set.
   restore(snapshot: PlateSnapshot): void {
+    const sizes: [ArrayLike<number>, ArrayLike<number>][] = [
+      [snapshot.luma, this.luma],
+      [snapshot.chromaU, this.chromaU],
+      [snapshot.chromaV, this.chromaV],
+      [snapshot.seen, this.seen],
+      [snapshot.referenceLuma, this.shiftReference.luma],
+      [snapshot.near, this.near],
+      [snapshot.previousEntering, this.previousEntering],
+    ];
+    if (sizes.some(([given, own]) => given.length !== own.length)) throw new RangeError('the plate to begin from was learned at another size');
     this.luma.set(snapshot.luma);
     this.chromaU.set(snapshot.chromaU);
     this.chromaV.set(snapshot.chromaV);

@@ -151,6 +151,17 @@ describe('runFramePipeline', () => {
     expect([...Buffer.concat(runner.encoded)]).toEqual([2, 12]);
   });
 
+  it('starts no encoder for a plate pass, finishing every frame and dropping its alpha', async () => {
+    const runner = new FakeRunner({ decoder: decoding([frame(10), frame(11), frame(12)], [frame(20, 2), frame(21, 2), frame(22, 2)]) });
+    const run = jest.spyOn(runner, 'run');
+    const stage = recordingStage();
+    const result = await runFramePipeline(request(runner, stage, { encodeArgs: null, sideFrameBytes: 2, sideToEncoder: true }));
+    expect(result.frames).toBe(3);
+    expect(stage.log.filter((line) => line.startsWith('finish'))).toEqual(['finish 0', 'finish 1', 'finish 2']);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(runner.encoded).toEqual([]);
+  });
+
   it('lets the encoder take eleven pictures before its first alpha frame (libx264 at 4 fps and under), and keeps them in order', async () => {
     const count = 14;
     const frames = Array.from({ length: count }, (_, i) => frame(10 + i));

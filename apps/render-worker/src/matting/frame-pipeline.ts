@@ -23,7 +23,8 @@ export interface FramePipelineRequest<P> {
   runner: CommandRunner;
   ffmpegPath: string;
   decodeArgs: string[];
-  encodeArgs: string[];
+  // Null: nothing is encoded, and each frame's alpha is dropped once finished (a plate pass).
+  encodeArgs: string[] | null;
   // Bytes of one frame of the decoder's output (stdout), and of its second output (pipe:3), read
   // in step with the first, when it has one.
   frameBytes: number;
@@ -102,18 +103,22 @@ export async function runFramePipeline<P>(request: FramePipelineRequest<P>): Pro
   // reads no more, and the frames still to come would wait on it for ever. Its stderr goes with the
   // failure, for the caller to tell why.
   let handedAll = false;
-  const encoding = runner
-    .run(
-      { file: request.ffmpegPath, args: request.encodeArgs },
-      { ...options, stdout: request.encoderOutput, ...(toPictures ? { stdin: toPictures, inputs: [toAlphas] } : { stdin: toAlphas }) },
-    )
-    .then((result) => (handedAll ? result : failed('encoder')(new ProcessFailedError(request.ffmpegPath, 0, null, result.stderrTail))), failed('encoder'));
+  const { encodeArgs } = request;
+  const encoding =
+    encodeArgs === null
+      ? Promise.resolve(null)
+      : runner
+          .run(
+            { file: request.ffmpegPath, args: encodeArgs },
+            { ...options, stdout: request.encoderOutput, ...(toPictures ? { stdin: toPictures, inputs: [toAlphas] } : { stdin: toAlphas }) },
+          )
+          .then((result) => (handedAll ? result : failed('encoder')(new ProcessFailedError(request.ffmpegPath, 0, null, result.stderrTail))), failed('encoder'));
   const handing = (async () => {
     let count = 0;
     const emit = async ({ pending, picture }: InFlight<P>): Promise<void> => {
       // A model run that never answers must not outlive the processes' time limit.
       const alpha = await untilAborted(stage.finish(pending), stop.signal);
-      if (count++ < (request.warmupFrames ?? 0)) return;
+      if (count++ < (request.warmupFrames ?? 0) || encodeArgs === null) return;
       // ffmpeg may take several frames of one input before the other's first: at 4 fps and under,
       // libx264 holds eleven pictures before the matte's encoder asks for an alpha frame. So a frame
       // waits only until either input has room, and for both once one is MAX_DRIFT_FRAMES ahead.

@@ -432,6 +432,18 @@ describe('a segment of a long video (decision 0100)', () => {
   });
 });
 
+describe('a plate pass (decision 0100)', () => {
+  it('decodes one frame in `every`, from the first, before turning and scaling', () => {
+    const [graph] = valuesOf(decodeFramesArgs(decodePlan({ every: 5 })), '-filter_complex');
+    expect(graph!.startsWith('[0:V:0]select=not(mod(n\\,5)),')).toBe(true);
+    expect(decodeFramesArgs(decodePlan({ every: 1 }))).toEqual(decodeFramesArgs(decodePlan()));
+  });
+
+  it('refuses a step that is not a whole number of frames', () => {
+    for (const every of [0, 2.5, -5]) expect(() => decodeFramesArgs(decodePlan({ every }))).toThrow(RangeError);
+  });
+});
+
 describe('joinSegmentsArgs', () => {
   const join = (overrides: Partial<JoinPlan> = {}): JoinPlan => ({
     inputPath: '/w/in',

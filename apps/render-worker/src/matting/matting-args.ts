@@ -30,6 +30,8 @@ export interface DecodePlan {
   // The side frame is written alone, on stdout: the worker makes the model's frame from it.
   smallFromSide: boolean;
   window?: FrameWindow;
+  // A plate pass (plate-pass.ts): one frame in `every`, from the first.
+  every?: number;
 }
 
 // A segment of a long video (segment-plan.ts): the decoder hands on the input's frames [start, end)
@@ -51,6 +53,13 @@ function windowFilter(window: FrameWindow | undefined, from: 'start' | 'delivere
   if (!window) return [];
   if (window.times) return [`trim=start=${from === 'start' ? window.times.start : window.times.delivered}:end=${window.times.end}`];
   return [`trim=start_frame=${from === 'start' ? window.start : window.start + window.warmup}:end_frame=${window.end}`];
+}
+
+// A plate pass's frames: the first and every `every`-th after it, by decoded frame.
+function oneIn(every: number | undefined): string[] {
+  if (every === undefined) return [];
+  if (!Number.isSafeInteger(every) || every < 1) throw new RangeError(`a pass takes one frame in a whole number of them, not ${every}`);
+  return every === 1 ? [] : [`select=not(mod(n\\,${every}))`];
 }
 
 // Before the input's -i: the demuxer lands on a keyframe at or before the seek time (the one planned, or
@@ -77,7 +86,7 @@ export function decodeFramesArgs(plan: DecodePlan): string[] {
   const { geometry, modelInput, side } = plan;
   const limit = lengthLimit(plan.window, plan.maxSeconds);
   const raw = ['-fps_mode', 'passthrough', '-f', 'rawvideo'];
-  const upright = `${[...windowFilter(plan.window, 'start'), ...heldFilters(plan.storedSize, geometry)].join(',')},`;
+  const upright = `${[...windowFilter(plan.window, 'start'), ...oneIn(plan.every), ...heldFilters(plan.storedSize, geometry)].join(',')},`;
   const toModel = `scale=${modelInput.width}:${modelInput.height}:flags=area,format=yuv444p`;
   const fullSize = side !== null && sameSize(side, geometry);
   const toSide = side && !fullSize ? `scale=${side.width}:${side.height}:flags=area,` : '';

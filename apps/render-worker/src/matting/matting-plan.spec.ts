@@ -41,8 +41,9 @@ function planFor(stream: VideoStreamProbe, overrides: Partial<MattingRequest> = 
 }
 
 // The value after each occurrence of `flag`, in order.
-function valuesOf(args: string[], flag: string): string[] {
-  return args.flatMap((arg, i) => (arg === flag ? [args[i + 1]] : []));
+// A plate pass's plan has no encoder: its arguments are null.
+function valuesOf(args: string[] | null, flag: string): string[] {
+  return (args ?? []).flatMap((arg, i, all) => (arg === flag ? [all[i + 1]] : []));
 }
 
 describe('mattingPlan', () => {

@@ -19,7 +19,8 @@ export interface MattingPlan {
   // The alpha frames the encoder reads: at the model's size, or the frame's when refined.
   alpha: { width: number; height: number };
   decodeArgs: string[];
-  encodeArgs: string[];
+  // None for a plate pass, which encodes nothing.
+  encodeArgs: string[] | null;
   // The decoder's side frame (yuv420p; null for none): the crop source when tracking, at the
   // frame's own size when refining (its Y plane is the refinement's guide). At the frame's own size
   // it is also the picture the encoder encodes (decision 0051).
@@ -41,7 +42,8 @@ export interface MattingRequest {
   // Crop to the person, with this crop source's largest enlargement of the model's input; null: the
   // model always sees the whole frame.
   tracking: { sourceScale: number } | null;
-  files: MatteFiles;
+  // Null for a plate pass (plate-pass.ts): nothing is encoded.
+  files: MatteFiles | null;
   maxFileBytes: number;
   // Exports (decision 0094): keep the alpha frames in this file, or (an export) encode from the
   // ones kept in this one, the pictures decoded again from the input.
@@ -49,6 +51,8 @@ export interface MattingRequest {
   matteFrom?: string;
   // A segment of a long video: these frames only, and no sound.
   window?: FrameWindow;
+  // A plate pass: one frame in `every`.
+  every?: number;
 }
 
 // Used when a stream states no frame rate at all: the encoder still needs one to number frames.
@@ -61,7 +65,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
   const alpha = request.refine ? { width: geometry.width, height: geometry.height } : modelInput;
   const frameRate = video.frameRate ?? FALLBACK_FRAME_RATE;
   const fps = video.fps ?? Number(FALLBACK_FRAME_RATE);
-  const { inputPath, maxSeconds, window } = request;
+  const { inputPath, maxSeconds, window, every, files } = request;
   const storedSize = { width: video.width, height: video.height };
   const side = request.refine ? { width: geometry.width, height: geometry.height } : request.tracking ? cropSource(geometry, modelInput, request.tracking.sourceScale) : null;
   const sideIsPicture = side !== null && sameSize(side, geometry);
@@ -77,8 +81,8 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
     side,
     sideIsPicture,
     smallFromSide,
-    decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, side, smallFromSide, ...(window && { window }) }),
-    encodeArgs: encodeMatteArgs({
+    decodeArgs: decodeFramesArgs({ inputPath, storedSize, geometry, maxSeconds, modelInput, side, smallFromSide, ...(window && { window }), ...(every !== undefined && { every }) }),
+    encodeArgs: files && encodeMatteArgs({
       inputPath,
       storedSize,
       geometry,
@@ -89,7 +93,7 @@ export function mattingPlan(probe: MediaProbe, video: VideoStreamProbe, request:
       audio: window ? null : probe.audio,
       colour: video,
       alpha,
-      files: request.files,
+      files,
       maxFileBytes: request.maxFileBytes,
       ...(request.keepMatteAt && { keepMatteAt: request.keepMatteAt }),
       ...(request.matteFrom && { matteFrom: request.matteFrom }),

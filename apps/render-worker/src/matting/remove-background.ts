@@ -79,6 +79,10 @@ export interface RemoveBackgroundRequest {
   // numbered as in the whole video (firstFrame is matteFrom + 1 unless given). With its times
   // (segmentTimes), the input is read from the keyframe before the segment instead of from the start.
   segment?: Pick<Segment, 'matteFrom' | 'from' | 'to'> & { times?: SegmentTimes | null };
+  // A plate pass (plate-pass.ts): the pipeline over one frame in `every` of the whole input, for the
+  // plates onPlate takes; nothing is encoded and no file is written. Frames keep their numbers in the
+  // whole video, and the settings counted in seconds go by the pass's own rate.
+  pass?: { every: number };
 }
 
 // Frames in flight: enough that the encoder rarely waits for a model run, few enough to stay small.
@@ -136,10 +140,12 @@ function behind(background: CompositeBackground, imagePath: string | undefined):
 // What the job delivers, and the same files as the encoder writes them.
 interface Outputs {
   files: MattedFile[];
-  encoded: MatteFiles;
+  // Null for a plate pass.
+  encoded: MatteFiles | null;
 }
 
-function outputsOf({ workDir, options, backgroundImagePath, segment }: RemoveBackgroundRequest): Outputs {
+function outputsOf({ workDir, options, backgroundImagePath, segment, pass }: RemoveBackgroundRequest): Outputs {
+  if (pass) return { files: [], encoded: null };
   const file = (stem: string, fileExtension: MattedFile['fileExtension'], role: MattedFile['role'], contentType: MattedFile['contentType']): MattedFile => ({
     path: join(workDir, `${stem}.${fileExtension}`),
     role,
@@ -186,6 +192,8 @@ class BackgroundRemoval {
   private readonly maxResultBytes: number;
   private readonly window: FrameWindow | undefined;
   private readonly firstFrame: number | undefined;
+  // A plate pass's step between the frames it sees; 1 otherwise.
+  private readonly every: number;
 
   constructor(
     private readonly request: RemoveBackgroundRequest,
@@ -199,6 +207,8 @@ class BackgroundRemoval {
     const { segment } = request;
     if (segment && !validSegment(segment)) throw new RangeError('a segment mattes whole frames from its warm-up to its end, at times in that order');
     if (segment && (request.fromMatte || request.keepMatteAt)) throw new Error('an export is not cut into segments, nor is a matte kept for one');
+    if (request.pass && (segment || request.fromMatte || request.keepMatteAt)) throw new Error('a plate pass goes over the whole input and encodes nothing');
+    this.every = request.pass?.every ?? 1;
     this.window = segment && { start: segment.matteFrom, warmup: segment.from - segment.matteFrom, end: segment.to, ...(segment.times && { times: segment.times }) };
     this.firstFrame = request.firstFrame ?? (segment && segment.matteFrom + 1);
   }
@@ -236,8 +246,10 @@ class BackgroundRemoval {
       ...(request.keepMatteAt && { keepMatteAt: request.keepMatteAt }),
       ...(request.fromMatte && { matteFrom: request.fromMatte }),
       ...(this.window && { window: this.window }),
+      ...(request.pass && { every: this.every }),
     });
     const { width, height } = plan.geometry;
+    const seenFps = plan.fps / this.every;
     if (request.fromMatte) {
       await this.encodeOnly(plan, probe);
       const durationSeconds = probe.durationSeconds ?? 0;
@@ -250,8 +262,8 @@ class BackgroundRemoval {
       matte: { ...DEFAULT_MATTE, refine: request.options.refine_foreground_edges },
       smoothing: DEFAULT_SMOOTHING,
       tracking: this.tracking && plan.side ? { settings: this.tracking, sideSize: plan.side, cropSegmenter: plan.cropSegmenter } : null,
-      hold: this.tracking ? { settings: DEFAULT_DROPOUT_HOLD, fps: plan.fps } : null,
-      stillObjects: this.tracking ? { settings: DEFAULT_STILL_OBJECTS, fps: plan.fps } : null,
+      hold: this.tracking ? { settings: DEFAULT_DROPOUT_HOLD, fps: seenFps } : null,
+      stillObjects: this.tracking ? { settings: DEFAULT_STILL_OBJECTS, fps: seenFps } : null,
       plate: this.tracking ? { ...DEFAULT_PLATE, ...request.plateSettings } : null,
       depth: this.request.depth ?? PIPELINE_DEPTH,
       ...(this.firstFrame !== undefined && { firstFrame: this.firstFrame }),
@@ -259,6 +271,7 @@ class BackgroundRemoval {
       ...(this.window && { warmupFrames: this.window.warmup }),
     });
     const matted = await this.stream(matter, plan, probe);
+    if (request.pass) return { files: [], durationSeconds: probe.durationSeconds ?? 0, frames: matted, frameRate: plan.frameRate, width, height };
     this.checkLength(((this.window?.start ?? 0) + matted) / plan.fps);
     if (this.window && matted !== this.window.end - this.window.start) throw new SegmentFramesError(matted, this.window.end - this.window.start);
     // A segment delivers its frames after the warm-up.
@@ -301,6 +314,7 @@ class BackgroundRemoval {
   private async encodeOnly(plan: MattingPlan, probe: MediaProbe): Promise<void> {
     const { request } = this;
     const { files, encoded } = this.outputs;
+    if (!encoded || !plan.encodeArgs) throw new Error('an export encodes');
     const zip = encoded.codec === 'png_sequence' ? new PngSequenceZip(files[0].path, this.maxResultBytes) : null;
     try {
       await this.runner.run({ file: this.ffmpegPath, args: plan.encodeArgs }, { timeoutMs: this.deadline.remainingMs(), signal: request.signal, stdout: zip?.frames });
@@ -319,26 +333,28 @@ class BackgroundRemoval {
     const { request } = this;
     const probedSeconds = probe.durationSeconds ?? 0;
     let index = 0;
-    const expectedFrames = this.window ? this.window.end - this.window.start : Math.max(1, plan.fps * Math.min(probedSeconds, request.maxSeconds));
+    const expectedFrames = this.window ? this.window.end - this.window.start : Math.max(1, (plan.fps * Math.min(probedSeconds, request.maxSeconds)) / this.every);
     const stage: FrameStage<PendingMatte> = {
       // The decoder's one output is the side frame when the model's frame is made from it.
       start: (frame, side) => (plan.smallFromSide ? matter.start(undefined, frame) : matter.start(frame, side)),
       finish: async (pending) => {
         const alpha = await matter.finish(pending);
-        const frame = (this.firstFrame ?? 1) + index;
+        const frame = (this.firstFrame ?? 1) + index * this.every;
         if (request.onPlate?.afterFrames.includes(frame)) {
           const snapshot = matter.plateSnapshot();
           if (snapshot) request.onPlate.take(frame, snapshot);
         }
-        request.onMatte?.(index++, alpha);
+        // Counted apart from the optional call: `onMatte?.(index++)` counts nothing when there is none.
+        request.onMatte?.(index, alpha);
+        index++;
         request.onProgress?.(index / expectedFrames);
         return alpha;
       },
     };
     const { files, encoded } = this.outputs;
-    const pngs = encoded.codec === 'png_sequence' && this.window ? new CappedFile(files[0].path, this.maxResultBytes) : null;
-    const zip = encoded.codec === 'png_sequence' && !pngs ? new PngSequenceZip(files[0].path, this.maxResultBytes) : null;
-    const zipAudio = encoded.codec === 'png_sequence' && probe.audio ? encoded.audioPath : null;
+    const pngs = encoded?.codec === 'png_sequence' && this.window ? new CappedFile(files[0].path, this.maxResultBytes) : null;
+    const zip = encoded?.codec === 'png_sequence' && !pngs ? new PngSequenceZip(files[0].path, this.maxResultBytes) : null;
+    const zipAudio = encoded?.codec === 'png_sequence' && probe.audio ? encoded.audioPath : null;
     try {
       const { frames, decoder } = await runFramePipeline({
         runner: this.runner,
@@ -365,7 +381,7 @@ class BackgroundRemoval {
       // A segment is checked against its plan instead (run).
       if (frames === 0 && !this.window) throw this.invalidFile('The video stream holds no pictures', 'undecodable_video', 'Decoding the video stream produced no frames');
       // A still the probe could not tell from a video (a container that does not say how long it is).
-      if (frames === 1 && !this.window) throw stillImage('Decoding the video stream produced a single frame');
+      if (frames === 1 && !this.window && !request.pass) throw stillImage('Decoding the video stream produced a single frame');
       await pngs?.written;
       if (zip) {
         await zip.finish(zipAudio);

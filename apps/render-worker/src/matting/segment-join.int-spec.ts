@@ -1,5 +1,5 @@
 /** @jest-environment ./test/onnx-test-environment.cjs */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VideoBackgroundRemovalOptions } from '@vj/contracts';
@@ -9,6 +9,8 @@ import { durationOf, ffmpeg, FFPROBE_PATH } from '../media/testing/media-tools';
 import { OnnxSegmenter } from './onnx-segmenter';
 import { preparePersonModels } from './person-model';
 import { removeBackground, SegmentFramesError, type MattedVideo, type RemoveBackgroundRequest } from './remove-background';
+import { DEFAULT_PLATE, type PlateSnapshot } from './background-plate';
+import { platePass } from './plate-pass';
 import { joinSegments } from './segment-join';
 import { segmentPlan, segmentTimes, type Segment } from './segment-plan';
 import { decodeGray, decodeRgb, decodeWebmAlpha, meanAbsoluteDifference, streamsOf, videoFrameTimes, zipEntries } from './testing/matte-tools';
@@ -191,5 +193,48 @@ describe('a long video matted in segments and joined', () => {
     expect(sequence.files).toEqual([expect.objectContaining({ role: 'frames', contentType: 'application/zip', fileExtension: 'zip' })]);
     const entries = await zipEntries(sequence.files[0]!.path);
     expect([...entries.keys()]).toEqual([...Array.from({ length: 75 }, (_, i) => `frames/${String(i).padStart(6, '0')}.png`), 'audio.wav']);
+  });
+});
+
+describe('the plate pass that carries the background plate across segments', () => {
+  it('goes over one frame in five, numbered as in the whole video, and encodes nothing', async () => {
+    const workDir = join(dir, 'pass-frames');
+    await mkdir(workDir);
+    const matted: number[] = [];
+    const taken: number[] = [];
+    const pass = await removeBackground(
+      request(
+        { output_codec: 'h264', refine_foreground_edges: true },
+        { workDir, pass: { every: 5 }, onMatte: (index) => matted.push(index), onPlate: { afterFrames: [1, 6, 7, 121], take: (frame) => taken.push(frame) } },
+      ),
+    );
+    expect(pass).toMatchObject({ files: [], frames: FRAMES / 5 });
+    expect(matted).toHaveLength(FRAMES / 5);
+    // Frame 7 is not one the pass sees.
+    expect(taken).toEqual([1, 6, 121]);
+    await expect(readdir(workDir)).resolves.toEqual([]);
+  });
+
+  it('hands each later segment the plate of the pass frames before it, trusted, and the segment mattes from it', async () => {
+    const options = { output_codec: 'h264', refine_foreground_edges: true } as const;
+    const starts = plan.map((segment) => segment.matteFrom);
+    const progress: number[] = [];
+    const plates = await platePass({ ...request(options), segmentStarts: starts, onProgress: (fraction) => progress.push(fraction) });
+    // Counted by the frames the pass sees, without an onMatte to count them (it once stayed at 0).
+    expect(progress).toHaveLength(FRAMES / 5);
+    expect(progress.at(-1)).toBeCloseTo(1, 5);
+    expect([...plates.keys()].sort((a, b) => a - b)).toEqual(starts.filter((start) => start > 0));
+    // What the pass trusts after one frame arrives trusted by a segment's own count, and it knows more
+    // of the picture than a pass whose plate learns as a whole run's does (each row every other frame,
+    // trusted after three).
+    const known = (plate: PlateSnapshot) => plate.seen.filter((count) => count >= DEFAULT_PLATE.knownAfter).length / plate.seen.length;
+    const asWhole = await platePass({ ...request(options), segmentStarts: starts, plate: { knownAfter: DEFAULT_PLATE.knownAfter, everyRow: false } });
+    for (const [start, plate] of plates) {
+      expect(plate.seen.every((count) => count === 0 || count >= DEFAULT_PLATE.knownAfter)).toBe(true);
+      expect(known(plate)).toBeGreaterThan(known(asWhole.get(start)!));
+    }
+    const segment = plan[1]!;
+    const matted = await removeBackground(request(options, { segment: { ...segment, times: segmentTimes(times, segment) }, plateSeed: plates.get(segment.matteFrom)! }));
+    expect(matted.frames).toBe(segment.to - segment.from);
   });
 });

@@ -89,7 +89,6 @@ async function cutFrames(video: VideoFile, from: number, to: number, fps: number
   return { ...video, name: `${video.name}-${from}`, path };
 }
 
-// Every `step`-th frame of the clip from the first, losslessly, at its rate divided by `step`.
 // The mean alpha change from frame n-1 to frame n, 0 to 1.
 function step(mattes: readonly Uint8Array[], n: number): number {
   const [a, b] = [mattes[n - 1]!, mattes[n]!];
@@ -158,7 +157,7 @@ async function main(): Promise<void> {
       const started = Date.now();
       const passKnown = option('pass-known', '');
       const passWorkDir = mkdtempSync(join(dir, 'pass-'));
-      const fromPass = await platePass({
+      await platePass({
         inputPath: clip.video.path,
         workDir: passWorkDir,
         options: { output_codec: 'h264', refine_foreground_edges: true },
@@ -168,9 +167,9 @@ async function main(): Promise<void> {
         segmentStarts: starts,
         every: passStep,
         plate: { ...PLATE_PASS.plate, ...(passKnown && { knownAfter: Number(passKnown) }), ...JSON.parse(option('pass-plate', '{}')) },
+        onPlate: (start, plate) => passPlates.set(start, plate),
       });
       rmSync(passWorkDir, { recursive: true, force: true });
-      fromPass.forEach((plate, start) => passPlates.set(start, plate));
       console.log(`plate pass over one frame in ${passStep}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
       // What each plate knows: the share of its pixels seen as background long enough to be trusted.
       const known = (plate: PlateSnapshot | undefined) => (plate ? `${((100 * plate.seen.filter((count) => count >= DEFAULT_PLATE.knownAfter).length) / plate.seen.length).toFixed(1)} %${plate.empty ? ' (empty)' : ''}` : 'none');

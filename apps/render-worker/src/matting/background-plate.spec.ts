@@ -66,7 +66,7 @@ describe('BackgroundPlate', () => {
     expect(knownRows(5)).toEqual(knownRows(1));
   });
 
-  it('learns every row on every frame with everyRow: a pass over a frame or two a second misses no row', () => {
+  it('learns every row on every frame with everyRow: a plate pass learns all of what one of its frames uncovers', () => {
     // One frame of the empty wall, trusted after one: both picture rows 2 and 3 are then known.
     const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, knownAfter: 1, everyRow: true });
     plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);

@@ -17,8 +17,9 @@ export interface PlateSettings {
   learnRate: number;
   // Frames a pixel must have shown the background before its plate is trusted.
   knownAfter: number;
-  // Every row learns on every frame, instead of each row on every other frame: for a pass over a few
-  // frames a second (decision 0100), where a row skipped is a second of the room unseen.
+  // Every row learns on every frame, instead of each row on every other frame: for a plate pass over a
+  // few frames a second (decision 0100), where background uncovered for one pass frame would otherwise
+  // be learned in half its rows.
   everyRow: boolean;
   // A grid pixel shows the background where the model's mask there, and within `learnMargin` grid
   // pixels around, is below `learnBelow`; or, for a faint answer (below one half: the matte shows

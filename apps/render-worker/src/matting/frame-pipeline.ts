@@ -5,7 +5,8 @@ import { ProcessFailedError, type CommandRunner, type RunResult } from '../media
 import { readFrames, writeFrame, writeFrames } from './frame-stream';
 
 // decoder | this process | encoder, for raw frames: each frame the decoder writes becomes one alpha
-// frame the encoder reads, and with `sideToEncoder` its side frame is handed on as the picture.
+// frame the encoder reads, and with `sideToEncoder` its side frame is handed on as the picture. A
+// plate pass runs without an encoder: each frame is finished and its alpha dropped.
 // Frames are handed through in order, `depth` at a time at most: start(n + depth - 1) runs before
 // finish(n), so a stage can overlap its own work on some frames (model runs on another thread) with
 // this thread's work on others. Back-pressure all the way: a slow encoder stalls

@@ -40,8 +40,7 @@ function planFor(stream: VideoStreamProbe, overrides: Partial<MattingRequest> = 
   return mattingPlan(probeOf(stream, withSound), stream, request(overrides));
 }
 
-// The value after each occurrence of `flag`, in order.
-// A plate pass's plan has no encoder: its arguments are null.
+// The value after each occurrence of `flag`, in order (none in a plate pass's absent encoder arguments).
 function valuesOf(args: string[] | null, flag: string): string[] {
   return (args ?? []).flatMap((arg, i, all) => (arg === flag ? [all[i + 1]] : []));
 }
@@ -162,5 +161,11 @@ describe('mattingPlan', () => {
   it("maps the input's sound only when the probe found some", () => {
     expect(valuesOf(planFor(video()).encodeArgs, '-map')).toContain('0:a:0');
     expect(valuesOf(planFor(video(), {}, false).encodeArgs, '-map')).not.toContain('0:a:0');
+  });
+
+  it('plans a plate pass: one frame in `every` decoded, and no encoder', () => {
+    const plan = planFor(video(), { files: null, every: 5 });
+    expect(plan.encodeArgs).toBeNull();
+    expect(valuesOf(plan.decodeArgs, '-filter_complex')[0]).toContain('select=not(mod(n\\,5))');
   });
 });

@@ -5,7 +5,8 @@ import type { PlateSnapshot } from './background-plate';
 // A plate snapshot as bytes, for the bucket between the worker that runs the plate pass and the ones
 // that run the segments (decision 0100). The planes keep their exact values, so a segment begins from
 // what the pass learned to the bit. Layout, deflated: MAGIC, then each plane of PLANES as its length
-// in elements (u32 LE) and its bytes, then `empty` as one byte.
+// in elements (u32 LE) and its bytes as the host holds them (little-endian on every platform the worker
+// ships for), then `empty` as one byte.
 
 const MAGIC = Buffer.from('VJPLATE1');
 const PLANES = ['luma', 'chromaU', 'chromaV', 'referenceLuma', 'seen', 'near', 'previousEntering'] as const;
@@ -47,7 +48,7 @@ export async function decodePlateSnapshot(file: Buffer, maxBytes: number): Promi
     const byteLength = length * (FLOAT_PLANES.has(plane) ? 4 : 1);
     at += 4;
     if (at + byteLength > bytes.length) throw new PlateSnapshotFileError(`cut short in ${plane}`);
-    // Copied: the planes must own aligned memory of their own.
+    // Copied: each plane owns its memory, so the inflated whole is freed once read.
     const copy = bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + byteLength);
     planes[plane] = FLOAT_PLANES.has(plane) ? new Float32Array(copy) : new Uint8Array(copy);
     at += byteLength;

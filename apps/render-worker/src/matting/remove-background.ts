@@ -80,8 +80,9 @@ export interface RemoveBackgroundRequest {
   // (segmentTimes), the input is read from the keyframe before the segment instead of from the start.
   segment?: Pick<Segment, 'matteFrom' | 'from' | 'to'> & { times?: SegmentTimes | null };
   // A plate pass (plate-pass.ts): the pipeline over one frame in `every` of the whole input, for the
-  // plates onPlate takes; nothing is encoded and no file is written. Frames keep their numbers in the
-  // whole video, and the settings counted in seconds go by the pass's own rate.
+  // plates onPlate takes; nothing is encoded and no file is written. onPlate's frames are numbered as
+  // in the whole video (onMatte's index counts the pass's own), and the settings counted in seconds go
+  // by the pass's own rate.
   pass?: { every: number };
 }
 
@@ -333,7 +334,7 @@ class BackgroundRemoval {
     const { request } = this;
     const probedSeconds = probe.durationSeconds ?? 0;
     let index = 0;
-    const expectedFrames = this.window ? this.window.end - this.window.start : Math.max(1, (plan.fps * Math.min(probedSeconds, request.maxSeconds)) / this.every);
+    const expectedFrames = this.window ? this.window.end - this.window.start : Math.max(1, Math.ceil((plan.fps * Math.min(probedSeconds, request.maxSeconds)) / this.every));
     const stage: FrameStage<PendingMatte> = {
       // The decoder's one output is the side frame when the model's frame is made from it.
       start: (frame, side) => (plan.smallFromSide ? matter.start(undefined, frame) : matter.start(frame, side)),

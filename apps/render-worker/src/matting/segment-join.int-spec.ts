@@ -10,7 +10,7 @@ import { OnnxSegmenter } from './onnx-segmenter';
 import { preparePersonModels } from './person-model';
 import { removeBackground, SegmentFramesError, type MattedVideo, type RemoveBackgroundRequest } from './remove-background';
 import { DEFAULT_PLATE, type PlateSnapshot } from './background-plate';
-import { platePass } from './plate-pass';
+import { PlatePassError, platePass } from './plate-pass';
 import { joinSegments } from './segment-join';
 import { segmentPlan, segmentTimes, type Segment } from './segment-plan';
 import { decodeGray, decodeRgb, decodeWebmAlpha, meanAbsoluteDifference, streamsOf, videoFrameTimes, zipEntries } from './testing/matte-tools';
@@ -219,16 +219,28 @@ describe('the plate pass that carries the background plate across segments', () 
     const options = { output_codec: 'h264', refine_foreground_edges: true } as const;
     const starts = plan.map((segment) => segment.matteFrom);
     const progress: number[] = [];
-    const plates = await platePass({ ...request(options), segmentStarts: starts, onProgress: (fraction) => progress.push(fraction) });
+    const handed: number[] = [];
+    const plates = new Map<number, PlateSnapshot>();
+    await platePass({
+      ...request(options),
+      segmentStarts: starts,
+      onProgress: (fraction) => progress.push(fraction),
+      // Each plate as the pass goes past its segment's start, before the pass ends.
+      onPlate: (start, plate) => {
+        handed.push(start, progress.length);
+        plates.set(start, plate);
+      },
+    });
+    expect(handed).toEqual([15, 2, 55, 10]);
     // Counted by the frames the pass sees, without an onMatte to count them (it once stayed at 0).
     expect(progress).toHaveLength(FRAMES / 5);
     expect(progress.at(-1)).toBeCloseTo(1, 5);
-    expect([...plates.keys()].sort((a, b) => a - b)).toEqual(starts.filter((start) => start > 0));
     // What the pass trusts after one frame arrives trusted by a segment's own count, and it knows more
     // of the picture than a pass whose plate learns as a whole run's does (each row every other frame,
     // trusted after three).
     const known = (plate: PlateSnapshot) => plate.seen.filter((count) => count >= DEFAULT_PLATE.knownAfter).length / plate.seen.length;
-    const asWhole = await platePass({ ...request(options), segmentStarts: starts, plate: { knownAfter: DEFAULT_PLATE.knownAfter, everyRow: false } });
+    const asWhole = new Map<number, PlateSnapshot>();
+    await platePass({ ...request(options), segmentStarts: starts, plate: { knownAfter: DEFAULT_PLATE.knownAfter, everyRow: false }, onPlate: (start, plate) => asWhole.set(start, plate) });
     for (const [start, plate] of plates) {
       expect(plate.seen.every((count) => count === 0 || count >= DEFAULT_PLATE.knownAfter)).toBe(true);
       expect(known(plate)).toBeGreaterThan(known(asWhole.get(start)!));
@@ -236,5 +248,11 @@ describe('the plate pass that carries the background plate across segments', () 
     const segment = plan[1]!;
     const matted = await removeBackground(request(options, { segment: { ...segment, times: segmentTimes(times, segment) }, plateSeed: plates.get(segment.matteFrom)! }));
     expect(matted.frames).toBe(segment.to - segment.from);
+  });
+
+  it('fails as ours when the video ends before a segment the pass was to hand a plate', async () => {
+    const failure = await platePass({ ...request({ output_codec: 'h264', refine_foreground_edges: false }), segmentStarts: [0, 200], onPlate: () => undefined }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PlatePassError);
+    expect(failure).toMatchObject({ missing: [200] });
   });
 });

@@ -56,6 +56,12 @@ describe('the AsyncAPI document', () => {
       ['JobCompletedEventV1', STORED_V1_PAYLOADS.eventCompleted],
       ['JobFailedEventV1', STORED_V1_PAYLOADS.eventFailed],
       ['JobCancelledEventV1', STORED_V1_PAYLOADS.eventCancelled],
+      ['JobPlannedReportV1', STORED_V1_PAYLOADS.reportPlanned],
+      ['PlateStoredReportV1', STORED_V1_PAYLOADS.reportPlateStored],
+      ['SegmentDoneReportV1', STORED_V1_PAYLOADS.reportSegmentDone],
+      ['PlatePassWorkV1', STORED_V1_PAYLOADS.workPass],
+      ['SegmentWorkV1', STORED_V1_PAYLOADS.workSegment],
+      ['SegmentJoinWorkV1', STORED_V1_PAYLOADS.workJoin],
     ];
     for (const [type, payload] of fixtures) expect({ type, errors: check(type, payload) }).toEqual({ type, errors: [] });
     expect(check('JobCancelledEventV1', { ...STORED_V1_PAYLOADS.eventCancelled, extra: 1 })).not.toEqual([]);

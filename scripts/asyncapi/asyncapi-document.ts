@@ -5,13 +5,16 @@ import {
   JOB_EVENT_KINDS,
   JOB_REPORT_KINDS,
   JOB_TYPES,
+  PIECED_JOB_TYPE,
   STREAMS,
+  WORK_PIECES,
   subjects,
   type BillingEventKind,
   type JobEventKind,
   type JobReportKind,
   type JobType,
   type StreamName,
+  type WorkPiece,
 } from '@vj/contracts';
 import { createGenerator } from 'ts-json-schema-generator';
 
@@ -24,7 +27,16 @@ export const RENDER_ASYNCAPI_COMMAND = 'node scripts/run-ts.cjs scripts/render-a
 
 // Each subject kind's payload type (records over the kinds: a new kind without its type does not compile).
 const WORK_TYPES: Record<JobType, string> = { 'clean-audio-video': 'CleanAudioVideoWorkV1', 'video-background-removal': 'VideoBackgroundRemovalWorkV1' };
-const REPORT_TYPES: Record<JobReportKind, string> = { started: 'JobStartedReportV1', retrying: 'JobRetryingReportV1', succeeded: 'JobSucceededReportV1', failed: 'JobFailedReportV1' };
+const REPORT_TYPES: Record<JobReportKind, string> = {
+  started: 'JobStartedReportV1',
+  retrying: 'JobRetryingReportV1',
+  succeeded: 'JobSucceededReportV1',
+  failed: 'JobFailedReportV1',
+  planned: 'JobPlannedReportV1',
+  plate_stored: 'PlateStoredReportV1',
+  segment_done: 'SegmentDoneReportV1',
+};
+const WORK_PIECE_TYPES: Record<WorkPiece, string> = { pass: 'PlatePassWorkV1', segment: 'SegmentWorkV1', join: 'SegmentJoinWorkV1' };
 const JOB_EVENT_TYPES: Record<JobEventKind, string> = {
   created: 'JobCreatedEventV1',
   started: 'JobStartedEventV1',
@@ -47,7 +59,7 @@ interface StreamFacts {
 }
 
 const STREAM_FACTS: Record<StreamName, StreamFacts> = {
-  [STREAMS.work]: { retention: 'work queue: removed once a render worker acknowledges it', dedup: 'Nats-Msg-Id = job_id', producer: 'jobs (outbox, when billing funded the job)', consumers: 'render workers (durable render-worker)' },
+  [STREAMS.work]: { retention: 'work queue: removed once a render worker acknowledges it', dedup: 'Nats-Msg-Id = job_id, or <job_id>.<piece>.<index>.<send> for a piece of a long job', producer: 'jobs (outbox, when billing funded the job, and a long job\'s pieces as they become ready)', consumers: 'render workers (durable render-worker)' },
   [STREAMS.reports]: { retention: 'work queue: removed once the jobs service acknowledges it', dedup: 'Nats-Msg-Id = <job_id>:<kind>:<attempt>', producer: 'render workers', consumers: 'jobs (durable jobs-reports)' },
   [STREAMS.jobEvents]: { retention: 'limits: kept 7 days', dedup: 'Nats-Msg-Id = <job_id>.<kind> (a job has at most one event of each kind); event_id is unique', producer: 'jobs (outbox)', consumers: 'billing (billing-job-events), job-counts (example), any internal service with its own durable consumer' },
   [STREAMS.billingEvents]: { retention: 'limits: kept 7 days', dedup: 'Nats-Msg-Id = <job_id>.<kind>; event_id is unique', producer: 'billing (outbox)', consumers: 'jobs (jobs-billing-events)' },
@@ -106,6 +118,7 @@ interface ChannelSpec {
 function channels(): ChannelSpec[] {
   return [
     ...JOB_TYPES.map((type) => ({ id: `work.${type}`, address: subjects.work(type), stream: STREAMS.work, payload: WORK_TYPES[type], title: `${type} work, for a render worker` })),
+    ...WORK_PIECES.map((piece) => ({ id: `work.${PIECED_JOB_TYPE}.${piece}`, address: subjects.workPiece(piece), stream: STREAMS.work, payload: WORK_PIECE_TYPES[piece], title: `a long ${PIECED_JOB_TYPE}'s ${piece}, for a render worker` })),
     ...JOB_REPORT_KINDS.map((kind) => ({ id: `reports.${kind}`, address: subjects.report(kind), stream: STREAMS.reports, payload: REPORT_TYPES[kind], title: `a render worker's ${kind} report` })),
     ...JOB_EVENT_KINDS.map((kind) => ({ id: `job-events.${kind}`, address: subjects.jobEvent(kind), stream: STREAMS.jobEvents, payload: JOB_EVENT_TYPES[kind], title: `job ${kind}` })),
     ...BILLING_EVENT_KINDS.map((kind) => ({ id: `billing-events.${kind}`, address: subjects.billingEvent(kind), stream: STREAMS.billingEvents, payload: BILLING_EVENT_TYPES[kind], title: `billing ${kind}` })),

@@ -20,4 +20,10 @@ export type {
   JobStartedReportV1,
   JobSucceededReportV1,
   JobUpdateV1,
+  JobPlannedReportV1,
+  PlateStoredReportV1,
+  SegmentDoneReportV1,
+  PlatePassWorkV1,
+  SegmentWorkV1,
+  SegmentJoinWorkV1,
 } from '@vj/contracts';

@@ -1,5 +1,4 @@
 import {
-  JOB_TYPES,
   BILLING_EVENT_KINDS,
   BILLING_RPC_METHODS,
   CONSUMERS,
@@ -109,7 +108,7 @@ export const SERVICE_MESSAGING: Record<NatsUser, ServiceMessaging> = {
   jobs: {
     ensuresStreams: ALL_STREAMS,
     // The outbox relay: work for the render workers, the job lifecycle events and each job's state updates.
-    streamPublishes: [...JOB_TYPES.map((type) => subjects.work(type)), ...JOB_EVENT_KINDS.map((kind) => subjects.jobEvent(kind)), subjects.jobUpdateAll()],
+    streamPublishes: [...subjects.workEvery(), ...JOB_EVENT_KINDS.map((kind) => subjects.jobEvent(kind)), subjects.jobUpdateAll()],
     consumers: [
       { stream: STREAMS.reports, durable: CONSUMERS.jobsReports, advisoryDeadLetters: true },
       { stream: STREAMS.billingEvents, durable: CONSUMERS.jobsBillingEvents, advisoryDeadLetters: true },

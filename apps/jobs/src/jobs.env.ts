@@ -17,6 +17,11 @@ export const jobsEnv = defineEnv({
   }),
   JOB_TIMEOUT_GRACE_SECONDS: env.int({ doc: 'extra time before the sweeper fails a job past its deadline with timeout (a live worker reports its own timeout first)', default: 120, min: 0 }),
   SWEEP_INTERVAL_SECONDS: env.int({ doc: 'how often stale jobs and expired idempotency keys are swept', default: 30, min: 1 }),
+  SEGMENTS_IN_FLIGHT_PER_ACCOUNT: env.int({
+    doc: 'pieces of one account\'s long background removals (plate pass, segments, join) sent to the render workers and not yet done, at most; the rest wait in the jobs service, so one account\'s long videos leave the work stream to the others\' jobs (decision 0101)',
+    default: 4,
+    min: 1,
+  }),
   OUTBOX_POLL_MS: env.int({ doc: 'outbox relay poll interval; commits also nudge it', default: 200, min: 10 }),
 });
 

@@ -10,6 +10,7 @@ export * from './messaging/billing-payloads';
 export * from './messaging/catalogue';
 export * from './messaging/names';
 export * from './messaging/payloads';
+export * from './messaging/piece-payloads';
 export * from './messaging/asyncapi-file';
 export * from './job/job-object.renderer';
 export * from './webhooks/webhook-types';

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { ADVISORY_LOCKS, ifAdvisoryLockFree, isDatabaseOutage } from '@vj/database';
 import { JetStreamConsumers, JetStreamConsumersLifecycle, JetStreamPublisher, NATS_CONNECTION } from '@vj/messaging';
 import { OutboxRelay, OutboxRelayLifecycle } from '@vj/outbox';
@@ -10,6 +10,8 @@ import { BILLING_EVENTS_CONSUMER } from '../billing-events/billing-events-consum
 import { JOBS_SCHEMA } from '../database/jobs-schema';
 import { JobsService } from '../jobs/jobs.service';
 import { TypeormJobStore } from '../jobs/typeorm-job-store';
+import { PiecesService } from '../pieces/pieces.service';
+import { TypeormPieceStore } from '../pieces/typeorm-piece-store';
 import type { JobsConfig } from '../jobs.env';
 import { countingJobEvents } from '../metrics/job-event-metrics';
 import { reportDeadLetterHandlers, reportHandlers } from '../reports/report-handlers';
@@ -29,6 +31,8 @@ export interface JobsModuleDeps {
   // Initialized and migrated.
   dataSource: DataSource;
 }
+
+const piecesLogger = new Logger('Pieces');
 
 // One instance sweeps at a time; the others skip their turn.
 function lockOf(dataSource: DataSource, key: number): SweepLock {
@@ -54,10 +58,21 @@ export class JobsModule {
           inject: [JOBS_CONFIG, NATS_CONNECTION, DataSource],
         },
         {
-          provide: JobsService,
+          provide: PiecesService,
           useFactory: (settings: JobsConfig, database: DataSource, relay: OutboxRelay) =>
-            new JobsService(new TypeormJobStore(database), { queueTimeoutSeconds: settings.JOB_QUEUE_TIMEOUT_SECONDS, onOutboxWritten: () => relay.nudge() }),
+            new PiecesService(new TypeormPieceStore(database, { inFlightPerAccount: settings.SEGMENTS_IN_FLIGHT_PER_ACCOUNT }), { onOutboxWritten: () => relay.nudge() }),
           inject: [JOBS_CONFIG, DataSource, OutboxRelay],
+        },
+        {
+          provide: JobsService,
+          useFactory: (settings: JobsConfig, database: DataSource, relay: OutboxRelay, pieces: PiecesService) =>
+            new JobsService(new TypeormJobStore(database), {
+              queueTimeoutSeconds: settings.JOB_QUEUE_TIMEOUT_SECONDS,
+              onOutboxWritten: () => relay.nudge(),
+              // The job's end is committed whatever this does: the stale-job sweeper sends what it left.
+              onPiecedJobEnded: (jobId) => pieces.jobEnded(jobId).catch((error: unknown) => piecesLogger.warn(`pieces of ended job ${jobId} left to the sweeper: ${String(error)}`)),
+            }),
+          inject: [JOBS_CONFIG, DataSource, OutboxRelay, PiecesService],
         },
         { provide: ObjectStorage, useFactory: (settings: JobsConfig) => new ObjectStorage(storageConfig(settings)), inject: [JOBS_CONFIG] },
         { provide: RetentionStore, useFactory: (database: DataSource) => new RetentionStore(database), inject: [DataSource] },
@@ -87,29 +102,30 @@ export class JobsModule {
         },
         {
           provide: StaleJobSweeper,
-          useFactory: (settings: JobsConfig, database: DataSource, jobs: JobsService) =>
+          useFactory: (settings: JobsConfig, database: DataSource, jobs: JobsService, pieces: PiecesService) =>
             new StaleJobSweeper(
               jobs,
+              pieces,
               { intervalMs: settings.SWEEP_INTERVAL_SECONDS * 1_000, graceMs: settings.JOB_TIMEOUT_GRACE_SECONDS * 1_000 },
               lockOf(database, ADVISORY_LOCKS.staleJobSweep),
             ),
-          inject: [JOBS_CONFIG, DataSource, JobsService],
+          inject: [JOBS_CONFIG, DataSource, JobsService, PiecesService],
         },
         {
           provide: JetStreamConsumersLifecycle,
           // Both durable consumers are read by one runtime, each subject by its handler.
-          useFactory: (connection: NatsConnection, jobs: JobsService) =>
+          useFactory: (connection: NatsConnection, jobs: JobsService, pieces: PiecesService) =>
             new JetStreamConsumersLifecycle(
               new JetStreamConsumers({
                 connection,
                 consumers: [REPORTS_CONSUMER, BILLING_EVENTS_CONSUMER],
                 deadLetterWatches: [RENDER_WORKER_DEAD_LETTERS],
-                handlers: { ...reportHandlers(jobs), ...billingEventHandlers(jobs) },
+                handlers: { ...reportHandlers(jobs, pieces), ...billingEventHandlers(jobs) },
                 deadLetterHandlers: { ...reportDeadLetterHandlers(jobs), ...billingEventDeadLetters },
                 isOutage: isDatabaseOutage,
               }),
             ),
-          inject: [NATS_CONNECTION, JobsService],
+          inject: [NATS_CONNECTION, JobsService, PiecesService],
         },
       ],
     };

@@ -11,9 +11,11 @@ import { FailedAttempts1732700000000 } from './migrations/1732700000000-failed-a
 import { OutboxClaims1732800000000 } from './migrations/1732800000000-outbox-claims';
 import { JobsOutboxContext1732900000000 } from './migrations/1732900000000-outbox-context';
 import { CreateJobFunction1733000000000 } from './migrations/1733000000000-create-job-function';
+import { JobPieces1733100000000 } from './migrations/1733100000000-job-pieces';
+import { JobPieceEntity } from './job-piece.entity';
 import { outboxEntity } from '@vj/outbox';
 
-export const JOBS_ENTITIES = [JobEntity, IdempotencyKeyEntity, outboxEntity(JOBS_SCHEMA)];
+export const JOBS_ENTITIES = [JobEntity, IdempotencyKeyEntity, JobPieceEntity, outboxEntity(JOBS_SCHEMA)];
 
 // Migrations only: the schema changes through reviewed migrations, never through synchronize.
 export function createJobsDataSource(databaseUrl: string): DataSource {
@@ -22,7 +24,7 @@ export function createJobsDataSource(databaseUrl: string): DataSource {
     url: databaseUrl,
     schema: JOBS_SCHEMA,
     entities: JOBS_ENTITIES,
-    migrations: [CreateJobs1732300000000, JobFunding1732400000000, ProcessingCap1732500000000, Retention1732600000000, FailedAttempts1732700000000, OutboxClaims1732800000000, JobsOutboxContext1732900000000, CreateJobFunction1733000000000],
+    migrations: [CreateJobs1732300000000, JobFunding1732400000000, ProcessingCap1732500000000, Retention1732600000000, FailedAttempts1732700000000, OutboxClaims1732800000000, JobsOutboxContext1732900000000, CreateJobFunction1733000000000, JobPieces1733100000000],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

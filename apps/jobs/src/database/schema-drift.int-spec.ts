@@ -8,7 +8,7 @@ describe('jobs schema', () => {
     const url = await createDatabase(process.env.TEST_DATABASE_ADMIN_URL!, 'jobs_schema_drift');
     const dataSource = await createJobsDataSource(url).initialize();
     try {
-      expect(await runJobsMigrations(dataSource)).toEqual(['CreateJobs1732300000000', 'JobFunding1732400000000', 'ProcessingCap1732500000000', 'Retention1732600000000', 'FailedAttempts1732700000000', 'OutboxClaims1732800000000', 'JobsOutboxContext1732900000000', 'CreateJobFunction1733000000000']);
+      expect(await runJobsMigrations(dataSource)).toEqual(['CreateJobs1732300000000', 'JobFunding1732400000000', 'ProcessingCap1732500000000', 'Retention1732600000000', 'FailedAttempts1732700000000', 'OutboxClaims1732800000000', 'JobsOutboxContext1732900000000', 'CreateJobFunction1733000000000', 'JobPieces1733100000000']);
       const pending = await dataSource.driver.createSchemaBuilder().log();
       expect(pending.upQueries.map((q) => q.query)).toEqual([]);
       expect(await runJobsMigrations(dataSource)).toEqual([]);
@@ -30,7 +30,7 @@ describe('jobs schema', () => {
          VALUES ($1, $2, 'clean-audio-video', 'PROCESSING', '{}', '{}', '2025-01-01T00:00:00.123Z', now(), now())`,
         [jobId, randomUUID()],
       );
-      expect(await runJobsMigrations(dataSource)).toEqual(['JobFunding1732400000000', 'ProcessingCap1732500000000', 'Retention1732600000000', 'FailedAttempts1732700000000', 'OutboxClaims1732800000000', 'JobsOutboxContext1732900000000', 'CreateJobFunction1733000000000']);
+      expect(await runJobsMigrations(dataSource)).toEqual(['JobFunding1732400000000', 'ProcessingCap1732500000000', 'Retention1732600000000', 'FailedAttempts1732700000000', 'OutboxClaims1732800000000', 'JobsOutboxContext1732900000000', 'CreateJobFunction1733000000000', 'JobPieces1733100000000']);
       const [row] = await dataSource.query('SELECT funded_at, estimate FROM jobs.job WHERE job_id = $1', [jobId]);
       expect(row).toEqual({ funded_at: new Date('2025-01-01T00:00:00.123Z'), estimate: null });
     } finally {

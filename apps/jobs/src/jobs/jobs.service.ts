@@ -2,6 +2,7 @@ import {
   isFinalJobStatus,
   isJobType,
   isWebhookUrl,
+  PIECED_JOB_TYPE,
   type DeleteJobRequestV1,
   type CancelAccountJobsReplyV1,
   type CancelAccountJobsRequestV1,
@@ -34,6 +35,9 @@ export interface JobsServiceOptions {
   now?: () => Date;
   // Called after a commit that wrote outbox rows (the relay publishes them without waiting for its poll).
   onOutboxWritten?: () => void;
+  // Called after a long background removal ended, so its account's next pieces go (decision 0101); it
+  // never throws: what it leaves undone, a sweep does.
+  onPiecedJobEnded?: (jobId: string) => Promise<unknown>;
 }
 
 export type CommandOutcome = 'applied' | 'ignored';
@@ -154,10 +158,11 @@ export class JobsService {
       const next = transition(job, { kind: 'cancel' });
       if (next.outcome !== 'applied') throw new RpcError('conflict', next.reason);
       const updated = this.apply(job, next.change);
-      return { value: toJobRecord(updated), write: { job: updated, outbox: messagesOf(next, updated) } };
+      return { value: updated, write: { job: updated, outbox: messagesOf(next, updated) } };
     });
     this.options.onOutboxWritten?.();
-    return record;
+    await this.ended(record);
+    return toJobRecord(record);
   }
 
   // DELETE /v1/{type}/{job_id} (decision 0024): a final job is marked deleted, for good; the caller then
@@ -191,15 +196,21 @@ export class JobsService {
   // Reports, billing events, dead letters and the sweeper: an unknown job or one the command no longer
   // applies to is "ignored", never an error.
   async applyCommand(jobId: string, command: JobCommand): Promise<CommandOutcome> {
-    const outcome = await this.store.updateJob<CommandOutcome>(jobId, (job) => {
-      if (!job) return { value: 'ignored' };
+    const applied = await this.store.updateJob<Job | null>(jobId, (job) => {
+      if (!job) return { value: null };
       const next = transition(job, command);
-      if (next.outcome !== 'applied') return { value: 'ignored' };
+      if (next.outcome !== 'applied') return { value: null };
       const updated = this.apply(job, next.change);
-      return { value: 'applied', write: { job: updated, outbox: messagesOf(next, updated) } };
+      return { value: updated, write: { job: updated, outbox: messagesOf(next, updated) } };
     });
-    if (outcome === 'applied') this.options.onOutboxWritten?.();
-    return outcome;
+    if (!applied) return 'ignored';
+    this.options.onOutboxWritten?.();
+    await this.ended(applied);
+    return 'applied';
+  }
+
+  private async ended(job: Job): Promise<void> {
+    if (job.job_type === PIECED_JOB_TYPE && isFinalJobStatus(job.status)) await this.options.onPiecedJobEnded?.(job.job_id);
   }
 
   failJob(jobId: string, error: JobError): Promise<CommandOutcome> {

@@ -1,13 +1,26 @@
 import { Logger } from '@nestjs/common';
-import { CONSUMERS, subjects, type JobFailedReportV1, type JobRetryingReportV1, type JobStartedReportV1, type JobSucceededReportV1, type JobWorkRequestedV1 } from '@vj/contracts';
+import {
+  CONSUMERS,
+  subjects,
+  type JobFailedReportV1,
+  type JobPlannedReportV1,
+  type JobRetryingReportV1,
+  type JobStartedReportV1,
+  type JobSucceededReportV1,
+  type JobWorkRequestedV1,
+  type PlateStoredReportV1,
+  type SegmentDoneReportV1,
+} from '@vj/contracts';
 import type { DeadLetter, DeadLetterHandlers, HandlerTable } from '@vj/messaging';
 import { workerDeadline } from '../domain/job-deadline';
 import type { JobsService } from '../jobs/jobs.service';
+import { planProblem } from '../pieces/job-piece';
+import type { PiecesService } from '../pieces/pieces.service';
 
 const logger = new Logger('Reports');
 
 // Worker reports move the job; duplicates and late reports for final jobs are acked and ignored.
-export function reportHandlers(jobs: JobsService): HandlerTable {
+export function reportHandlers(jobs: JobsService, pieces: PiecesService): HandlerTable {
   return {
     [subjects.report('started')]: async (payload) => {
       const report = payload as JobStartedReportV1;
@@ -26,6 +39,21 @@ export function reportHandlers(jobs: JobsService): HandlerTable {
     [subjects.report('failed')]: async (payload) => {
       const report = payload as JobFailedReportV1;
       await jobs.applyCommand(report.job_id, { kind: 'fail', error: report.error });
+    },
+    // A long background removal's pieces (decision 0101).
+    [subjects.report('planned')]: async (payload) => {
+      const report = payload as JobPlannedReportV1;
+      const problem = planProblem(report);
+      // A plan that cannot run is a fault of ours no retry mends: the job fails rather than wait for
+      // a piece that never comes.
+      if (problem) await jobs.failJob(report.job_id, { code: 'generation_failed', message: `the video could not be planned in segments: ${problem}` });
+      else await pieces.planned(report);
+    },
+    [subjects.report('plate_stored')]: async (payload) => {
+      await pieces.plateStored(payload as PlateStoredReportV1);
+    },
+    [subjects.report('segment_done')]: async (payload) => {
+      await pieces.segmentDone(payload as SegmentDoneReportV1);
     },
   };
 }

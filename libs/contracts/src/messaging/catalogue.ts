@@ -1,6 +1,7 @@
 import type { JobType } from '../job/job-type';
 import type { PriceListRequestV1, PriceListV1 } from '../pricing/price-list';
-import type { BillingEventKind, BillingRpcMethod, JobEventKind, JobReportKind, JobsRpcMethod, MediaRpcMethod } from './names';
+import type { BillingEventKind, BillingRpcMethod, JobEventKind, JobReportKind, JobsRpcMethod, MediaRpcMethod, WorkPiece } from './names';
+import type { JobPlannedReportV1, PlateStoredReportV1, PlatePassWorkV1, SegmentDoneReportV1, SegmentJoinWorkV1, SegmentWorkV1 } from './piece-payloads';
 import type {
   BalanceRequestV1,
   BalanceV1,
@@ -55,6 +56,15 @@ export interface ReportPayloads extends Record<JobReportKind, unknown> {
   retrying: JobRetryingReportV1;
   succeeded: JobSucceededReportV1;
   failed: JobFailedReportV1;
+  planned: JobPlannedReportV1;
+  plate_stored: PlateStoredReportV1;
+  segment_done: SegmentDoneReportV1;
+}
+
+export interface WorkPiecePayloads extends Record<WorkPiece, unknown> {
+  pass: PlatePassWorkV1;
+  segment: SegmentWorkV1;
+  join: SegmentJoinWorkV1;
 }
 
 export interface JobEventPayloads extends Record<JobEventKind, unknown> {

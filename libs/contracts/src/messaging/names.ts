@@ -1,4 +1,4 @@
-import type { JobType } from '../job/job-type';
+import { JOB_TYPES, type JobType } from '../job/job-type';
 
 // The one name resolver: every NATS subject, stream and durable consumer name is built here.
 // Nobody concatenates subject strings anywhere else.
@@ -38,8 +38,15 @@ export const JOB_EVENT_KINDS = ['created', 'started', 'completed', 'failed', 'ca
 export type JobEventKind = (typeof JOB_EVENT_KINDS)[number];
 
 // retrying: an attempt failed for a reason of ours and the work goes back to the queue.
-export const JOB_REPORT_KINDS = ['started', 'retrying', 'succeeded', 'failed'] as const;
+// planned, plate_stored, segment_done: a long background removal's pieces (decision 0101).
+export const JOB_REPORT_KINDS = ['started', 'retrying', 'succeeded', 'failed', 'planned', 'plate_stored', 'segment_done'] as const;
 export type JobReportKind = (typeof JOB_REPORT_KINDS)[number];
+
+// The pieces a long background removal is run as on many workers, after the job's own work message
+// planned it (decision 0101): one plate pass, the segments, and the join.
+export const WORK_PIECES = ['pass', 'segment', 'join'] as const;
+export type WorkPiece = (typeof WORK_PIECES)[number];
+export const PIECED_JOB_TYPE = 'video-background-removal' satisfies JobType;
 
 // Where a job's work is, in the order a worker goes through them.
 export const PROGRESS_STAGES = ['fetching', 'probing', 'processing', 'uploading'] as const;
@@ -79,6 +86,9 @@ export type ServiceName = (typeof SERVICES)[number];
 
 export const subjects = {
   work: (type: JobType) => `vj.work.v1.${type}`,
+  workPiece: (piece: WorkPiece) => `vj.work.v1.${PIECED_JOB_TYPE}.${piece}`,
+  // Every subject a work message is published on: each job type's, then the pieces'.
+  workEvery: (): string[] => [...JOB_TYPES.map((type) => subjects.work(type)), ...WORK_PIECES.map((piece) => subjects.workPiece(piece))],
   workAll: () => 'vj.work.v1.>',
   report: (kind: JobReportKind) => `vj.reports.job.v1.${kind}`,
   reportAll: () => 'vj.reports.job.v1.>',

@@ -11,7 +11,7 @@ import type { JobEventKind, ProgressStage } from './names';
 // Every message that crosses a process boundary, one versioned type each. Additive changes keep the
 // version; anything else is a new ...V2 type on a new subject.
 
-interface JobMessageBaseV1 {
+export interface JobMessageBaseV1 {
   version: 1;
   job_id: string;
   account_id: string;

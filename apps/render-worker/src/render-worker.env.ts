@@ -67,6 +67,13 @@ export const renderWorkerEnv = defineEnv({
     default: DEFAULT_MAX_RESULT_BYTES,
     min: 1024 ** 2,
   }),
+  BACKGROUND_REMOVAL_SEGMENT_AFTER_SECONDS: env.int({
+    doc: 'a video-background-removal input longer than this is cut into segments that every render worker takes a share of (decision 0101); at or above BACKGROUND_REMOVAL_MAX_SECONDS, never',
+    default: 60,
+    min: 1,
+  }),
+  BACKGROUND_REMOVAL_SEGMENT_SECONDS: env.int({ doc: 'length of the segments a long video-background-removal input is cut into, at its keyframes (decision 0101)', default: 20, min: 2 }),
+  BACKGROUND_REMOVAL_WARMUP_SECONDS: env.int({ doc: 'seconds matted before each segment and not delivered, so its tracking and smoothing carry over the boundary (decision 0100)', default: 4, min: 0 }),
   BACKGROUND_REMOVAL_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one video-background-removal run, fetch not included (else timeout)', default: 1800, min: 1 }),
   MATTING_MODEL_CACHE_DIR: env.string({ doc: 'folder where the person model, converted from TFLite to ONNX on first start, is kept', default: join(tmpdir(), 'vj-models') }),
   MATTING_MODELS_FILE: env.string({ doc: 'JSON file declaring extra ONNX matting models (a "general" one for subject_is_person: false); see docs/matting-models.md', optional: true }),

@@ -40,6 +40,8 @@ import {
 import { ProcessJobUseCase } from './processing/process-job.use-case';
 import { CleanAudioVideoProcessor } from './processors/clean-audio-video.processor';
 import { VideoBackgroundRemovalProcessor } from './processors/video-background-removal.processor';
+import { BackgroundRemovalPieces } from './pieces/background-removal-pieces';
+import { PIECE_LIMITS, PIECE_OBJECTS, RunPieceUseCase } from './pieces/run-piece.use-case';
 import type { RenderWorkerConfig } from './render-worker.env';
 import { workConsumer } from './work-consumer';
 import { UPLOAD_MARGIN_MS } from './work-consumer';
@@ -61,6 +63,32 @@ export class RenderWorkerModule {
     const warmDenoisers = new WarmNodeProcesses({ scripts: [RNNOISE_FILTER], size: config.CLEAN_AUDIO_WARM_DENOISERS ?? denoisers });
     warmDenoisers.fill();
     const allowHosts = AllowList.parse(config.TRANSLOAD_ALLOW_HOSTS);
+    const backgroundRemoval = {
+      maxSeconds: config.BACKGROUND_REMOVAL_MAX_SECONDS,
+      maxResultBytes: config.BACKGROUND_REMOVAL_MAX_RESULT_BYTES,
+      timeLimitMs: config.BACKGROUND_REMOVAL_TIMEOUT_SECONDS * 1000,
+      ffmpegPath: config.FFMPEG_PATH,
+      ffprobePath: config.FFPROBE_PATH,
+      keepMatte: config.BACKGROUND_REMOVAL_KEEP_MATTE === 'true',
+    };
+    const backgroundImages = new BackgroundImages({
+      maxBytes: config.BACKGROUND_IMAGE_MAX_BYTES,
+      timeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
+      allowHosts,
+      storage,
+      ffprobePath: config.FFPROBE_PATH,
+    });
+    const pieces = new BackgroundRemovalPieces(
+      {
+        ...backgroundRemoval,
+        // Only a video the job type accepts and one worker would not run alone is cut.
+        ...(config.BACKGROUND_REMOVAL_SEGMENT_AFTER_SECONDS < config.BACKGROUND_REMOVAL_MAX_SECONDS && { segmentAfterSeconds: config.BACKGROUND_REMOVAL_SEGMENT_AFTER_SECONDS }),
+        segmentSeconds: config.BACKGROUND_REMOVAL_SEGMENT_SECONDS,
+        warmupSeconds: config.BACKGROUND_REMOVAL_WARMUP_SECONDS,
+      },
+      models,
+      backgroundImages,
+    );
     const processors: JobProcessors = {
       'clean-audio-video': new CleanAudioVideoProcessor({
         maxAudioSeconds: config.CLEAN_AUDIO_MAX_SECONDS,
@@ -71,25 +99,7 @@ export class RenderWorkerModule {
         ffprobePath: config.FFPROBE_PATH,
         warmDenoisers,
       }),
-      'video-background-removal': new VideoBackgroundRemovalProcessor(
-        {
-          maxSeconds: config.BACKGROUND_REMOVAL_MAX_SECONDS,
-          maxResultBytes: config.BACKGROUND_REMOVAL_MAX_RESULT_BYTES,
-          timeLimitMs: config.BACKGROUND_REMOVAL_TIMEOUT_SECONDS * 1000,
-          ffmpegPath: config.FFMPEG_PATH,
-          ffprobePath: config.FFPROBE_PATH,
-          keepMatte: config.BACKGROUND_REMOVAL_KEEP_MATTE === 'true',
-        },
-        models,
-        removeBackground,
-        new BackgroundImages({
-          maxBytes: config.BACKGROUND_IMAGE_MAX_BYTES,
-          timeoutMs: config.TRANSLOAD_TIMEOUT_SECONDS * 1000,
-          allowHosts,
-          storage,
-          ffprobePath: config.FFPROBE_PATH,
-        }),
-      ),
+      'video-background-removal': new VideoBackgroundRemovalProcessor(backgroundRemoval, models, removeBackground, backgroundImages, pieces),
     };
     const settings: WorkerSettings = {
       workerId: `${hostname()}:${process.pid}`,
@@ -124,6 +134,10 @@ export class RenderWorkerModule {
         InputPreparation,
         ResultUploader,
         ProcessJobUseCase,
+        RunPieceUseCase,
+        { provide: BackgroundRemovalPieces, useValue: pieces },
+        { provide: PIECE_OBJECTS, useValue: storage },
+        { provide: PIECE_LIMITS, useValue: { maxInputBytes: Math.max(config.TRANSLOAD_MAX_BYTES, config.UPLOAD_INPUT_MAX_BYTES), maxResultBytes: config.BACKGROUND_REMOVAL_MAX_RESULT_BYTES } },
         FailDeadLetteredJobUseCase,
         CancelListener,
         { provide: NATS_CONNECTION, useValue: nc },
@@ -143,11 +157,11 @@ export class RenderWorkerModule {
         {
           provide: JetStreamConsumersLifecycle,
           // The durable work consumer is ensured before it is pulled from.
-          useFactory: (connection: NatsConnection, processJob: ProcessJobUseCase, failDeadLettered: FailDeadLetteredJobUseCase) =>
+          useFactory: (connection: NatsConnection, processJob: ProcessJobUseCase, runPiece: RunPieceUseCase, failDeadLettered: FailDeadLetteredJobUseCase) =>
             new JetStreamConsumersLifecycle(
-              new JetStreamConsumers({ connection, consumers: [workConsumer(config)], handlers: workHandlers(processJob, failDeadLettered), deadLetterHandlers: workDeadLetterHandlers(failDeadLettered) }),
+              new JetStreamConsumers({ connection, consumers: [workConsumer(config)], handlers: workHandlers(processJob, runPiece, failDeadLettered), deadLetterHandlers: workDeadLetterHandlers(failDeadLettered) }),
             ),
-          inject: [NATS_CONNECTION, ProcessJobUseCase, FailDeadLetteredJobUseCase],
+          inject: [NATS_CONNECTION, ProcessJobUseCase, RunPieceUseCase, FailDeadLetteredJobUseCase],
         },
       ],
     };

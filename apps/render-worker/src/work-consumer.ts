@@ -1,4 +1,4 @@
-import { CONSUMERS, JOB_TYPES, STREAMS, subjects } from '@vj/contracts';
+import { CONSUMERS, STREAMS, subjects } from '@vj/contracts';
 import type { ConsumerSpec } from '@vj/messaging';
 import type { RenderWorkerConfig } from './render-worker.env';
 
@@ -11,7 +11,7 @@ export function workConsumer(config: RenderWorkerConfig): ConsumerSpec {
     stream: STREAMS.work,
     durable: CONSUMERS.renderWorker,
     filterSubject: subjects.workAll(),
-    subjects: JOB_TYPES.map((type) => subjects.work(type)),
+    subjects: subjects.workEvery(),
     ackWaitMs: config.WORK_ACK_WAIT_SECONDS * 1000,
     maxDeliver: config.WORK_MAX_DELIVER,
     concurrency: config.WORKER_CONCURRENCY,

@@ -31,7 +31,13 @@ describe('a long job plan', () => {
     expect(pieces[2]!.work).toEqual({ piece: 'segment', segment: segments[1], input_key: 'uploads/a/b', frames: 600, fps: 30, media_duration_seconds: 20 });
   });
 
-  it('has no pass when no segment starts from a plate', () => {
+  it('has no pass when every segment is matted from the first frame on, and sends those at once', () => {
+    const early = report({ segments: [segments[0]!, { ...segments[1]!, cut_from: 0, matte_from: 0 }] });
+    expect(planProblem(early)).toBeNull();
+    expect(piecesOfPlan(early).map(({ piece, index, ready }) => `${piece} ${index} ${ready ? 'ready' : 'waits'}`)).toEqual(['segment 0 ready', 'segment 1 ready', 'join 0 waits']);
+  });
+
+  it('has no pass for a plan of one segment', () => {
     const one = report({ frames: 300, segments: [segments[0]!] });
     expect(planProblem(one)).toBeNull();
     expect(piecesOfPlan(one).map((piece) => piece.piece)).toEqual(['segment', 'join']);

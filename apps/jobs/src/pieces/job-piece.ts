@@ -16,12 +16,15 @@ export interface NewPiece {
 export const MAX_SEGMENTS = 1_000;
 
 // The pieces of a plan: the pass (only where a segment starts from a plate), each segment, the join.
+// A segment matted from the first frame on (the first, or one shorter than the warm-up after it)
+// starts from nothing learned, as a whole run does: it is ready at once, and the pass stores it no plate.
 export function piecesOfPlan(report: JobPlannedReportV1): NewPiece[] {
   const input: PieceInputV1 = { input_key: report.input_key, frames: report.frames, fps: report.fps, media_duration_seconds: report.media_duration_seconds };
   const segments = report.segments.map(
-    (segment): NewPiece => ({ piece: 'segment', index: segment.index, work: { ...input, piece: 'segment', segment }, ready: segment.index === 0 }),
+    (segment): NewPiece => ({ piece: 'segment', index: segment.index, work: { ...input, piece: 'segment', segment }, ready: segment.matte_from === 0 }),
   );
-  const pass: NewPiece[] = report.segments.length > 1 ? [{ piece: 'pass', index: 0, work: { ...input, piece: 'pass', segments: report.segments }, ready: true }] : [];
+  const needsPlates = report.segments.some((segment) => segment.matte_from > 0);
+  const pass: NewPiece[] = needsPlates ? [{ piece: 'pass', index: 0, work: { ...input, piece: 'pass', segments: report.segments }, ready: true }] : [];
   return [...pass, ...segments, { piece: 'join', index: 0, work: { ...input, piece: 'join' }, ready: false }];
 }
 

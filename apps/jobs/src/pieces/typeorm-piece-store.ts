@@ -39,11 +39,11 @@ export class TypeormPieceStore implements PieceStore {
          ON CONFLICT DO NOTHING RETURNING 1`,
         [jobId, JSON.stringify(rows), now],
       );
-      if (inserted === 0) return false;
       // The pieces may wait behind the account's other jobs: the job has the whole job's time, as a
-      // whole run would, and never less than it had.
+      // whole run would, and never less than it had. Moved again by a plan made again (the job's work
+      // delivered again after its plan), whose started report moved it back to one run's.
       await tx.query(`UPDATE ${JOB} SET "deadline_at" = GREATEST("deadline_at", $2) WHERE "job_id" = $1`, [jobId, deadlineAt]);
-      return true;
+      return inserted > 0;
     });
   }
 

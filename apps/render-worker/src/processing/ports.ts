@@ -1,4 +1,4 @@
-import type { JobReportKind, JobStatus, JobType, JobWorkRequestedV1, ReportPayloads, StoredExportSourceV1, StoredQualityV1 } from '@vj/contracts';
+import type { JobReportKind, JobStatus, JobType, JobWorkRequestedV1, ReportPayloads, SegmentPlanV1, StoredExportSourceV1, StoredQualityV1 } from '@vj/contracts';
 import type { FetchedInput } from '../input/fetched-input';
 import type { MediaProbe } from '../media/parse-probe';
 
@@ -91,6 +91,13 @@ export interface ProcessorRun<T extends JobType> {
   onProgress?: (fraction: number) => void;
 }
 
+// A long video cut into segments that many workers run (decision 0101), instead of processed here.
+export interface PiecePlan {
+  frames: number;
+  fps: number;
+  segments: SegmentPlanV1[];
+}
+
 // One per job type: the media work itself.
 export interface JobTypeProcessor<T extends JobType = JobType> {
   // Past it the job fails with `timeout`.
@@ -102,6 +109,8 @@ export interface JobTypeProcessor<T extends JobType = JobType> {
   // Throws the job's failure when its options cannot be served here, before the input is fetched.
   check?(job: JobWorkRequestedV1<T>): void;
   run(work: ProcessorRun<T>): Promise<ProcessorOutput>;
+  // Called with the measured and paid-for input before run: a plan means the job is run as pieces.
+  plan?(job: JobWorkRequestedV1<T>, inputPath: string, measured: MeasuredInput, signal: AbortSignal): Promise<PiecePlan | null>;
   // Called once a delivery is done with, when the worker would otherwise idle: work put off so it
   // does not take cores from a job (booting processes the next job will use).
   afterDelivery?(): void;

@@ -13,7 +13,7 @@ import { AttemptReports } from './attempt-reports';
 import { CancellationRegistry, WorkAbandoned } from './cancellation-registry';
 import { InputPreparation } from './input-preparation';
 import { ResultUploader } from './result-uploader';
-import type { JobProcessors, MeasuredInput, ProcessorRun, ProcessorOutput } from './ports';
+import type { JobProcessors, JobTypeProcessor, MeasuredInput, ProcessorRun, ProcessorOutput } from './ports';
 import { ProcessJobUseCase, type Delivery } from './process-job.use-case';
 
 const JOB: JobWorkRequestedV1<'clean-audio-video'> = {
@@ -40,6 +40,7 @@ function setup(overrides: {
   fetchError?: Error;
   verdict?: ModerationVerdict;
   run?: (work: ProcessorRun<'clean-audio-video'>) => Promise<ProcessorOutput>;
+  plan?: JobTypeProcessor<'clean-audio-video'>['plan'];
   afterDelivery?: () => void;
   timeLimitMs?: number;
   // Attempts that failed for a reason of ours before this delivery, as the jobs service says.
@@ -69,6 +70,7 @@ function setup(overrides: {
       maxSeconds: 1800,
       refusal,
       run: overrides.run ?? (async ({ workDir }) => output(workDir)),
+      ...(overrides.plan && { plan: overrides.plan }),
       afterDelivery: overrides.afterDelivery,
     },
     'video-background-removal': { timeLimitMs: 5_000, maxSeconds: 60, refusal, run: async () => Promise.reject(new Error('not used')) },
@@ -186,6 +188,27 @@ describe('ProcessJobUseCase', () => {
         },
       },
     ]);
+  });
+
+  it('stores the input and reports the plan of a job its processor cuts into pieces, processing and charging nothing more here', async () => {
+    const segments = [
+      { index: 0, cut_from: 0, matte_from: 0, from: 0, to: 150, times: null },
+      { index: 1, cut_from: 100, matte_from: 120, from: 150, to: 300, times: null },
+    ];
+    let ran = false;
+    env = setup({ plan: async () => ({ frames: 300, fps: 24, segments }), run: async ({ workDir }) => ((ran = true), Promise.reject(new Error(`not run in ${workDir}`))) });
+    await expect(env.useCase.execute(JOB, FIRST)).resolves.toBe('planned');
+    const inputKey = `results/acct-1/${JOB.job_id}/pieces/input`;
+    expect(env.uploads).toEqual([{ key: inputKey, contentType: 'application/octet-stream' }]);
+    expect(env.covered).toEqual([12.5]);
+    expect(ran).toBe(false);
+    expect(env.kinds()).toEqual(['started', 'planned']);
+    expect(env.published[1]).toEqual({
+      kind: 'planned',
+      msgId: `${JOB.job_id}:planned:1`,
+      report: { version: 1, job_id: JOB.job_id, account_id: 'acct-1', job_type: 'clean-audio-video', attempt: 1, input_key: inputKey, frames: 300, fps: 24, media_duration_seconds: 12.5, deadline_at: expect.any(String), segments },
+    });
+    expect(env.leftovers()).toEqual([]);
   });
 
   it('reports each stage as it begins, the processor\'s own progress within its span, and 1 before the success', async () => {

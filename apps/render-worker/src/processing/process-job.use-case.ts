@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { isFinalJobStatus, type JobError, type JobWorkRequestedV1, type StoredExportSourceV1 } from '@vj/contracts';
-import { HandBack } from '@vj/messaging';
+import { isFinalJobStatus, type JobWorkRequestedV1, type StoredExportSourceV1 } from '@vj/contracts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AttemptFailures, type Attempt, type JobOutcome } from './attempt-failures';
 import { AttemptReports } from './attempt-reports';
 import { CancellationRegistry } from './cancellation-registry';
 import { untilReachable } from './dependency-outage';
-import { failedAttempt } from './failed-attempt';
 import { InputPreparation } from './input-preparation';
 import {
   JOB_PROCESSORS,
@@ -15,6 +14,7 @@ import {
   type JobProcessors,
   type JobStatusReader,
   type JobTypeProcessor,
+  type PiecePlan,
   type ProcessorOutput,
   type WorkerSettings,
 } from './ports';
@@ -32,18 +32,14 @@ export interface Delivery {
   signal?: AbortSignal;
 }
 
-// One delivery, as the use case learns about it: failedBefore comes from the jobs service's status check.
-interface Attempt {
-  number: number;
-  failedBefore: number;
-  isLastDelivery: boolean;
+export type { JobOutcome } from './attempt-failures';
+
+interface PlannedJob {
+  plan: PiecePlan;
+  inputPath: string;
+  // Measured and paid for.
+  seconds: number;
 }
-
-// After a dependency went away mid-run, the message comes back after this.
-const OUTAGE_REDELIVERY_MS = 5_000;
-
-// stopped: the job became final elsewhere (failed by the sweeper, done by another worker) while it ran.
-export type JobOutcome = 'skipped' | 'cancelled' | 'stopped' | 'succeeded' | 'failed';
 
 // Runs one delivery of a work message: input (fetched, moderated, paid for), processing, upload,
 // reports. Resolves when the message is done with (ack); throws when our own error deserves another
@@ -53,6 +49,7 @@ export type JobOutcome = 'skipped' | 'cancelled' | 'stopped' | 'succeeded' | 'fa
 @Injectable()
 export class ProcessJobUseCase {
   private readonly logger = new Logger(ProcessJobUseCase.name);
+  private readonly failures: AttemptFailures;
 
   constructor(
     @Inject(JOB_STATUS_READER) private readonly statuses: JobStatusReader,
@@ -63,7 +60,9 @@ export class ProcessJobUseCase {
     @Inject(WORKER_SETTINGS) private readonly settings: WorkerSettings,
     private readonly cancellations: CancellationRegistry,
     @Inject(PROGRESS_SINK) private readonly progressSink: ProgressSink,
-  ) {}
+  ) {
+    this.failures = new AttemptFailures(reports, settings.maxFailedAttempts);
+  }
 
   async execute(job: JobWorkRequestedV1, delivery: Delivery): Promise<JobOutcome> {
     // Registered before the status check, so a cancel event in between is not missed.
@@ -73,7 +72,7 @@ export class ProcessJobUseCase {
     try {
       return await this.run(job, attempt, signal);
     } catch (error) {
-      return await this.handleError(job, attempt, signal, error);
+      return await this.failures.handle(job, attempt, signal, error);
     } finally {
       registration.release();
       this.processors[job.job_type]?.afterDelivery?.();
@@ -94,6 +93,7 @@ export class ProcessJobUseCase {
     const workDir = await mkdtemp(join(this.settings.workDir, `job-${job.job_id}-`));
     try {
       const output = await this.produce(job, processor, workDir, signal, progress);
+      if ('plan' in output) return await this.planned(job, attempt, processor, output, signal);
       if (!(await this.stillProcessing(job))) return 'stopped';
       progress.stage('uploading');
       const kept = Object.entries(output.kept?.files ?? {});
@@ -114,6 +114,15 @@ export class ProcessJobUseCase {
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }
+  }
+
+  // A long job's pieces read its input from the bucket; the jobs service sends them from the plan.
+  private async planned(job: JobWorkRequestedV1, attempt: Attempt, processor: JobTypeProcessor, { plan, inputPath, seconds }: PlannedJob, signal: AbortSignal): Promise<JobOutcome> {
+    const inputKey = await this.uploader.storePieceInput(job, inputPath);
+    const report = { input_key: inputKey, frames: plan.frames, fps: plan.fps, media_duration_seconds: seconds, deadline_at: this.deadline(processor).toISOString(), segments: plan.segments };
+    await untilReachable(`job ${job.job_id}: its plan`, () => this.reports.planned(job, attempt.number, report), signal, this.logger);
+    this.logger.log(`job ${job.job_id}: ${seconds.toFixed(1)} s planned as ${plan.segments.length} segments`);
+    return 'planned';
   }
 
   // When this attempt's own limits run out: the fetch, the job type's processing, the upload. The jobs
@@ -139,13 +148,15 @@ export class ProcessJobUseCase {
   }
 
   // The duration charged is the one measured and paid for before processing: what was processed.
-  private async produce(job: JobWorkRequestedV1, processor: JobTypeProcessor, workDir: string, signal: AbortSignal, progress: ProgressReporter): Promise<ProcessorOutput> {
+  private async produce(job: JobWorkRequestedV1, processor: JobTypeProcessor, workDir: string, signal: AbortSignal, progress: ProgressReporter): Promise<ProcessorOutput | PlannedJob> {
     processor.check?.(job);
     progress.stage('fetching');
     const input = await this.inputs.fetch(job, join(workDir, 'input'), signal);
     return withTimeLimit(processor.timeLimitMs, signal, async (limited) => {
       progress.stage('probing');
       const measured = await this.inputs.payFor(job, processor, input, limited);
+      const plan = await processor.plan?.(job, input.path, measured, limited);
+      if (plan) return { plan, inputPath: input.path, seconds: measured.seconds };
       progress.stage('processing');
       const output = await processor.run({
         job,
@@ -159,48 +170,4 @@ export class ProcessJobUseCase {
       return { ...output, durationSeconds: measured.seconds };
     });
   }
-
-  private async handleError(job: JobWorkRequestedV1, attempt: Attempt, signal: AbortSignal, error: unknown): Promise<JobOutcome> {
-    const outcome = failedAttempt(signal.aborted ? signal.reason : undefined, error, attempt, this.settings.maxFailedAttempts);
-    const delivery = `job ${job.job_id} delivery ${attempt.number}`;
-    switch (outcome.kind) {
-      case 'ended':
-        this.logger.log(`job ${job.job_id} became ${outcome.reason.status} while processing; stopped`);
-        return outcome.reason.status === 'CANCELLED' ? 'cancelled' : 'stopped';
-      case 'abandoned':
-        this.logger.warn(`${delivery} handed back: ${outcome.reason.message}`);
-        throw outcome.reason;
-      case 'timed_out':
-        this.logger.warn(`${delivery}: ${outcome.reason.message}`);
-        await this.fail(job, attempt, { code: 'timeout', message: 'processing exceeded the time limit of the job type', details: null });
-        return 'failed';
-      case 'outage':
-        this.logger.warn(`${delivery}: a dependency is unavailable (${String(error)}); handed back`);
-        throw new HandBack(`a dependency is unavailable: ${String(error)}`, OUTAGE_REDELIVERY_MS);
-      case 'retry':
-        if (outcome.unexpected) this.logger.error(`${delivery}: ${describe(error)}`);
-        return this.retry(job, attempt, error);
-      case 'fail':
-        if (outcome.unexpected) this.logger.error(`${delivery}: ${describe(error)}`);
-        else this.logger.log(`job ${job.job_id} failed with ${outcome.error.code}: ${outcome.error.message}`);
-        await this.fail(job, attempt, outcome.error);
-        return 'failed';
-    }
-  }
-
-  // Counts the failed attempt with the jobs service, then throws so the message is retried after its backoff.
-  private async retry(job: JobWorkRequestedV1, attempt: Attempt, error: unknown): Promise<never> {
-    const failed = attempt.failedBefore + 1;
-    this.logger.warn(`job ${job.job_id}: attempt ${failed} of ${this.settings.maxFailedAttempts} failed, retrying`);
-    await this.reports.retrying(job, attempt.number, failed, error instanceof Error ? error.message : String(error));
-    throw error;
-  }
-
-  private fail(job: JobWorkRequestedV1, attempt: Attempt, error: JobError): Promise<void> {
-    return this.reports.failed(job, attempt.number, error);
-  }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

@@ -1,7 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JobWorkRequestedV1, StoredFileV1 } from '@vj/contracts';
 import { RESULT_STORE, type ProducedFile, type ResultStore } from './ports';
+import { pieceKeys } from '../pieces/piece-files';
 import { resultObjectKey } from './stored-result';
+
+// The job whose files are stored: a whole job's work or a piece of a long one.
+type StoringJob = Pick<JobWorkRequestedV1, 'account_id' | 'job_id'>;
 
 // Stores a job's produced files. A cancelled job uploads nothing (docs/spec/api-v1.md, "Cancel stops
 // the work"): the signal is checked before and after each file, and on an abort (or a failed put) the
@@ -12,7 +16,7 @@ export class ResultUploader {
 
   constructor(@Inject(RESULT_STORE) private readonly results: ResultStore) {}
 
-  async upload(job: JobWorkRequestedV1, attempt: number, files: ProducedFile[], signal: AbortSignal): Promise<StoredFileV1[]> {
+  async upload(job: StoringJob, attempt: number, files: ProducedFile[], signal: AbortSignal): Promise<StoredFileV1[]> {
     const stored: StoredFileV1[] = [];
     const keys: string[] = [];
     try {
@@ -31,8 +35,15 @@ export class ResultUploader {
     return stored;
   }
 
+  // A long job's input, which its pieces read (decision 0101); its key.
+  async storePieceInput(job: StoringJob, path: string): Promise<string> {
+    const key = pieceKeys(job).input;
+    await this.results.putFile(key, path, 'application/octet-stream');
+    return key;
+  }
+
   // Best effort: a leftover object is only storage, never a result anyone is told about.
-  async remove(job: JobWorkRequestedV1, keys: string[]): Promise<void> {
+  async remove(job: StoringJob, keys: string[]): Promise<void> {
     for (const key of keys) {
       await this.results.remove(key).catch((error: unknown) => this.logger.warn(`job ${job.job_id}: could not remove ${key}: ${String(error)}`));
     }

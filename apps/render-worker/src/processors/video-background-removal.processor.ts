@@ -5,7 +5,8 @@ import { removeBackground, type RemoveBackgroundRequest, type MattedVideo } from
 import type { MattingModelRegistry } from '../matting/model-registry';
 import { frameGeometry } from '../matting/frame-geometry';
 import { MediaError } from '../media';
-import type { JobTypeProcessor, MeasuredInput, ProcessorOutput, ProcessorRun } from '../processing/ports';
+import type { BackgroundRemovalPieces } from '../pieces/background-removal-pieces';
+import type { JobTypeProcessor, MeasuredInput, PiecePlan, ProcessorOutput, ProcessorRun } from '../processing/ports';
 
 export const MAX_FRAMES_PER_SECOND = 60;
 
@@ -37,7 +38,15 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     private readonly remove: (request: RemoveBackgroundRequest) => Promise<MattedVideo> = removeBackground,
     // Fetches and checks a background image_url; a worker without it refuses such jobs.
     private readonly images: Pick<BackgroundImages, 'fetch'> | null = null,
+    // Plans a long video as pieces (decision 0101); without it every video is matted here.
+    private readonly pieces: Pick<BackgroundRemovalPieces, 'plan'> | null = null,
   ) {}
+
+  // An export encodes its source's matte: never cut into pieces.
+  async plan(job: JobWorkRequestedV1<'video-background-removal'>, inputPath: string, measured: MeasuredInput, signal: AbortSignal): Promise<PiecePlan | null> {
+    if (!this.pieces || job.input.kind === 'export') return null;
+    return this.pieces.plan(inputPath, measured, signal);
+  }
 
   get timeLimitMs(): number {
     return this.settings.timeLimitMs;
@@ -101,7 +110,7 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
   // without the model (decision 0094).
   async run({ job, inputPath, workDir, signal, probe, exportSourcePath, onProgress }: ProcessorRun<'video-background-removal'>): Promise<ProcessorOutput> {
     const options = optionsOf(job);
-    const backgroundImagePath = await this.backgroundImage(options, job.account_id, workDir, signal);
+    const backgroundImagePath = await fetchBackgroundImage(this.images, options, job.account_id, workDir, signal);
     const isExport = job.input.kind === 'export';
     if (isExport && !exportSourcePath) throw new Error(`job ${job.job_id}: an export without its source's matte`);
     const keepMatteAt = !isExport && this.settings.keepMatte !== false ? join(workDir, 'matte.mkv') : undefined;
@@ -138,19 +147,25 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
       }),
     };
   }
-
-  // A background image_url, fetched into the job's folder before the model runs: a refused image
-  // costs nothing.
-  private async backgroundImage(options: VideoBackgroundRemovalOptions, accountId: string, workDir: string, signal: AbortSignal): Promise<string | null> {
-    if (!options.background || !('image_url' in options.background)) return null;
-    if (!this.images) throw new Error('this worker was started without a fetcher for background images');
-    const path = join(workDir, 'background-image');
-    await this.images.fetch(options.background.image_url, accountId, path, signal);
-    return path;
-  }
 }
 
 // Defaults again, for work messages written before an option existed.
-function optionsOf(job: JobWorkRequestedV1<'video-background-removal'>): VideoBackgroundRemovalOptions {
+export function optionsOf(job: Pick<JobWorkRequestedV1<'video-background-removal'>, 'options'>): VideoBackgroundRemovalOptions {
   return { ...BACKGROUND_REMOVAL_DEFAULTS, ...job.options };
+}
+
+// A background image_url, fetched into the job's folder before the model runs: a refused image
+// costs nothing.
+export async function fetchBackgroundImage(
+  images: Pick<BackgroundImages, 'fetch'> | null,
+  options: VideoBackgroundRemovalOptions,
+  accountId: string,
+  workDir: string,
+  signal: AbortSignal,
+): Promise<string | null> {
+  if (!options.background || !('image_url' in options.background)) return null;
+  if (!images) throw new Error('this worker was started without a fetcher for background images');
+  const path = join(workDir, 'background-image');
+  await images.fetch(options.background.image_url, accountId, path, signal);
+  return path;
 }

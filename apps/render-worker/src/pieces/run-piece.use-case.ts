@@ -1,0 +1,167 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isFinalJobStatus, type PlatePassWorkV1, type SegmentJoinWorkV1, type SegmentWorkV1, type WorkPiece, type WorkPiecePayloads } from '@vj/contracts';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PlateSnapshot } from '../matting/background-plate';
+import { decodePlateSnapshot, encodePlateSnapshot } from '../matting/plate-snapshot-file';
+import { AttemptFailures, type Attempt, type JobOutcome } from '../processing/attempt-failures';
+import { AttemptReports } from '../processing/attempt-reports';
+import { CancellationRegistry } from '../processing/cancellation-registry';
+import { untilReachable } from '../processing/dependency-outage';
+import { JOB_STATUS_READER, WORKER_SETTINGS, type JobStatusReader, type WorkerSettings } from '../processing/ports';
+import type { Delivery } from '../processing/process-job.use-case';
+import { ResultUploader } from '../processing/result-uploader';
+import { storedResult } from '../processing/stored-result';
+import { withTimeLimit } from '../processing/with-time-limit';
+import { BackgroundRemovalPieces } from './background-removal-pieces';
+import { mattedSegment, pieceKeys, segmentOutput } from './piece-files';
+
+// The bucket as the pieces use it: each piece reads what the ones before it stored.
+export interface PieceObjects {
+  putFile(key: string, path: string, contentType: string): Promise<{ size: number }>;
+  downloadToFile(key: string, path: string, maxBytes: number, signal?: AbortSignal): Promise<unknown>;
+  remove(key: string): Promise<void>;
+}
+export const PIECE_OBJECTS = Symbol('PieceObjects');
+
+export interface PieceLimits {
+  // The largest input a job may have (the larger of a URL's and an upload's).
+  maxInputBytes: number;
+  // The largest result file, which bounds a segment's too.
+  maxResultBytes: number;
+}
+export const PIECE_LIMITS = Symbol('PieceLimits');
+
+// A plate of the largest picture taken (4096x2304) is about 66 MB inflated.
+const MAX_PLATE_BYTES = 128 * 1024 ** 2;
+
+// Runs one delivery of a long background removal's piece (decision 0101): the pass, a segment or the
+// join. Like a whole job's delivery it skips a job already final, stops on cancel, and goes through
+// AttemptFailures when it throws; it reads the input and what the pieces before it stored from the
+// bucket, and stores what it hands on before it reports it, so a worker killed after storing loses
+// nothing: the message comes back, and the piece is run and reported again.
+@Injectable()
+export class RunPieceUseCase {
+  private readonly logger = new Logger(RunPieceUseCase.name);
+  private readonly failures: AttemptFailures;
+
+  constructor(
+    @Inject(JOB_STATUS_READER) private readonly statuses: JobStatusReader,
+    private readonly reports: AttemptReports,
+    private readonly pieces: BackgroundRemovalPieces,
+    @Inject(PIECE_OBJECTS) private readonly objects: PieceObjects,
+    @Inject(PIECE_LIMITS) private readonly limits: PieceLimits,
+    private readonly uploader: ResultUploader,
+    @Inject(WORKER_SETTINGS) private readonly settings: WorkerSettings,
+    private readonly cancellations: CancellationRegistry,
+  ) {
+    this.failures = new AttemptFailures(reports, settings.maxFailedAttempts);
+  }
+
+  async execute<P extends WorkPiece>(piece: P, work: WorkPiecePayloads[P], delivery: Delivery): Promise<JobOutcome> {
+    const registration = this.cancellations.register(work.job_id);
+    const signal = delivery.signal ? AbortSignal.any([registration.signal, delivery.signal]) : registration.signal;
+    const attempt: Attempt = { number: delivery.attempt, failedBefore: 0, isLastDelivery: delivery.isLastDelivery };
+    const what = `job ${work.job_id} ${piece}${'segment' in work ? ` ${work.segment.index}` : ''}`;
+    try {
+      const current = await untilReachable(what, () => this.statuses.currentJob(work), signal, this.logger);
+      if (current === null || isFinalJobStatus(current.status)) {
+        this.logger.log(`${what}: the job is ${current?.status ?? 'unknown to the jobs service'}: skipping it`);
+        return 'skipped';
+      }
+      attempt.failedBefore = current.failedAttempts;
+      const workDir = await mkdtemp(join(this.settings.workDir, `piece-${work.job_id}-`));
+      try {
+        const inputPath = join(workDir, 'input');
+        await this.objects.downloadToFile(work.input_key, inputPath, this.limits.maxInputBytes, signal);
+        return await withTimeLimit(this.pieces.timeLimitMs, signal, (limited) => this.run(piece, work, attempt, inputPath, workDir, limited));
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
+    } catch (error) {
+      return await this.failures.handle(work, attempt, signal, error, what);
+    } finally {
+      registration.release();
+    }
+  }
+
+  private run(piece: WorkPiece, work: WorkPiecePayloads[WorkPiece], attempt: Attempt, inputPath: string, workDir: string, signal: AbortSignal): Promise<JobOutcome> {
+    switch (piece) {
+      case 'pass':
+        return this.pass(work as PlatePassWorkV1, inputPath, workDir, signal);
+      case 'segment':
+        return this.segment(work as SegmentWorkV1, inputPath, workDir, signal);
+      case 'join':
+        return this.join(work as SegmentJoinWorkV1, attempt, inputPath, workDir, signal);
+    }
+  }
+
+  // Each plate is stored, then reported, in the order the pass hands them on, while the pass goes on.
+  private async pass(work: PlatePassWorkV1, inputPath: string, workDir: string, signal: AbortSignal): Promise<JobOutcome> {
+    const keys = pieceKeys(work);
+    let stored: Promise<void> = Promise.resolve();
+    const store = async (index: number, plate: PlateSnapshot) => {
+      const path = join(workDir, `plate-${index}`);
+      await writeFile(path, await encodePlateSnapshot(plate));
+      await this.objects.putFile(keys.plate(index), path, 'application/octet-stream');
+      await rm(path, { force: true });
+      await this.reports.plateStored(work, index, keys.plate(index));
+    };
+    await this.pieces.pass(work, inputPath, workDir, signal, (index, plate) => {
+      stored = stored.then(() => store(index, plate));
+      // Awaited once the pass ends; marked handled so a failed store does not end the process first.
+      stored.catch(() => undefined);
+    });
+    await stored;
+    return 'succeeded';
+  }
+
+  private async segment(work: SegmentWorkV1, inputPath: string, workDir: string, signal: AbortSignal): Promise<JobOutcome> {
+    const keys = pieceKeys(work);
+    const { index } = work.segment;
+    let plate: PlateSnapshot | null = null;
+    if (work.plate_key !== null) {
+      const path = join(workDir, 'plate');
+      await this.objects.downloadToFile(work.plate_key, path, MAX_PLATE_BYTES, signal);
+      plate = await decodePlateSnapshot(await readFile(path), MAX_PLATE_BYTES);
+    }
+    const matted = await this.pieces.segment(work, inputPath, plate, workDir, signal);
+    const stored: string[] = [];
+    for (const file of matted.files) {
+      signal.throwIfAborted();
+      await this.objects.putFile(keys.file(index, file), file.path, file.contentType);
+      stored.push(keys.file(index, file));
+    }
+    await this.reports.segmentDone(work, index, segmentOutput(matted, stored));
+    return 'succeeded';
+  }
+
+  // The job's files, stored and reported as a whole run's are; then the pieces' objects are deleted.
+  private async join(work: SegmentJoinWorkV1, attempt: Attempt, inputPath: string, workDir: string, signal: AbortSignal): Promise<JobOutcome> {
+    const segments = [];
+    for (const [index, output] of work.segments.entries()) {
+      const dir = join(workDir, `segment-${index}`);
+      await mkdir(dir);
+      const paths = [];
+      for (const file of output.files) {
+        const path = join(dir, `${file.role}.${file.file_extension}`);
+        await this.objects.downloadToFile(file.object_key, path, this.limits.maxResultBytes, signal);
+        paths.push(path);
+      }
+      segments.push(mattedSegment(output, paths));
+    }
+    const joinDir = join(workDir, 'joined');
+    await mkdir(joinDir);
+    const joined = await this.pieces.join(inputPath, segments, joinDir, signal);
+    // As for a whole run: a job that ended meanwhile stores nothing.
+    if ((await this.statuses.currentJob(work))?.status !== 'PROCESSING') return 'stopped';
+    const files = joined.files.map((file) => ({ path: file.path, fileName: `${work.job_id}-${file.role}.${file.fileExtension}`, contentType: file.contentType }));
+    const stored = await this.uploader.upload(work, attempt.number, files, signal);
+    const quality = joined.quality && { kind: 'cutout' as const, frames: joined.quality.frames, frames_with_person: joined.quality.framesWithPerson, flicker: joined.quality.flicker };
+    await untilReachable(`job ${work.job_id}: its success report`, () => this.reports.succeeded(work, attempt.number, storedResult(work.job_type, stored, undefined, quality), work.media_duration_seconds), signal, this.logger);
+    const keys = pieceKeys(work);
+    const plates = work.segments.slice(1).map((_, index) => keys.plate(index + 1));
+    await this.uploader.remove(work, [work.input_key, ...plates, ...work.segments.flatMap((output) => output.files.map((file) => file.object_key))]);
+    return 'succeeded';
+  }
+}

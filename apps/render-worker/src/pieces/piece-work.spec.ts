@@ -1,4 +1,4 @@
-import { STORED_V1_PAYLOADS } from '../../../../libs/contracts/src/messaging/__fixtures__/stored-v1-payloads';
+import { STORED_V1_PAYLOADS } from '@vj/contracts/src/messaging/__fixtures__/stored-v1-payloads';
 import { parsePieceWork } from './piece-work';
 
 // The pieces' stored payloads name objects under another prefix than the job's own: re-homed here.

@@ -121,7 +121,7 @@ describe('billing against PostgreSQL and nats-server', () => {
     const list = await rpc.call('price_list', { version: 1 });
     expect(list).toEqual({ version: 1, prices: DEFAULT_PRICES });
     expect(quoteJob(list, 'video-background-removal', BACKGROUND_REMOVAL_DEFAULTS, 9.2)).toEqual({ credits_estimated: 30, duration_seconds: 9.2, basis: 'probed_duration', price_version: 1 });
-    expect(quoteJob(list, 'video-background-removal', BACKGROUND_REMOVAL_DEFAULTS, null)).toEqual({ credits_estimated: 180, duration_seconds: 60, basis: 'max_duration', price_version: 1 });
+    expect(quoteJob(list, 'video-background-removal', BACKGROUND_REMOVAL_DEFAULTS, null)).toEqual({ credits_estimated: 1800, duration_seconds: 600, basis: 'max_duration', price_version: 1 });
   });
 
   describe('grants and balances', () => {

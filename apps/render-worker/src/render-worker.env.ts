@@ -56,7 +56,7 @@ export const renderWorkerEnv = defineEnv({
     choices: ['true', 'false'],
   }),
   CLEAN_AUDIO_TIMEOUT_SECONDS: env.int({ doc: 'processing time limit of one clean-audio-video run, fetch not included (else timeout)', default: 3600, min: 1 }),
-  BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation)', default: 60, min: 1 }),
+  BACKGROUND_REMOVAL_MAX_SECONDS: env.int({ doc: 'longest video a video-background-removal job accepts (else input_validation); past BACKGROUND_REMOVAL_SEGMENT_AFTER_SECONDS it is run in segments (decision 0101)', default: 600, min: 1 }),
   BACKGROUND_IMAGE_MAX_BYTES: env.int({
     doc: "largest image fetched or read from an upload for a background removal's background.image_url (else transload_failed); a URL is fetched with TRANSLOAD_TIMEOUT_SECONDS and TRANSLOAD_ALLOW_HOSTS",
     default: 25 * 1024 ** 2,

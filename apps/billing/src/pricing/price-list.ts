@@ -11,7 +11,8 @@ export const DEFAULT_PRICES: JobTypePrices = {
     credits_per_second: 2,
     option_multipliers: { refine_foreground_edges: 1.5 },
     minimum_credits: 10,
-    max_duration_seconds: 60,
+    // Issue 40: a long video is cut into segments that many workers run (decision 0101).
+    max_duration_seconds: 600,
     // An encode of the kept matte (decision 0094), without the model or the refinement.
     export: { credits_per_second: 0.5, minimum_credits: 2 },
   },

@@ -46,4 +46,13 @@ describe('ProcessingMetrics', () => {
     wrapped.afterDelivery?.();
     expect(afterDelivery).toHaveBeenCalledTimes(1);
   });
+
+  it("passes the processor's plan on, so a long job is still cut into pieces (decision 0101)", async () => {
+    const plan = { frames: 300, fps: 25, segments: [] };
+    const inner = { ...processor(async () => ({ files: [], durationSeconds: 0 })), plan: jest.fn(async () => plan) };
+    const wrapped = new ProcessingMetrics().processors({ 'clean-audio-video': inner, 'video-background-removal': inner } as JobProcessors)['clean-audio-video'];
+    const signal = new AbortController().signal;
+    await expect(wrapped.plan?.({} as never, '/work/input', { seconds: 12, videoFrames: 300 }, signal)).resolves.toBe(plan);
+    expect(inner.plan).toHaveBeenCalledWith({}, '/work/input', { seconds: 12, videoFrames: 300 }, signal);
+  });
 });

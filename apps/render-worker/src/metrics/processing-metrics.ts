@@ -50,6 +50,7 @@ export class ProcessingMetrics {
       refusal: (measured, job) => processor.refusal(measured, job),
       check: processor.check ? (job) => processor.check?.(job) : undefined,
       afterDelivery: processor.afterDelivery ? () => processor.afterDelivery?.() : undefined,
+      plan: processor.plan ? (job, inputPath, measured, signal) => processor.plan!(job, inputPath, measured, signal) : undefined,
       run: async (work) => {
         const started = process.hrtime.bigint();
         try {

@@ -6,6 +6,7 @@ import type { RemoveBackgroundRequest } from '../matting/remove-background';
 import { MattingModelRegistry } from '../matting/model-registry';
 import type { Segmenter } from '../matting/matting-model';
 import { CleanAudioVideoProcessor } from './clean-audio-video.processor';
+import { renderWorkerEnv } from '../render-worker.env';
 import { VideoBackgroundRemovalProcessor } from './video-background-removal.processor';
 
 const job = (options: object): JobWorkRequestedV1<'clean-audio-video'> => ({
@@ -265,6 +266,15 @@ describe('what the processors refuse of a measured input, before any processing 
     expect(matting.refusal({ seconds: 0.04, videoFrames: 2 }, vp9)).toBeNull();
     expect(matting.refusal({ seconds: 60.5, videoFrames: 1500 }, vp9)).toMatchObject({ code: 'input_validation', details: [{ type: 'video_too_long', field: 'video_url' }] });
     expect(matting.refusal({ seconds: 3, videoFrames: 3000 }, vp9)).toMatchObject({ code: 'input_validation', details: [{ type: 'frame_rate_too_high', field: 'video_url' }] });
+  });
+
+  it('takes a 61 s and a 9-minute video at the default limit of 10 minutes, and refuses an 11-minute one before any processing', () => {
+    const limit = renderWorkerEnv.variables.BACKGROUND_REMOVAL_MAX_SECONDS.default as number;
+    expect(limit).toBe(600);
+    const atDefault = new VideoBackgroundRemovalProcessor({ maxSeconds: limit, maxResultBytes: 4 * 1024 ** 3, timeLimitMs: 1000 }, new MattingModelRegistry({ person: [], general: [] }));
+    expect(atDefault.refusal({ seconds: 61, videoFrames: 61 * 30 }, vp9)).toBeNull();
+    expect(atDefault.refusal({ seconds: 540, videoFrames: 540 * 30 }, vp9)).toBeNull();
+    expect(atDefault.refusal({ seconds: 660, videoFrames: 660 * 30 }, vp9)).toMatchObject({ code: 'input_validation', details: [{ type: 'video_too_long', message: expect.stringContaining('the limit is 600 s') }] });
   });
 
   it('refuses a ProRes or PNG sequence result that may outgrow the result limit, on output_codec, and no other codec for it', () => {

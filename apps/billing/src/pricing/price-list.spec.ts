@@ -54,8 +54,8 @@ describe('quoteJob', () => {
 
   it("prices the job type's maximum when the duration is unknown", () => {
     expect(quoteJob(list, 'video-background-removal', BACKGROUND_REMOVAL_DEFAULTS, null)).toEqual({
-      credits_estimated: 180,
-      duration_seconds: 60,
+      credits_estimated: 1800,
+      duration_seconds: 600,
       basis: 'max_duration',
       price_version: 4,
     });

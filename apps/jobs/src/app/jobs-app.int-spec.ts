@@ -1,4 +1,3 @@
-import type { RunningNatsService } from '@vj/service-boot';
 import {
   CLEAN_AUDIO_DEFAULTS,
   BACKGROUND_REMOVAL_DEFAULTS,
@@ -12,13 +11,12 @@ import {
   type JobRecordV1,
   type StoredResultV1,
 } from '@vj/contracts';
-import { createDatabase, startNatsServer, startS3Server, waitFor, type LocalNatsServer, type LocalS3Server } from '@vj/local-stack';
-import { decodeJson, ensureConsumer, JetStreamPublisher, JobsRpcClient, pingHealth } from '@vj/messaging';
+import { waitFor } from '@vj/local-stack';
+import { decodeJson, ensureConsumer, pingHealth, type JetStreamPublisher, type JobsRpcClient } from '@vj/messaging';
 import { randomUUID } from 'node:crypto';
-import { connect, type JetStreamManager, type NatsConnection } from 'nats';
-import { Client } from 'pg';
-import { jobsEnv } from '../jobs.env';
-import { createJobsApp } from './create-jobs-app';
+import type { JetStreamManager, NatsConnection } from 'nats';
+import type { Client } from 'pg';
+import { startJobsApp, type JobsAppHarness } from '../testing/jobs-app-harness';
 
 const ACCOUNT = randomUUID();
 const OTHER_ACCOUNT = randomUUID();
@@ -31,9 +29,7 @@ function cleanAudio(overrides: Partial<CreateJobRequestV1> = {}): CreateJobReque
 }
 
 describe('jobs service over NATS and PostgreSQL', () => {
-  let nats: LocalNatsServer;
-  let s3: LocalS3Server;
-  let jobs: RunningNatsService;
+  let harness: JobsAppHarness;
   let nc: NatsConnection;
   let jsm: JetStreamManager;
   let rpc: JobsRpcClient;
@@ -41,35 +37,11 @@ describe('jobs service over NATS and PostgreSQL', () => {
   let db: Client;
 
   beforeAll(async () => {
-    [nats, s3] = await Promise.all([startNatsServer(), startS3Server()]);
-    const databaseUrl = await createDatabase(process.env.TEST_DATABASE_ADMIN_URL!, 'jobs_app');
-    const config = jobsEnv.parse({
-      NATS_URL: nats.url,
-      DATABASE_URL: databaseUrl,
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY: s3.accessKey,
-      S3_SECRET_KEY: s3.secretKey,
-      LOG_LEVEL: 'fatal',
-      SWEEP_INTERVAL_SECONDS: '1',
-      JOB_TIMEOUT_GRACE_SECONDS: '0',
-      OUTBOX_POLL_MS: '100',
-    });
-    jobs = await createJobsApp(config);
-    nc = await connect({ servers: nats.url });
-    jsm = await nc.jetstreamManager();
-    rpc = new JobsRpcClient(nc);
-    publisher = new JetStreamPublisher(nc);
-    db = new Client({ connectionString: databaseUrl });
-    await db.connect();
+    harness = await startJobsApp('jobs_app', { JOB_TIMEOUT_GRACE_SECONDS: '0' });
+    ({ nc, jsm, rpc, publisher, db } = harness);
   });
 
-  afterAll(async () => {
-    await jobs?.stop();
-    await db?.end();
-    await nc?.close();
-    await nats?.stop();
-    await s3?.stop();
-  });
+  afterAll(() => harness?.stop());
 
   async function messagesOf(stream: string, jobId: string): Promise<{ subject: string; payload: Record<string, unknown> }[]> {
     const { state } = await jsm.streams.info(stream);

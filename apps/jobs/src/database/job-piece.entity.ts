@@ -50,6 +50,11 @@ export class JobPieceEntity {
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   done_at!: Date | null;
 
+  // The whole job's limits as its plan counted them: how long from each step of its account's pieces
+  // the job may still take (its deadline moves on by this).
+  @Column({ type: 'integer' })
+  time_limit_seconds!: number;
+
   // How many times its work message was written: the last is part of the message's dedup id.
   @Column({ type: 'integer', default: 0 })
   sends!: number;

@@ -247,8 +247,8 @@ export class JobsService {
       updated_at: now,
       finished_at: change.finished ? now : job.finished_at,
       // A URL input, or an export's (its source job's files are that job's), leaves nothing of ours to
-      // delete once the job ends; an upload waits for the sweeper.
-      input_purged_at: change.finished && job.input.kind !== 'upload' ? now : job.input_purged_at,
+      // delete once the job ends; an upload, and a background removal's pieces, wait for the sweeper.
+      input_purged_at: change.finished && job.input.kind !== 'upload' && job.job_type !== PIECED_JOB_TYPE ? now : job.input_purged_at,
     };
   }
 }

@@ -10,14 +10,12 @@ import {
   type SegmentPlanV1,
   type StoredResultV1,
 } from '@vj/contracts';
-import { createDatabase, startNatsServer, startS3Server, waitFor, type LocalNatsServer, type LocalS3Server } from '@vj/local-stack';
-import { decodeJson, JetStreamPublisher, JobsRpcClient } from '@vj/messaging';
-import type { RunningNatsService } from '@vj/service-boot';
+import { waitFor } from '@vj/local-stack';
+import { decodeJson, type JetStreamPublisher, type JobsRpcClient } from '@vj/messaging';
 import { randomUUID } from 'node:crypto';
-import { connect, type JetStreamManager, type NatsConnection } from 'nats';
-import { Client } from 'pg';
-import { createJobsApp } from '../app/create-jobs-app';
-import { jobsEnv } from '../jobs.env';
+import type { JetStreamManager } from 'nats';
+import type { Client } from 'pg';
+import { startJobsApp, type JobsAppHarness } from '../testing/jobs-app-harness';
 
 // Decision 0101, the jobs service's part: the pieces of a long background removal go out as the
 // reports make them ready, each once, at most SEGMENTS_IN_FLIGHT_PER_ACCOUNT of an account at a time.
@@ -52,45 +50,18 @@ interface Piece {
 }
 
 describe('a long background removal run as pieces (jobs service over NATS and PostgreSQL)', () => {
-  let nats: LocalNatsServer;
-  let s3: LocalS3Server;
-  let jobs: RunningNatsService;
-  let nc: NatsConnection;
+  let harness: JobsAppHarness;
   let jsm: JetStreamManager;
   let rpc: JobsRpcClient;
   let publisher: JetStreamPublisher;
   let db: Client;
 
   beforeAll(async () => {
-    [nats, s3] = await Promise.all([startNatsServer(), startS3Server()]);
-    const databaseUrl = await createDatabase(process.env.TEST_DATABASE_ADMIN_URL!, 'jobs_pieces');
-    const config = jobsEnv.parse({
-      NATS_URL: nats.url,
-      DATABASE_URL: databaseUrl,
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY: s3.accessKey,
-      S3_SECRET_KEY: s3.secretKey,
-      LOG_LEVEL: 'fatal',
-      SWEEP_INTERVAL_SECONDS: '1',
-      OUTBOX_POLL_MS: '100',
-      SEGMENTS_IN_FLIGHT_PER_ACCOUNT: String(IN_FLIGHT),
-    });
-    jobs = await createJobsApp(config);
-    nc = await connect({ servers: nats.url });
-    jsm = await nc.jetstreamManager();
-    rpc = new JobsRpcClient(nc);
-    publisher = new JetStreamPublisher(nc);
-    db = new Client({ connectionString: databaseUrl });
-    await db.connect();
+    harness = await startJobsApp('jobs_pieces', { SEGMENTS_IN_FLIGHT_PER_ACCOUNT: String(IN_FLIGHT) });
+    ({ jsm, rpc, publisher, db } = harness);
   });
 
-  afterAll(async () => {
-    await jobs?.stop();
-    await db?.end();
-    await nc?.close();
-    await nats?.stop();
-    await s3?.stop();
-  });
+  afterAll(() => harness?.stop());
 
   // A funded background removal whose whole-job work message went out.
   async function startedJob(account: string): Promise<JobRecordV1> {
@@ -118,16 +89,17 @@ describe('a long background removal run as pieces (jobs service over NATS and Po
   const plateStored = (job: JobRecordV1, index: number): PlateStoredReportV1 => ({ ...base(job), index, plate_key: `segments/${job.job_id}/plate-${index}` });
   const segmentDone = (job: JobRecordV1, index: number): SegmentDoneReportV1 => ({ ...base(job), index, output: output(index) });
 
-  async function workOf(jobId: string): Promise<Piece[]> {
-    const { state } = await jsm.streams.info(STREAMS.work);
+  async function messagesOn(stream: string, jobId: string): Promise<Piece[]> {
+    const { state } = await jsm.streams.info(stream);
     const found: Piece[] = [];
     for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
-      const stored = await jsm.streams.getMessage(STREAMS.work, { seq }).catch(() => null);
+      const stored = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
       const payload = stored && decodeJson<Record<string, unknown>>(stored.data);
       if (stored && payload?.job_id === jobId) found.push({ subject: stored.subject, payload });
     }
     return found;
   }
+  const workOf = (jobId: string) => messagesOn(STREAMS.work, jobId);
   // The job's pieces sent so far, as "<piece> <index>" in the order they went.
   async function piecesOf(jobId: string): Promise<string[]> {
     return (await workOf(jobId))
@@ -167,7 +139,8 @@ describe('a long background removal run as pieces (jobs service over NATS and Po
     const [pass, first] = await workOf(job.job_id).then((messages) => messages.slice(1));
     expect(pass!.payload).toEqual({ ...base(job), options: BACKGROUND_REMOVAL_DEFAULTS, requested_at: job.created_at, input_key: `inputs/${job.job_id}`, frames: 900, fps: 30, media_duration_seconds: 30, segments: plan(3) });
     expect(first!.payload).toMatchObject({ segment: plan(3)[0], plate_key: null });
-    expect(await deadlineOf(job.job_id)).toEqual(deadline);
+    // The plan's own limits, to the second.
+    expect(Math.abs((await deadlineOf(job.job_id)).getTime() - deadline.getTime())).toBeLessThan(2_000);
 
     await report('plate_stored', plateStored(job, 2));
     await report('plate_stored', plateStored(job, 2));
@@ -186,6 +159,11 @@ describe('a long background removal run as pieces (jobs service over NATS and Po
     await waitFor('completed', async () => (await rpc.call('get', { version: 1, account_id: account, job_id: job.job_id })).status === 'COMPLETED');
     const open = await db.query('SELECT count(*)::int AS n FROM jobs.job_piece WHERE job_id = $1 AND done_at IS NULL', [job.job_id]);
     expect(open.rows[0].n).toBe(0);
+    // Its progress, which no one worker knows, from the jobs service: up the processing span.
+    const progress = (await messagesOn(STREAMS.jobUpdates, job.job_id)).map((message) => message.payload).filter((update) => update.kind === 'progress').map((update) => update.progress as number);
+    expect(progress[0]).toBe(0.15);
+    expect(progress.at(-1)).toBe(0.95);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });
 
   it("keeps an account's pieces in flight to its cap, oldest job first, frees them when a job is cancelled, and never holds back another account's", async () => {
@@ -207,8 +185,11 @@ describe('a long background removal run as pieces (jobs service over NATS and Po
     await report('planned', planned(other, 2));
     await expectPieces(other.job_id, ['pass 0', 'segment 0']);
 
+    // The newer job waits behind the older one's pieces: while those move, it keeps its whole time.
+    await db.query(`UPDATE jobs.job SET deadline_at = now() - interval '1 minute' WHERE job_id = $1`, [newer.job_id]);
     await report('segment_done', segmentDone(older, 0));
     await expectPieces(older.job_id, ['pass 0', 'segment 0', 'segment 1', 'segment 2']);
+    expect((await deadlineOf(newer.job_id)).getTime()).toBeGreaterThan(Date.now() + 3_000_000);
 
     await rpc.call('cancel', { version: 1, account_id: account, job_id: older.job_id });
     await expectPieces(newer.job_id, ['pass 0', 'segment 0']);

@@ -13,7 +13,8 @@ export interface PieceChange {
 // oldest job first, while fewer than its cap are in flight. A job no longer PROCESSING changes nothing
 // and is sent nothing.
 export interface PieceStore {
-  // The plan's pieces, once per job, and the job's deadline moved to the whole job's.
+  // The plan's pieces, once per job; the job's deadline moves to the plan's, and on with each step of
+  // its account's pieces while some of its own are open.
   plan(jobId: string, pieces: NewPiece[], deadlineAt: Date): Promise<PieceChange>;
   // A segment's plate: the segment becomes ready; with the last plate the pass is done.
   plateStored(jobId: string, index: number, plateKey: string): Promise<PieceChange>;

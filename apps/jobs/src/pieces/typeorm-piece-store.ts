@@ -1,10 +1,11 @@
-import type { SegmentOutputV1 } from '@vj/contracts';
+import { PIECED_JOB_TYPE, type SegmentOutputV1 } from '@vj/contracts';
 import { isUuid } from '@vj/database';
 import { outboxInsertSql, outboxRows } from '@vj/outbox';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JOBS_SCHEMA } from '../database/jobs-schema';
 import type { NewPiece, PieceWork } from './job-piece';
 import { pieceMessage, type ReadyPiece } from './piece-messages';
+import { pieceProgress, pieceProgressMessage, type PieceState } from './piece-progress';
 import type { PieceChange, PieceStore } from './piece-store';
 
 export interface PieceStoreOptions {
@@ -30,19 +31,21 @@ export class TypeormPieceStore implements PieceStore {
   plan(jobId: string, pieces: NewPiece[], deadlineAt: Date): Promise<PieceChange> {
     return this.change(jobId, async (tx, now) => {
       const rows = pieces.map(({ piece, index, work, ready }) => ({ piece, index, work, ready }));
+      // The whole job's limits as the plan counted them: each step of the account's pieces gives its
+      // open jobs that long again (extendDeadlines).
+      const limitSeconds = Math.max(1, Math.ceil((deadlineAt.getTime() - now.getTime()) / 1000));
       const inserted = await count(
         tx,
-        `INSERT INTO ${PIECE} ("job_id", "piece", "index", "account_id", "job_created_at", "work", "ready_at")
-         SELECT job."job_id", piece."piece", piece."index", job."account_id", job."created_at", piece."work", CASE WHEN piece."ready" THEN $3::timestamptz END
+        `INSERT INTO ${PIECE} ("job_id", "piece", "index", "account_id", "job_created_at", "work", "ready_at", "time_limit_seconds")
+         SELECT job."job_id", piece."piece", piece."index", job."account_id", job."created_at", piece."work", CASE WHEN piece."ready" THEN $3::timestamptz END, $4
            FROM ${JOB} job, jsonb_to_recordset($2::jsonb) AS piece("piece" text, "index" int, "work" jsonb, "ready" boolean)
-          WHERE job."job_id" = $1
+          WHERE job."job_id" = $1 AND job."job_type" = '${PIECED_JOB_TYPE}'
          ON CONFLICT DO NOTHING RETURNING 1`,
-        [jobId, JSON.stringify(rows), now],
+        [jobId, JSON.stringify(rows), now, limitSeconds],
       );
-      // The pieces may wait behind the account's other jobs: the job has the whole job's time, as a
-      // whole run would, and never less than it had. Moved again by a plan made again (the job's work
-      // delivered again after its plan), whose started report moved it back to one run's.
-      await tx.query(`UPDATE ${JOB} SET "deadline_at" = GREATEST("deadline_at", $2) WHERE "job_id" = $1`, [jobId, deadlineAt]);
+      // A plan made again (the job's work delivered again after its plan) changes nothing, but its
+      // delivery's started report moved the deadline back to one run's.
+      if (inserted === 0) await tx.query(`UPDATE ${JOB} SET "deadline_at" = GREATEST("deadline_at", $2) WHERE "job_id" = $1`, [jobId, deadlineAt]);
       return inserted > 0;
     });
   }
@@ -106,7 +109,10 @@ export class TypeormPieceStore implements PieceStore {
   private sendFor(accountId: string): Promise<number> {
     return this.dataSource.transaction(async (tx) => {
       await lockAccount(tx, accountId);
-      return this.send(tx, accountId, this.now());
+      const now = this.now();
+      const sent = await this.send(tx, accountId, now);
+      if (sent > 0) await extendDeadlines(tx, accountId, now);
+      return sent;
     });
   }
 
@@ -118,12 +124,25 @@ export class TypeormPieceStore implements PieceStore {
       const [owner] = (await tx.query(`SELECT "account_id" FROM ${JOB} WHERE "job_id" = $1`, [jobId])) as { account_id: string }[];
       if (!owner) return NOTHING;
       await lockAccount(tx, owner.account_id);
-      const [job] = (await tx.query(`SELECT 1 FROM ${JOB} WHERE "job_id" = $1 AND "status" = 'PROCESSING'`, [jobId])) as unknown[];
+      const [job] = (await tx.query(`SELECT "job_id", "account_id", "attempts" FROM ${JOB} WHERE "job_id" = $1 AND "status" = 'PROCESSING'`, [jobId])) as {
+        job_id: string;
+        account_id: string;
+        attempts: number;
+      }[];
       if (!job) return NOTHING;
       const now = this.now();
       const applied = await apply(tx, now);
-      return { applied, sent: await this.send(tx, owner.account_id, now) };
+      if (applied) await this.publishProgress(tx, job, now);
+      const sent = await this.send(tx, owner.account_id, now);
+      if (applied || sent > 0) await extendDeadlines(tx, owner.account_id, now);
+      return { applied, sent };
     });
+  }
+
+  // Each change to a job's pieces moves its progress, which followers of the job read as a worker's.
+  private async publishProgress(tx: EntityManager, job: { job_id: string; account_id: string; attempts: number }, now: Date): Promise<void> {
+    const pieces = (await tx.query(`SELECT "work", "ready_at", "done_at" FROM ${PIECE} WHERE "job_id" = $1`, [job.job_id])) as PieceState[];
+    await tx.query(outboxInsertSql(JOBS_SCHEMA, 1), [JSON.stringify(outboxRows([pieceProgressMessage(job, pieceProgress(pieces), now)], now))]);
   }
 
   // The account's ready pieces, oldest job first and in each job pass, segments, join, while fewer
@@ -179,6 +198,18 @@ interface ReadyRow {
   sends: number;
   options: ReadyPiece['options'];
   created_at: Date;
+}
+
+// A long job's pieces may wait behind its account's other jobs (the cap on pieces in flight), so its
+// deadline is not one run's: while the account's pieces move, each of its jobs with pieces open keeps
+// its whole job's limits from now. A job whose account stops moving for that long times out.
+function extendDeadlines(tx: EntityManager, accountId: string, now: Date): Promise<unknown> {
+  return tx.query(
+    `UPDATE ${JOB} job SET "deadline_at" = GREATEST(job."deadline_at", $2::timestamptz + make_interval(secs => open."limit"))
+       FROM (SELECT "job_id", max("time_limit_seconds") AS "limit" FROM ${PIECE} WHERE "account_id" = $1 AND "done_at" IS NULL GROUP BY "job_id") open
+      WHERE job."job_id" = open."job_id" AND job."status" = 'PROCESSING'`,
+    [accountId, now],
+  );
 }
 
 // Per account, so one account's reports wait on each other's sends and never on another account's.

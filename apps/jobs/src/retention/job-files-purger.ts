@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { resultObjectKeys } from '@vj/contracts';
+import { PIECED_JOB_TYPE, piecePrefix, resultObjectKeys } from '@vj/contracts';
 import type { Job } from '../domain/job';
 import type { RetentionStore } from './retention-store';
 
@@ -29,7 +29,10 @@ export class JobFilesPurger {
   }
 
   async purgeInput(job: Job): Promise<void> {
-    // A URL input left nothing of ours; marked all the same, or the sweeper would find it for ever.
+    // A long job's pieces are inputs too: its own copy of the input, the plates and the segments'
+    // files, which a job that ended before its join leaves (decision 0101).
+    if (job.job_type === PIECED_JOB_TYPE) for await (const object of this.objects.list(piecePrefix(job.account_id, job.job_id))) await this.objects.remove(object.key);
+    // A URL input left nothing else of ours; marked all the same, or the sweeper would find it for ever.
     if (job.input.kind !== 'upload') return this.store.markInputDone(job.job_id, this.now());
     if (await this.store.uploadInUse(job.account_id, job.input.object_key)) {
       this.logger.debug(`job ${job.job_id}: its upload is read by a job still PROCESSING; that one deletes it`);

@@ -1,4 +1,4 @@
-import { CLEAN_AUDIO_DEFAULTS, uploadObjectKey, uploadVideoUrl, type CreateJobRequestV1, type StoredResultV1 } from '@vj/contracts';
+import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS, piecePrefix, uploadObjectKey, uploadVideoUrl, type CreateJobRequestV1, type StoredResultV1 } from '@vj/contracts';
 import { createDatabase, startS3Server, type LocalS3Server } from '@vj/local-stack';
 import { ObjectStorage } from '@vj/storage';
 import { randomUUID } from 'node:crypto';
@@ -99,6 +99,19 @@ describe('retention: deleted jobs, expired results, inputs of ended jobs, old up
     await jobs.applyCommand(job.job_id, { kind: 'cancel' });
     await dataSource.query('UPDATE jobs.job SET input_purged_at = NULL WHERE job_id = $1', [job.job_id]);
     await sweepAt(0);
+    const [row] = await dataSource.query('SELECT input_purged_at FROM jobs.job WHERE job_id = $1', [job.job_id]);
+    expect(row.input_purged_at).not.toBeNull();
+  });
+
+  it("deletes a long background removal's pieces once it ended before its join, on the next sweep, whatever its input", async () => {
+    const { job } = await jobs.create({ version: 1, account_id: account, job_type: 'video-background-removal', input: { kind: 'url', url: 'https://example.com/talk.mp4' }, options: BACKGROUND_REMOVAL_DEFAULTS });
+    const pieces = piecePrefix(account, job.job_id);
+    for (const key of [`${pieces}input`, `${pieces}plate-1`, `${pieces}0/transparent.webm`]) await put(key);
+    await sweepAt(0);
+    expect(await exists(`${pieces}input`)).toBe(true);
+    await jobs.applyCommand(job.job_id, { kind: 'cancel' });
+    await sweepAt(0);
+    expect(await Promise.all([`${pieces}input`, `${pieces}plate-1`, `${pieces}0/transparent.webm`].map(exists))).toEqual([false, false, false]);
     const [row] = await dataSource.query('SELECT input_purged_at FROM jobs.job WHERE job_id = $1', [job.job_id]);
     expect(row.input_purged_at).not.toBeNull();
   });

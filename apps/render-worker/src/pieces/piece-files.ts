@@ -1,11 +1,9 @@
-import type { SegmentOutputV1 } from '@vj/contracts';
+import { piecePrefix, type SegmentOutputV1 } from '@vj/contracts';
 import type { MattedVideo } from '../matting/remove-background';
-import { resultPrefix } from '../processing/stored-result';
 
-// Where a long job's pieces keep what they hand on (decision 0101): under the job's own prefix, so
-// whatever deletes the job's files deletes them too.
+// The keys of what a long job's pieces hand on (decision 0101), under piecePrefix.
 export function pieceKeys(job: { account_id: string; job_id: string }) {
-  const prefix = `${resultPrefix(job.account_id, job.job_id)}pieces/`;
+  const prefix = piecePrefix(job.account_id, job.job_id);
   return {
     prefix,
     input: `${prefix}input`,

@@ -8,6 +8,13 @@ import type { JobMessageBaseV1 } from './payloads';
 
 type PiecedJobType = typeof PIECED_JOB_TYPE;
 
+// Where a job's pieces keep what they hand on (its input, plates, segments' files): under the job's
+// own result folder, so deleting the job's files deletes them; the join deletes them once the job's
+// files are stored, the retention sweeper once a job that never joined has ended.
+export function piecePrefix(accountId: string, jobId: string): string {
+  return `results/${accountId}/${jobId}/pieces/`;
+}
+
 // One segment, by frame number from 0 (the render worker's segment-plan.ts): it delivers [from, to),
 // matted from matte_from, its input starting at the keyframe cut_from. `times` are where its frames
 // are cut by time, null where the video is counted by frame.

@@ -84,16 +84,20 @@ export class TypeormPieceStore implements PieceStore {
     });
   }
 
-  // One statement for a job that had no pieces, which is every job but a long background removal.
+  // One short statement for a job that had no pieces, which is every job but a long background
+  // removal; a job with some has them closed under its account's lock, which a plan also takes.
   async jobEnded(jobId: string): Promise<PieceChange> {
     if (!isUuid(jobId)) return NOTHING;
-    const now = this.now();
-    const [ended] = (await this.dataSource.query(
-      `WITH ended AS (UPDATE ${PIECE} SET "done_at" = $2 WHERE "job_id" = $1 AND "done_at" IS NULL RETURNING "account_id") SELECT DISTINCT "account_id" FROM ended`,
-      [jobId, now],
-    )) as { account_id: string }[];
-    if (!ended) return NOTHING;
-    return { applied: true, sent: await this.sendFor(ended.account_id) };
+    const [owner] = (await this.dataSource.query(`SELECT DISTINCT "account_id" FROM ${PIECE} WHERE "job_id" = $1 AND "done_at" IS NULL`, [jobId])) as { account_id: string }[];
+    if (!owner) return NOTHING;
+    return this.dataSource.transaction(async (tx) => {
+      await lockAccount(tx, owner.account_id);
+      const now = this.now();
+      const closed = await count(tx, `UPDATE ${PIECE} SET "done_at" = $2 WHERE "job_id" = $1 AND "done_at" IS NULL RETURNING 1`, [jobId, now]);
+      const sent = await this.send(tx, owner.account_id, now);
+      if (sent > 0) await extendDeadlines(tx, owner.account_id, now);
+      return { applied: closed > 0, sent };
+    });
   }
 
   async sendWaiting(): Promise<number> {
@@ -117,7 +121,9 @@ export class TypeormPieceStore implements PieceStore {
   }
 
   // A change to a job still PROCESSING, and the sends it allows. The status is read under the
-  // account's lock, which jobEnded also takes: a job that ends meanwhile has its pieces closed after.
+  // account's lock, which jobEnded also takes once it finds open pieces. A plan committed just after
+  // jobEnded looked leaves its rows open; they never count (only PROCESSING jobs' pieces do), and the
+  // next sweep sends what they held back.
   private async change(jobId: string, apply: (tx: EntityManager, now: Date) => Promise<boolean>): Promise<PieceChange> {
     if (!isUuid(jobId)) return NOTHING;
     return this.dataSource.transaction(async (tx) => {

@@ -71,13 +71,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function harness(status: JobStatus = 'PROCESSING') {
+function harness(status: JobStatus = 'PROCESSING', failedAttempts = 0) {
   const published: { kind: JobReportKind; report: ReportPayloads[JobReportKind] }[] = [];
   const settings = { workerId: 'worker-a', maxFailedAttempts: 3, workDir: dir, transloadTimeoutMs: 60_000, uploadMarginMs: 60_000, progressIntervalMs: 1000 };
   const reports = new AttemptReports({ publish: async (kind, report) => void published.push({ kind, report }) }, settings);
   const cancellations = new CancellationRegistry();
   const useCase = new RunPieceUseCase(
-    { currentJob: async () => ({ status, failedAttempts: 0 }) },
+    { currentJob: async () => ({ status, failedAttempts }) },
     reports,
     pieces,
     storage,
@@ -152,9 +152,13 @@ describe('a long background removal run as pieces on the bucket', () => {
     await expect(cancelled.useCase.execute('segment', work, delivery)).resolves.toBe('skipped');
     expect(cancelled.published).toEqual([]);
 
-    // Nothing stored under the input's key: the piece is retried like any attempt that failed for us.
-    const missing = harness();
+    // Nothing stored under the input's key: the piece is retried like any attempt that failed for us,
+    // against its own deliveries, however many attempts the job's other pieces spent; on its last
+    // delivery the job fails.
+    const missing = harness('PROCESSING', 2);
     await expect(missing.useCase.execute('segment', work, delivery)).rejects.toThrow();
     expect(missing.published.map((entry) => entry.kind)).toEqual(['retrying']);
+    await expect(missing.useCase.execute('segment', work, { attempt: 20, isLastDelivery: true })).resolves.toBe('failed');
+    expect(missing.published.map((entry) => entry.kind)).toEqual(['retrying', 'failed']);
   });
 });

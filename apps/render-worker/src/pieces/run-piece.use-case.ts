@@ -69,7 +69,9 @@ export class RunPieceUseCase {
         this.logger.log(`${what}: the job is ${current?.status ?? 'unknown to the jobs service'}: skipping it`);
         return 'skipped';
       }
-      attempt.failedBefore = current.failedAttempts;
+      // Each piece retries its own failures of ours until its message's last delivery
+      // (WORK_MAX_DELIVER): the job's count is shared by all its pieces, and a few pieces failing once
+      // each must not fail a job whose every piece can still finish.
       const workDir = await mkdtemp(join(this.settings.workDir, `piece-${work.job_id}-`));
       try {
         const inputPath = join(workDir, 'input');
@@ -97,23 +99,39 @@ export class RunPieceUseCase {
   }
 
   // Each plate is stored, then reported, in the order the pass hands them on, while the pass goes on.
+  // Past the last plate the rest of the video teaches no segment anything: the pass stops there, so
+  // nothing after it can fail a job whose plates are all stored. A job that ended meanwhile (an event
+  // this worker missed) is stored nothing more.
   private async pass(work: PlatePassWorkV1, inputPath: string, workDir: string, signal: AbortSignal): Promise<JobOutcome> {
     const keys = pieceKeys(work);
+    const needed = work.segments.filter((segment) => segment.index > 0 && segment.matte_from > 0).length;
+    const enough = new AbortController();
+    let ended = false;
+    let handed = 0;
     let stored: Promise<void> = Promise.resolve();
     const store = async (index: number, plate: PlateSnapshot) => {
+      if (ended || !(await this.stillProcessing(work, signal))) {
+        ended = true;
+        return enough.abort();
+      }
       const path = join(workDir, `plate-${index}`);
       await writeFile(path, await encodePlateSnapshot(plate));
       await this.objects.putFile(keys.plate(index), path, 'application/octet-stream');
       await rm(path, { force: true });
-      await this.reports.plateStored(work, index, keys.plate(index));
+      await untilReachable(`job ${work.job_id}: plate ${index}'s report`, () => this.reports.plateStored(work, index, keys.plate(index)), signal, this.logger);
     };
-    await this.pieces.pass(work, inputPath, workDir, signal, (index, plate) => {
-      stored = stored.then(() => store(index, plate));
-      // Awaited once the pass ends; marked handled so a failed store does not end the process first.
-      stored.catch(() => undefined);
-    });
+    try {
+      await this.pieces.pass(work, inputPath, workDir, AbortSignal.any([signal, enough.signal]), (index, plate) => {
+        stored = stored.then(() => store(index, plate));
+        // Awaited once the pass ends; marked handled so a failed store does not end the process first.
+        stored.catch(() => undefined);
+        if (++handed === needed) enough.abort();
+      });
+    } catch (error) {
+      if (!enough.signal.aborted || signal.aborted) throw error;
+    }
     await stored;
-    return 'succeeded';
+    return ended ? 'stopped' : 'succeeded';
   }
 
   private async segment(work: SegmentWorkV1, inputPath: string, workDir: string, signal: AbortSignal): Promise<JobOutcome> {
@@ -126,13 +144,14 @@ export class RunPieceUseCase {
       plate = await decodePlateSnapshot(await readFile(path), MAX_PLATE_BYTES);
     }
     const matted = await this.pieces.segment(work, inputPath, plate, workDir, signal);
+    if (!(await this.stillProcessing(work, signal))) return 'stopped';
     const stored: string[] = [];
     for (const file of matted.files) {
       signal.throwIfAborted();
       await this.objects.putFile(keys.file(index, file), file.path, file.contentType);
       stored.push(keys.file(index, file));
     }
-    await this.reports.segmentDone(work, index, segmentOutput(matted, stored));
+    await untilReachable(`job ${work.job_id}: segment ${index}'s report`, () => this.reports.segmentDone(work, index, segmentOutput(matted, stored)), signal, this.logger);
     return 'succeeded';
   }
 
@@ -153,8 +172,7 @@ export class RunPieceUseCase {
     const joinDir = join(workDir, 'joined');
     await mkdir(joinDir);
     const joined = await this.pieces.join(inputPath, segments, joinDir, signal);
-    // As for a whole run: a job that ended meanwhile stores nothing.
-    if ((await this.statuses.currentJob(work))?.status !== 'PROCESSING') return 'stopped';
+    if (!(await this.stillProcessing(work, signal))) return 'stopped';
     const files = joined.files.map((file) => ({ path: file.path, fileName: `${work.job_id}-${file.role}.${file.fileExtension}`, contentType: file.contentType }));
     const stored = await this.uploader.upload(work, attempt.number, files, signal);
     const quality = joined.quality && { kind: 'cutout' as const, frames: joined.quality.frames, frames_with_person: joined.quality.framesWithPerson, flicker: joined.quality.flicker };
@@ -163,5 +181,10 @@ export class RunPieceUseCase {
     const plates = work.segments.slice(1).map((_, index) => keys.plate(index + 1));
     await this.uploader.remove(work, [work.input_key, ...plates, ...work.segments.flatMap((output) => output.files.map((file) => file.object_key))]);
     return 'succeeded';
+  }
+
+  // As for a whole run: a job that ended meanwhile (an event this worker missed) stores nothing more.
+  private async stillProcessing(work: WorkPiecePayloads[WorkPiece], signal: AbortSignal): Promise<boolean> {
+    return (await untilReachable(`job ${work.job_id}: its status`, () => this.statuses.currentJob(work), signal, this.logger))?.status === 'PROCESSING';
   }
 }

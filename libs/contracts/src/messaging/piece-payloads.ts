@@ -29,7 +29,7 @@ export interface SegmentPlanV1 {
 
 // What the plan holds for every piece.
 export interface PieceInputV1 {
-  // The job's input in the bucket, which every piece reads (an upload's own key, or a URL input stored).
+  // The job's input as the planning worker stored it under piecePrefix, which every piece reads.
   input_key: string;
   frames: number;
   fps: number;

@@ -1,11 +1,9 @@
-import { PIECED_JOB_TYPE, subjects, type JobProgressUpdateV1 } from '@vj/contracts';
+import { PIECED_JOB_TYPE, PROGRESS_STAGE_SPANS, subjects, type JobProgressUpdateV1 } from '@vj/contracts';
 import type { OutboxDraft } from '@vj/outbox';
 import type { PieceWork } from './job-piece';
 
 // A long job's progress, which no one worker knows (decision 0101): the share of its pieces' frames
-// done, within the processing stage's span of the whole job's fraction, as a whole run's worker
-// reports it (its ProgressReporter: processing runs from 0.15 to 0.95; the join is the upload's).
-const PROCESSING_SPAN: readonly [number, number] = [0.15, 0.95];
+// done, within the processing stage's span, as a whole run's worker reports it; the join is the upload's.
 // The pass mattes one frame in five of the whole video (the render worker's PLATE_PASS).
 const PASS_SHARE = 1 / 5;
 
@@ -33,7 +31,7 @@ export function pieceProgress(pieces: readonly PieceState[]): number {
       if (plated.length > 0) done += (frames * plated.filter((segment) => segment.ready_at).length) / plated.length;
     }
   }
-  const [from, to] = PROCESSING_SPAN;
+  const [from, to] = PROGRESS_STAGE_SPANS.processing;
   return total > 0 ? from + ((to - from) * done) / total : from;
 }
 

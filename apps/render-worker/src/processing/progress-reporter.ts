@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { JobProgressUpdateV1, JobWorkRequestedV1, ProgressStage } from '@vj/contracts';
+import { PROGRESS_STAGE_SPANS, type JobProgressUpdateV1, type JobWorkRequestedV1, type ProgressStage } from '@vj/contracts';
 
 // Where a job's update subject gets its progress; a lost update is harmless (the next one replaces it).
 export interface ProgressSink {
@@ -7,13 +7,6 @@ export interface ProgressSink {
 }
 export const PROGRESS_SINK = Symbol('ProgressSink');
 
-// Each stage's share of the whole job's fraction done: the media work is most of any job.
-const STAGE_SPANS: Record<ProgressStage, readonly [number, number]> = {
-  fetching: [0, 0.1],
-  probing: [0.1, 0.15],
-  processing: [0.15, 0.95],
-  uploading: [0.95, 1],
-};
 // Smaller moves are not worth an update.
 const MIN_STEP = 0.01;
 const FLUSH_LIMIT_MS = 2_000;
@@ -46,12 +39,12 @@ export class ProgressReporter {
   // A new stage begins: reported at once, at the start of its span.
   stage(stage: ProgressStage): void {
     this.current = stage;
-    this.publish(STAGE_SPANS[stage][0]);
+    this.publish(PROGRESS_STAGE_SPANS[stage][0]);
   }
 
   // The current stage is this fraction (0 to 1) done.
   within(fraction: number): void {
-    const [from, to] = STAGE_SPANS[this.current];
+    const [from, to] = PROGRESS_STAGE_SPANS[this.current];
     const progress = from + (to - from) * Math.min(Math.max(fraction, 0), 1);
     if (progress - this.lastProgress < MIN_STEP || this.now() - this.lastAt < this.settings.intervalMs) return;
     this.publish(progress);

@@ -51,6 +51,15 @@ export const PIECED_JOB_TYPE = 'video-background-removal' satisfies JobType;
 // Where a job's work is, in the order a worker goes through them.
 export const PROGRESS_STAGES = ['fetching', 'probing', 'processing', 'uploading'] as const;
 export type ProgressStage = (typeof PROGRESS_STAGES)[number];
+// Each stage's share of a job's fraction done (JobProgressUpdateV1.progress): the media work is most of
+// any job. Whoever reports a job's progress (its worker, or the jobs service for a long job's pieces)
+// places it in these spans.
+export const PROGRESS_STAGE_SPANS: Record<ProgressStage, readonly [number, number]> = {
+  fetching: [0, 0.1],
+  probing: [0.1, 0.15],
+  processing: [0.15, 0.95],
+  uploading: [0.95, 1],
+};
 
 export const BILLING_EVENT_KINDS = ['hold_placed', 'hold_rejected', 'charge_captured', 'hold_released'] as const;
 export type BillingEventKind = (typeof BILLING_EVENT_KINDS)[number];

@@ -48,6 +48,17 @@ export interface FurnitureSpec {
   height: number;
 }
 
+// What a real camera adds to a drawn room: the people's shadows, sensor grain and auto-exposure.
+export interface CameraLight {
+  // Each person's shadow on the wall behind: their silhouette moved by `offset` (shares of the frame's
+  // height, right and up), blurred over `blur` pixels, darkening the wall by up to `darkness`.
+  shadow?: { offset: [number, number]; blur: number; darkness: number };
+  // Gaussian grain, in levels of 255, new in every frame and every channel.
+  grain?: number;
+  // Auto-exposure: the whole picture's gain swings by up to `swing` (0.08 is 8 %) over `period` seconds.
+  exposure?: { swing: number; period: number };
+}
+
 export interface ClipSpec {
   name: string;
   // What the clip is there to test, printed with the clip list.
@@ -62,6 +73,7 @@ export interface ClipSpec {
   // Back to front: a later walker passes in front of an earlier one.
   walkers: WalkerSpec[];
   camera: CameraSpec;
+  light?: CameraLight;
 }
 
 export const frameCount = (clip: Pick<ClipSpec, 'fps' | 'seconds'>): number => Math.round(clip.fps * clip.seconds);

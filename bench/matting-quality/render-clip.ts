@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { cameraPath, worldSize } from './camera';
+import { exposeAndGrain, grainRandom, shadeWall } from './camera-light';
 import { frameCount, type ClipSpec, type FurnitureKind, type SourceName } from './clip-spec';
 import { writeFrames } from './ffmpeg-io';
 import { drawFurniture } from './furniture';
@@ -40,17 +41,26 @@ export async function renderClip(spec: ClipSpec, sources: ReadonlyMap<SourceName
     }),
   );
   const truth: Uint8Array[] = [];
+  const light = spec.light;
+  const random = grainRandom(spec.name);
   function* pictures(): Generator<Uint8Array> {
     for (let n = 0; n < frames; n++) {
       const t = n / spec.fps;
       const offset = camera[n]!;
       const rgb = windowOf(background, world, offset, frame);
-      const alpha = new Uint8Array(frame.width * frame.height);
-      for (const { walker, person, at } of walkers) {
+      const placed = walkers.map(({ walker, person, at }) => {
         const position = at(t);
         const source = pingPong((walker.firstFrame ?? 0) + Math.round(t * SOURCE_FPS), person.rgb.length);
-        paste(rgb, alpha, frame, person, source, { x: position.x - offset.x, y: position.y - offset.y });
+        return { person, source, at: { x: position.x - offset.x, y: position.y - offset.y } };
+      });
+      if (light?.shadow) {
+        const silhouette = new Uint8Array(frame.width * frame.height);
+        for (const { person, source, at } of placed) paste(null, silhouette, frame, person, source, at);
+        shadeWall(rgb, frame, silhouette, light.shadow);
       }
+      const alpha = new Uint8Array(frame.width * frame.height);
+      for (const { person, source, at } of placed) paste(rgb, alpha, frame, person, source, at);
+      if (light) exposeAndGrain(rgb, light, t, random);
       truth.push(alpha);
       yield rgb;
     }
@@ -75,8 +85,8 @@ function windowOf(world: Uint8Array, worldSize: Size, offset: Point, frame: Size
 }
 
 // One source frame of the person over the picture at `at` (its top-left, in the frame), and its alpha
-// over the frame's alpha.
-function paste(rgb: Uint8Array, alpha: Uint8Array, frame: Size, person: CutOut, source: number, at: Point): void {
+// over the frame's alpha (without a picture: the alpha alone).
+function paste(rgb: Uint8Array | null, alpha: Uint8Array, frame: Size, person: CutOut, source: number, at: Point): void {
   const picture = person.rgb[source]!;
   const matte = person.alpha[source]!;
   const y0 = Math.max(0, at.y);
@@ -89,7 +99,7 @@ function paste(rgb: Uint8Array, alpha: Uint8Array, frame: Size, person: CutOut, 
       const a = matte[from]!;
       if (a === 0) continue;
       const to = y * frame.width + x;
-      for (let c = 0; c < 3; c++) rgb[3 * to + c] = Math.round(rgb[3 * to + c]! + (a * (picture[3 * from + c]! - rgb[3 * to + c]!)) / 255);
+      if (rgb) for (let c = 0; c < 3; c++) rgb[3 * to + c] = Math.round(rgb[3 * to + c]! + (a * (picture[3 * from + c]! - rgb[3 * to + c]!)) / 255);
       alpha[to] = Math.round(alpha[to]! + (a * (255 - alpha[to]!)) / 255);
     }
   }

@@ -235,6 +235,27 @@ describe('BackgroundPlate', () => {
     expect(alpha[at(4, 2)]).toBe(0);
   });
 
+  it('takes a shadow on a tinted wall for a shadow: its colour dims towards grey as its light does', () => {
+    // A wall of chroma (140, 118), then a patch at 0.6 of its light: luma and chroma both dimmed alike.
+    const tinted = (shadow: boolean): Uint8Array => {
+      const bytes = picture();
+      const pixels = SIZE.width * SIZE.height;
+      for (let i = 0; i < pixels; i++) {
+        const dimmed = shadow && i % SIZE.width >= 4 && i % SIZE.width < 6 && i >= 2 * SIZE.width && i < 4 * SIZE.width;
+        const light = dimmed ? 0.6 : 1;
+        bytes[i] = Math.round(16 + light * (WALL - 16));
+        bytes[pixels + i] = Math.round(128 + light * 12);
+        bytes[2 * pixels + i] = Math.round(128 - light * 10);
+      }
+      return bytes;
+    };
+    const plate = new BackgroundPlate(SIZE, GRID, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0 });
+    for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: tinted(false), chromaShift: 0 }, true, GRID_LUMA, QUIET);
+    const alpha = new Uint8Array(64);
+    plate.fuse(alpha, gridMask([5]), { bytes: tinted(true), chromaShift: 0 }, true, GRID_LUMA, QUIET);
+    expect(alpha[at(4, 2)]).toBe(0);
+  });
+
   it('forgets the plate when the camera moves', () => {
     const plate = learnedPlate();
     plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, false, GRID_LUMA, QUIET);

@@ -65,8 +65,8 @@ export interface PlateSettings {
   // or lies mostly (`leavingShare` of its cells) where last frame's person was: someone leaving.
   enteringFirstShare: number;
   leavingShare: number;
-  // A pixel darker than its plate by a ratio in this range, with the same colour, is a shadow: no
-  // evidence either way (the model decides).
+  // A pixel darker than its plate by a ratio in this range, with the same colour dimmed alike
+  // (shadedChroma), is a shadow: no evidence either way (the model decides).
   shadowRatios: [number, number];
   shadowChroma: number;
 }
@@ -345,7 +345,7 @@ export class BackgroundPlate {
           const plateY = 16 + gain * (luma[i] - 16);
           const chroma = (settings.chromaWeight * (abs(u - chromaU[c]) + abs(v - chromaV[c]))) / 224;
           const ratio = (yValue - 16) / (plateY - 16);
-          const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && chroma < settings.shadowChroma;
+          const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[c], chromaV[c], ratio) * settings.chromaWeight < settings.shadowChroma;
           let weight = 0;
           if (!shadow) {
             weight = -settings.matchWeight + (abs(yValue - plateY) / 219 + chroma - settings.matchBelow) * slope;
@@ -633,6 +633,13 @@ function grow(plane: Uint8Array, scratch: Uint8Array, width: number, height: num
       if (lastSet - y <= radius) plane[y * width + x] = 1;
     }
   }
+}
+
+// How far a pixel's colour is from its plate's dimmed by `ratio` (0..1, as weigh's chroma): less light
+// takes a colour towards grey as much as it darkens it, so a shadow on a tinted wall is as much
+// nearer grey as it is darker, and differs from the lit wall's chroma by that.
+function shadedChroma(u: number, v: number, plateU: number, plateV: number, ratio: number): number {
+  return (abs(u - 128 - ratio * (plateU - 128)) + abs(v - 128 - ratio * (plateV - 128))) / 224;
 }
 
 function abs(value: number): number {

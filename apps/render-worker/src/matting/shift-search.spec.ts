@@ -27,6 +27,19 @@ describe('ShiftSearch', () => {
     expect(search.judge(scene(-2), reference(scene(0)))).toBe('moved');
   });
 
+  it("takes a change of the whole picture's exposure on a wall's light falloff for no movement, and a shift at another exposure for one", () => {
+    // Light falling off across the wall, with a faint pattern; then brighter or darker by 6 %.
+    const falloff = (dx: number, gain: number): Float32Array =>
+      Float32Array.from({ length: GRID.width * GRID.height }, (_, g) => {
+        const x = (g % GRID.width) + dx;
+        const y = Math.floor(g / GRID.width);
+        return gain * (0.15 + 0.9 * (x / GRID.width) + 0.03 * Math.sin(0.9 * x + 0.7 * y));
+      });
+    expect(search.judge(falloff(0, 1.06), reference(falloff(0, 1)))).toBe('in place');
+    expect(search.judge(falloff(0, 0.94), reference(falloff(0, 1)))).toBe('in place');
+    expect(search.judge(scene(1).map((value) => 1.06 * value), reference(scene(0)))).toBe('moved');
+  });
+
   it('tells nothing of a flat picture, or where no cell may be judged', () => {
     const flat = new Float32Array(GRID.width * GRID.height).fill(0.4);
     expect(search.judge(flat, reference(flat))).toBe('unknown');

@@ -50,20 +50,30 @@ function learnedPlate(): BackgroundPlate {
 
 describe('BackgroundPlate', () => {
   it("learns each frame the rows that frame's number gives, so a segment of a long video learns the rows the whole run would", () => {
-    // Three frames of the empty wall from `firstFrame` on; then, for the next, which of picture rows
-    // 2 and 3 are known (an unsure alpha there pulled to the background).
+    // Three frames of the empty wall from `firstFrame` on; then which of picture rows 2 and 3 are
+    // known (seen on at least knownAfter frames).
     const knownRows = (firstFrame: number) => {
       const plate = new BackgroundPlate(SIZE, GRID, 0, DEFAULT_PLATE, firstFrame);
       for (let frame = 0; frame < 3; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
-      const alpha = new Uint8Array(64).fill(128);
-      plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
-      return [alpha[at(2, 2)] < 128, alpha[at(2, 3)] < 128];
+      const { seen } = plate.snapshot();
+      return [seen[at(2, 2)] >= DEFAULT_PLATE.knownAfter, seen[at(2, 3)] >= DEFAULT_PLATE.knownAfter];
     };
     // Begun at frame 1, the even rows learned twice (frames 1 and 3); begun at frame 2, the odd ones
     // (frames 2 and 4), as a plate begun at frame 1 learns them on those frames.
     expect(knownRows(1)).toEqual([true, false]);
     expect(knownRows(2)).toEqual([false, true]);
     expect(knownRows(5)).toEqual(knownRows(1));
+  });
+
+  it('reads a pixel its row has not learned yet from the row that learns on the other frames: no striped matte', () => {
+    // Three frames: the even rows are known, the odd ones not yet; an unsure alpha is pulled to the
+    // background in both.
+    const plate = new BackgroundPlate(SIZE, GRID, 0, DEFAULT_PLATE);
+    for (let frame = 0; frame < 3; frame++) plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
+    expect(plate.snapshot().seen[at(2, 3)]).toBeLessThan(DEFAULT_PLATE.knownAfter);
+    const alpha = new Uint8Array(64).fill(128);
+    plate.fuse(alpha, gridMask([5], 0.6), { bytes: picture(), chromaShift: 0 }, true, GRID_LUMA, QUIET);
+    expect([alpha[at(2, 2)] < 128, alpha[at(2, 3)] < 128]).toEqual([true, true]);
   });
 
   it('learns every row on every frame with everyRow: a plate pass learns all of what one of its frames uncovers', () => {

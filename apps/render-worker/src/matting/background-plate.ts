@@ -335,17 +335,25 @@ export class BackgroundPlate {
       const chromaRow = (y >> shift) * chromaWidth;
       const learning = settings.everyRow || (y & 1) === learningRows;
       const centreRow = centreRows[y] === 1;
+      // The row that learns on the other frames (rows 2k and 2k + 1 pair up; they share a chroma row
+      // in 4:2:0). Where one has learned a pixel and the other has not yet, the other is read from it:
+      // a pixel known in every other row made a striped matte over what the plate was still learning.
+      const pairOffset = settings.everyRow ? 0 : (y & 1) === 0 ? (y + 1 < height ? width : 0) : -width;
+      const pairChromaOffset = shift === 1 ? 0 : pairOffset;
       for (let x = 0; x < width; x++, i++) {
         const g = gridRow + gridX[x];
         const c = chromaRow + (x >> shift);
         const yValue = bytes[i];
         const u = bytes[pixels + c];
         const v = bytes[vPlane + c];
-        if (seen[i] >= settings.knownAfter && (alpha[i] > 0 || near[g] === 1)) {
-          const plateY = 16 + gain * (luma[i] - 16);
-          const chroma = (settings.chromaWeight * (abs(u - chromaU[c]) + abs(v - chromaV[c]))) / 224;
+        const own = seen[i] >= settings.knownAfter;
+        if ((own || seen[i + pairOffset] >= settings.knownAfter) && (alpha[i] > 0 || near[g] === 1)) {
+          const p = own ? i : i + pairOffset;
+          const pc = own ? c : c + pairChromaOffset;
+          const plateY = 16 + gain * (luma[p] - 16);
+          const chroma = (settings.chromaWeight * (abs(u - chromaU[pc]) + abs(v - chromaV[pc]))) / 224;
           const ratio = (yValue - 16) / (plateY - 16);
-          const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[c], chromaV[c], ratio) * settings.chromaWeight < settings.shadowChroma;
+          const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[pc], chromaV[pc], ratio) * settings.chromaWeight < settings.shadowChroma;
           let weight = 0;
           if (!shadow) {
             weight = -settings.matchWeight + (abs(yValue - plateY) / 219 + chroma - settings.matchBelow) * slope;

@@ -135,6 +135,17 @@ export const DEV_SET: ClipSpec[] = [
     light: { exposure: { swing: 0.08, period: 3 }, grain: 3 },
   },
   {
+    name: 'left-right-65-crf30',
+    covers: 'left-right-65 as a phone or a streaming service uploads it: H.264 at CRF 30, blocky and smeared',
+    ...ROOM,
+    fps: 30,
+    seconds: 5.5,
+    room: { seed: 5 },
+    walkers: [{ source: 'again', height: 0.65, path: { kind: 'through', from: 'left', to: 'right', start: 0.5, end: 5, pause: 0.8 } }],
+    camera: STILL,
+    crf: 30,
+  },
+  {
     name: 'pan-60',
     covers: 'the camera pans 240 px across a furnished room while a person walks in from the left and out by the right',
     ...ROOM,

@@ -74,6 +74,9 @@ export interface ClipSpec {
   walkers: WalkerSpec[];
   camera: CameraSpec;
   light?: CameraLight;
+  // The H.264 quality the clip is uploaded at: 12 (near lossless, a camera's file) unless given; a
+  // phone's or a streaming service's copy is near 28.
+  crf?: number;
 }
 
 export const frameCount = (clip: Pick<ClipSpec, 'fps' | 'seconds'>): number => Math.round(clip.fps * clip.seconds);

@@ -22,7 +22,8 @@ export interface RenderedClip {
   furniture: { kind: FurnitureKind; boxes: (PixelBox | null)[] }[];
 }
 
-// The clip as an H.264 file (CRF 12, near lossless, as a camera's upload) and its exact alpha.
+// The clip as an H.264 file (CRF 12 unless the clip says, near lossless, as a camera's upload) and its
+// exact alpha.
 export async function renderClip(spec: ClipSpec, sources: ReadonlyMap<SourceName, SourcePerson>, dir: string): Promise<RenderedClip> {
   const frame: Size = { width: spec.width, height: spec.height };
   const frames = frameCount(spec);
@@ -68,7 +69,7 @@ export async function renderClip(spec: ClipSpec, sources: ReadonlyMap<SourceName
   const path = join(dir, `${spec.name}.mp4`);
   await writeFrames(
     ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${frame.width}x${frame.height}`, '-r', String(spec.fps)],
-    ['-c:v', 'libx264', '-crf', '12', '-preset', 'fast', '-pix_fmt', 'yuv420p', path],
+    ['-c:v', 'libx264', '-crf', String(spec.crf ?? 12), '-preset', 'fast', '-pix_fmt', 'yuv420p', path],
     pictures(),
   );
   return { spec, video: { name: spec.name, path, ...frame }, truth, furniture };

@@ -27,10 +27,14 @@ node24=$(bash scripts/node24.sh) || node24=node
 echo "every level on $("$node24" --version)" >&2
 "$node24" node_modules/jest/bin/jest.js --ci --json --outputFile=reports/jest.json "$@" || status=$?
 
-# The unit level again on this machine's node, which `npm run cli` uses (TEST_SYSTEM_NODE=0 skips it;
-# a run given its own Jest arguments skips it too).
+# The unit level again on this machine's node, for what runs on it: the CLI, the SDK, the scripts, the
+# benches and the libraries they load. The services run on Node 24 only, so their units are not
+# repeated (decision 0077). TEST_SYSTEM_NODE=0 skips this pass; a run given its own Jest arguments
+# skips it too.
+services_only='/apps/(gateway|jobs|billing|render-worker|webhook-delivery)/|/libs/(observability|tflite-onnx|database|outbox|egress|webhooks|service-boot)/'
 if [ "${TEST_SYSTEM_NODE:-1}" != 0 ] && [ $# -eq 0 ] && [ "$node24" != node ]; then
-  echo "unit on $(node --version)" >&2
-  npx jest --ci --json --outputFile=reports/jest-system-node.json --selectProjects unit || status=$?
+  echo "unit on $(node --version), all but the services'" >&2
+  npx jest --ci --json --outputFile=reports/jest-system-node.json --selectProjects unit \
+    --testPathIgnorePatterns '/node_modules/' '/\.data/' "$services_only" || status=$?
 fi
 exit $status

@@ -33,6 +33,27 @@ export async function errorPng(video: VideoFile, frame: number, alpha: Uint8Arra
   await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${video.width}x${video.height}`], ['-frames:v', '1', path], [out]);
 }
 
+// Where the matte flickers over the clip, over its frame `frame` dimmed: each pixel's summed alpha change
+// between consecutive frames where the reference is background in both (the bench's flicker), yellow
+// as bright as the clip's most flickering pixel.
+export async function flickerPng(video: VideoFile, frame: number, matte: readonly Uint8Array[], reference: readonly Uint8Array[], path: string): Promise<void> {
+  const pixels = video.width * video.height;
+  const change = new Float64Array(pixels);
+  for (let f = 1; f < matte.length; f++) {
+    for (let i = 0; i < pixels; i++) {
+      if (reference[f]![i] === 0 && reference[f - 1]![i] === 0) change[i]! += Math.abs(matte[f]![i]! - matte[f - 1]![i]!);
+    }
+  }
+  const most = change.reduce((a, b) => Math.max(a, b), 1);
+  const picture = await readPicture(video, frame);
+  const out = new Uint8Array(pixels * 3);
+  for (let i = 0; i < pixels; i++) {
+    const heat = Math.sqrt(change[i]! / most);
+    for (let c = 0; c < 3; c++) out[3 * i + c] = Math.round((picture[3 * i + c]! >> 2) * (1 - heat) + (c === 2 ? 0 : 255 * heat));
+  }
+  await writeFrames(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${video.width}x${video.height}`], ['-frames:v', '1', path], [out]);
+}
+
 // One frame of the video as decoded (what the model saw), rgb24.
 async function readPicture(video: VideoFile, frame: number): Promise<Uint8Array> {
   const [picture] = await readFrames(['-i', video.path, '-vf', `select=eq(n\\,${frame})`, '-fps_mode', 'passthrough', '-frames:v', '1', '-pix_fmt', 'rgb24'], video.width * video.height * 3);

@@ -6,7 +6,7 @@ import { variantFor, type Segmenter } from '../../apps/render-worker/src/matting
 import { runBench } from '../support/bench-stack';
 import { DEV_SET, issue14Set, QUICK_SET } from './clip-sets';
 import { frameCount, type ClipSpec, type SourceName } from './clip-spec';
-import { errorPng, greenPng } from './green';
+import { errorPng, flickerPng, greenPng } from './green';
 import { keptInBox, scoreMattes, type MatteScore } from './matte-score';
 import { pipelineMatte } from './pipeline-matte';
 import { compareRegionChoices, type RegionChoiceScore } from './region-choice';
@@ -77,6 +77,11 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
       for (const [frame, iou] of score.frameIous.entries()) {
         if (iou !== null && iou < under) await errorPng(video, frame, alpha[frame]!, truth[frame]!, join(settings.out, `${video.name}-errors-f${frame}.png`));
       }
+    }
+    if (key === 'pipeline' && score.flicker > 0) {
+      const png = join(settings.out, `${video.name}-pipeline-flicker.png`);
+      await flickerPng(video, fullestFrame(truth), alpha, truth, png);
+      pngs.push(png);
     }
     clip.furniture.forEach(({ boxes }, i) => (furniture[i]![key] = keptInBox(alpha, truth, video.width, boxes)));
     const saves: [string, number][] = [];

@@ -17,6 +17,17 @@ const PLANT_AND_COAT: FurnitureSpec[] = [
 ];
 const WITH_TABLE: FurnitureSpec[] = [...PLANT_AND_COAT, { kind: 'table', at: 0.82, height: 0.45 }];
 
+const LEFT_RIGHT_65: ClipSpec = {
+  name: 'left-right-65',
+  covers: 'walks in from the left edge, stops, out by the right',
+  ...ROOM,
+  fps: 30,
+  seconds: 5.5,
+  room: { seed: 5 },
+  walkers: [{ source: 'again', height: 0.65, path: { kind: 'through', from: 'left', to: 'right', start: 0.5, end: 5, pause: 0.8 } }],
+  camera: STILL,
+};
+
 export const DEV_SET: ClipSpec[] = [
   {
     name: 'bottom-rise-65',
@@ -39,16 +50,7 @@ export const DEV_SET: ClipSpec[] = [
     walkers: [{ source: 'again', height: 0.6, path: { kind: 'through', from: 'top', to: 'bottom', start: 0.5, end: 5.5, pause: 1, lane: 0.6 } }],
     camera: STILL,
   },
-  {
-    name: 'left-right-65',
-    covers: 'walks in from the left edge, stops, out by the right',
-    ...ROOM,
-    fps: 30,
-    seconds: 5.5,
-    room: { seed: 5 },
-    walkers: [{ source: 'again', height: 0.65, path: { kind: 'through', from: 'left', to: 'right', start: 0.5, end: 5, pause: 0.8 } }],
-    camera: STILL,
-  },
+  LEFT_RIGHT_65,
   {
     name: 'right-left-65-10fps',
     covers: 'walks in from the right edge and out by the left without stopping, at 10 fps',
@@ -134,17 +136,7 @@ export const DEV_SET: ClipSpec[] = [
     camera: STILL,
     light: { exposure: { swing: 0.08, period: 3 }, grain: 3 },
   },
-  {
-    name: 'left-right-65-crf30',
-    covers: 'left-right-65 as a phone or a streaming service uploads it: H.264 at CRF 30, blocky and smeared',
-    ...ROOM,
-    fps: 30,
-    seconds: 5.5,
-    room: { seed: 5 },
-    walkers: [{ source: 'again', height: 0.65, path: { kind: 'through', from: 'left', to: 'right', start: 0.5, end: 5, pause: 0.8 } }],
-    camera: STILL,
-    crf: 30,
-  },
+  { ...LEFT_RIGHT_65, name: 'left-right-65-crf30', covers: 'left-right-65 as a phone or a streaming service uploads it: H.264 at CRF 30, blocky and smeared', crf: 30 },
   {
     name: 'pan-60',
     covers: 'the camera pans 240 px across a furnished room while a person walks in from the left and out by the right',

@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type { JobType } from '@vj/contracts';
-import { jobSchemaIdByType, schemaViolations, type SchemaId } from '@vj/http-contracts';
+import { jobSchemaId, schemaViolations, type SchemaId } from '@vj/http-contracts';
 import { createDatabase, startS3Server, type LocalS3Server } from '@vj/local-stack';
 import { ObjectStorage } from '@vj/storage';
 import { createGatewayApp, type GatewayOverrides } from '../src/app/create-gateway-app';
@@ -95,7 +95,7 @@ export function expectSchema(id: SchemaId, body: unknown): void {
 }
 
 export function expectJob(type: JobType, body: unknown): void {
-  expectSchema(jobSchemaIdByType[type] as SchemaId, body);
+  expectSchema(jobSchemaId(type) as SchemaId, body);
 }
 
 export function expectJobList(body: { data?: { type: JobType; job: unknown }[] }): void {

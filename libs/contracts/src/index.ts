@@ -18,3 +18,6 @@ export * from './pricing/price-list';
 export * from './job/int32';
 export * from './webhooks/webhook-url';
 export * from './http-url';
+export * from './job-types/job-type-definition';
+export * from './job-types/clean-audio-video';
+export * from './job-types/video-background-removal';

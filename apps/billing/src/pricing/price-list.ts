@@ -1,35 +1,13 @@
-import { JOB_TYPES, type JobType, type JobTypePriceV1, type JobTypePricesV1, type PriceListV1 } from '@vj/contracts';
+import { JOB_TYPES, jobTypeDefinition, type JobType, type JobTypePriceV1, type JobTypePricesV1, type PriceListV1 } from '@vj/contracts';
 
 // Billing's names for the contracts' price types (libs/contracts pricing): billing owns the lists.
 export type JobTypePrice = JobTypePriceV1;
 export type JobTypePrices = JobTypePricesV1;
 export type PriceList = PriceListV1;
 
-// The built-in prices (README "Prices"); BILLING_PRICES_FILE replaces them.
-export const DEFAULT_PRICES: JobTypePrices = {
-  'video-background-removal': {
-    credits_per_second: 2,
-    option_multipliers: { refine_foreground_edges: 1.5 },
-    minimum_credits: 10,
-    // Issue 40: a long video is cut into segments that many workers run (decision 0101).
-    max_duration_seconds: 600,
-    // An encode of the kept matte (decision 0094), without the model or the refinement.
-    export: { credits_per_second: 0.5, minimum_credits: 2 },
-  },
-  'clean-audio-video': {
-    credits_per_second: 1,
-    option_multipliers: {},
-    minimum_credits: 5,
-    max_duration_seconds: 1800,
-    // A remix of kept stems (decision 0093): a tenth of the job, whose denoising is most of its cost.
-    export: { credits_per_second: 0.1, minimum_credits: 1 },
-  },
-};
-
-const BOOLEAN_OPTIONS: Record<JobType, readonly string[]> = {
-  'video-background-removal': ['refine_foreground_edges', 'subject_is_person'],
-  'clean-audio-video': ['normalize_loudness'],
-};
+// The built-in prices (README "Prices"): each job type's own line (libs/contracts job-types);
+// BILLING_PRICES_FILE replaces them.
+export const DEFAULT_PRICES = Object.fromEntries(JOB_TYPES.map((type) => [type, jobTypeDefinition(type).price])) as JobTypePrices;
 
 export class PriceListError extends Error {}
 
@@ -56,7 +34,7 @@ export function parsePrices(value: unknown): JobTypePrices {
       continue;
     }
     for (const [option, multiplier] of Object.entries(multipliers)) {
-      if (!BOOLEAN_OPTIONS[type].includes(option)) problems.push(`${type}.option_multipliers: "${option}" is not a boolean option of ${type}`);
+      if (!jobTypeDefinition(type).booleanOptions.includes(option)) problems.push(`${type}.option_multipliers: "${option}" is not a boolean option of ${type}`);
       else if (!isThousandths(multiplier, 0.001)) problems.push(`${type}.option_multipliers.${option}: a number > 0 with at most 3 decimals`);
     }
   }

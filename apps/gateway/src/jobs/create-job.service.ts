@@ -12,7 +12,7 @@ import { JOBS_PORT, JobsServiceError, type JobsPort } from './jobs-port';
 import { OwnUploads } from './own-uploads';
 import { QuoteJobService, type JobRequest } from './quote-job.service';
 import type { GatewayJobType, JobCreateBody, JobExportBody } from './types/gateway-job-type';
-import { GATEWAY_JOB_TYPES } from './types/gateway-job-types';
+import { gatewayJobType } from './types/gateway-job-types';
 
 export interface CreateJobInput<T extends JobType> extends JobRequest<T> {
   idempotency?: IdempotencyInput;
@@ -64,7 +64,7 @@ export class CreateJobService {
   // a deleted or expired one is the jobs service's 404, which says so. The export is quoted with the
   // duration the source was charged for, at the export's price (options.export_of).
   async executeExport<T extends JobType>(request: ExportJobInput<T>): Promise<JobObject> {
-    const exports = GATEWAY_JOB_TYPES[request.jobType].exports;
+    const exports = gatewayJobType(request.jobType).exports;
     if (!exports) throw ApiError.notFound(`${request.jobType} jobs have no exports`);
     const earlier = await this.replayed(request);
     if (earlier) return earlier;
@@ -108,7 +108,7 @@ export class CreateJobService {
 
   // Checked before the quote: a refused image costs no probe.
   private async checkOptionUploads<T extends JobType>(request: Pick<CreateJobInput<T>, 'accountId' | 'jobType' | 'options'>): Promise<void> {
-    const jobType: GatewayJobType<T, JobCreateBody> = GATEWAY_JOB_TYPES[request.jobType];
+    const jobType: GatewayJobType<T, JobCreateBody> = gatewayJobType(request.jobType);
     for (const named of jobType.optionUploads?.(request.options) ?? []) {
       const { declaration } = await this.uploads.find(request.accountId, named.field, named.url);
       if (!named.contentTypes.includes(declaration.content_type)) {
@@ -141,7 +141,7 @@ function exportInput(source: JobRecordV1): ExportInputV1 {
     const why = source.input.kind === 'export' ? 'it is itself an export: export its source job' : 'it kept nothing to export (it completed before exports, or on a worker that keeps nothing)';
     throw ApiError.notFound(`job ${source.job_id} cannot be exported: ${why}`);
   }
-  const picture = kept.kind === 'matte' ? kept.source : result.job_type === 'clean-audio-video' ? result.video : null;
+  const picture = kept.kind === 'matte' ? kept.source : 'video' in result ? result.video : null;
   if (!picture) throw new Error(`job ${source.job_id}: ${result.job_type} cannot have kept ${kept.kind}`);
   return { kind: 'export', source_job_id: source.job_id, picture, source: kept };
 }

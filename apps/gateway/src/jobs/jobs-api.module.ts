@@ -19,7 +19,7 @@ import { ProbedDurations } from './probed-durations';
 import { QuoteJobService } from './quote-job.service';
 import { ReadJobsService } from './read-jobs.service';
 import { SettledJobCache } from './settled-job-cache';
-import { GATEWAY_JOB_TYPES } from './types/gateway-job-types';
+import { gatewayJobTypes } from './types/gateway-job-types';
 import { OwnUploads } from './own-uploads';
 import { VideoInputResolver } from './video-input.resolver';
 
@@ -28,7 +28,7 @@ import { VideoInputResolver } from './video-input.resolver';
 @Module({
   imports: [IdentityModule, UploadsModule, BillingApiModule],
   controllers: [
-    ...Object.values(GATEWAY_JOB_TYPES).flatMap((jobType) => [jobTypeController(jobType), ...(jobType.exports ? [jobExportsController(jobType, jobType.exports)] : [])]),
+    ...gatewayJobTypes().flatMap((jobType) => [jobTypeController(jobType), ...(jobType.exports ? [jobExportsController(jobType, jobType.exports)] : [])]),
     JobsListController,
     EstimatesController,
   ],

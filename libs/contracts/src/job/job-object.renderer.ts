@@ -25,8 +25,9 @@ export async function renderJob(record: JobRecordV1, signUrl: SignFileUrl): Prom
   return job;
 }
 
+// By what the type's result holds (JobTypeDefinition.result): one video, or a list of files.
 async function renderResult(result: StoredResultV1, signUrl: SignFileUrl): Promise<NonNullable<JobObject['result']>> {
-  if (result.job_type === 'clean-audio-video') return { video: await renderFile(result.video, signUrl) };
+  if ('video' in result) return { video: await renderFile(result.video, signUrl) };
   return { files: await Promise.all(result.files.map((file) => renderFile(file, signUrl))) };
 }
 

@@ -78,6 +78,6 @@ export type StoredResultV1 =
 export function resultObjectKeys(result: StoredResultV1 | null): string[] {
   if (!result) return [];
   const kept = result.export_source ? [result.export_source.file, ...(result.export_source.kind === 'matte' ? [result.export_source.source] : [])] : [];
-  const delivered = result.job_type === 'video-background-removal' ? result.files : [result.video];
+  const delivered = 'files' in result ? result.files : [result.video];
   return [...delivered, ...kept].map((file) => file.object_key);
 }

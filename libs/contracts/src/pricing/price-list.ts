@@ -2,6 +2,7 @@ import type { CreditEstimateV1, EstimateBasis } from '../messaging/billing-paylo
 import type { JobOptionsByType } from '../job/job-options';
 import { exportOf } from '../job/job-options';
 import type { JobType } from '../job/job-type';
+import type { BooleanOptionOf } from '../job-types/job-type-definition';
 
 // Billing's prices and the arithmetic on them. Billing owns the price lists (versioned, immutable once
 // stored) and charges with them; the gateway quotes creates and estimates from a cached copy of the
@@ -29,7 +30,6 @@ export interface ExportPriceV1 {
   minimum_credits: number;
 }
 
-type BooleanOptionOf<T> = { [K in keyof T]: T[K] extends boolean ? K : never }[keyof T];
 export type BooleanOption = { [T in JobType]: BooleanOptionOf<JobOptionsByType[T]> }[JobType] & string;
 
 export type JobTypePricesV1 = Record<JobType, JobTypePriceV1>;

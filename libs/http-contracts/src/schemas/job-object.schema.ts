@@ -1,4 +1,4 @@
-import { INT32_MAX, JOB_ERROR_CODES, JOB_STATUSES, type JobType } from '@vj/contracts';
+import { CLEAN_AUDIO_VIDEO_TYPE, INT32_MAX, JOB_ERROR_CODES, JOB_STATUSES, jobTypeDefinition, VIDEO_BACKGROUND_REMOVAL_TYPE, type JobType, type JobTypeDefinition } from '@vj/contracts';
 
 // JSON Schemas of the public job resources (docs/spec/video-jobs-resources.md section 2).
 // "No properties other than those listed" becomes additionalProperties: false on every object.
@@ -41,14 +41,15 @@ export const jobErrorSchema = {
   },
 } as const;
 
+// By what a job type's result holds (JobTypeDefinition.result).
 const resultSchemas = {
-  'video-background-removal': {
+  files: {
     type: 'object',
     additionalProperties: false,
     required: ['files'],
     properties: { files: { type: ['array', 'null'], items: { $ref: 'FileObject' } } },
   },
-  'clean-audio-video': {
+  video: {
     type: 'object',
     additionalProperties: false,
     required: ['video'],
@@ -58,7 +59,8 @@ const resultSchemas = {
 
 const int32 = { type: 'integer', minimum: -2_147_483_648, maximum: INT32_MAX } as const;
 
-function jobSchema(type: JobType, id: string) {
+// A job type's job object, named by its definition's schema name.
+export function jobObjectSchema<Id extends string>(definition: JobTypeDefinition, id: Id = definition.names.schema as Id) {
   return {
     $id: id,
     type: 'object',
@@ -69,7 +71,7 @@ function jobSchema(type: JobType, id: string) {
       status: { type: 'string', enum: [...JOB_STATUSES] },
       credits_estimated: int32,
       credits_charged: int32,
-      result: resultSchemas[type],
+      result: resultSchemas[definition.result],
       error: { $ref: 'JobError' },
     },
     // Field presence by state (section 3): result only when COMPLETED, error only when FAILED.
@@ -90,10 +92,10 @@ function jobSchema(type: JobType, id: string) {
   } as const;
 }
 
-export const videoBackgroundRemovalJobSchema = jobSchema('video-background-removal', 'VideoBackgroundRemovalJob');
-export const cleanAudioVideoJobSchema = jobSchema('clean-audio-video', 'CleanAudioVideoJob');
+export const videoBackgroundRemovalJobSchema = jobObjectSchema(VIDEO_BACKGROUND_REMOVAL_TYPE, 'VideoBackgroundRemovalJob');
+export const cleanAudioVideoJobSchema = jobObjectSchema(CLEAN_AUDIO_VIDEO_TYPE, 'CleanAudioVideoJob');
 
-export const jobSchemaIdByType: Record<JobType, string> = {
-  'video-background-removal': videoBackgroundRemovalJobSchema.$id,
-  'clean-audio-video': cleanAudioVideoJobSchema.$id,
-};
+// The $id of a job type's job object schema.
+export function jobSchemaId(type: JobType): string {
+  return jobTypeDefinition(type).names.schema;
+}

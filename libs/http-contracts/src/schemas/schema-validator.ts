@@ -2,7 +2,8 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { balanceSchema, estimateSchema, ledgerPageSchema, usageReportSchema } from './billing-responses.schema';
 import { healthSchema, jobListSchema, requestErrorSchema } from './api-responses.schema';
-import { cleanAudioVideoJobSchema, fileObjectSchema, jobErrorSchema, videoBackgroundRemovalJobSchema } from './job-object.schema';
+import { JOB_TYPES, jobTypeDefinition } from '@vj/contracts';
+import { cleanAudioVideoJobSchema, fileObjectSchema, jobErrorSchema, jobObjectSchema, videoBackgroundRemovalJobSchema } from './job-object.schema';
 import { cleanAudioVideoReportSchema, videoBackgroundRemovalReportSchema } from './report-responses.schema';
 import { uploadPartUrlsSchema, uploadSchema, uploadStateSchema } from './upload-responses.schema';
 import {
@@ -51,6 +52,11 @@ function instance(): Ajv {
     ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
     addFormats(ajv);
     for (const schema of ALL_SCHEMAS) ajv.addSchema(schema);
+    // The job objects of types registered besides the built-in ones (registerJobType).
+    for (const type of JOB_TYPES) {
+      const definition = jobTypeDefinition(type);
+      if (!ajv.getSchema(definition.names.schema)) ajv.addSchema(jobObjectSchema(definition));
+    }
   }
   return ajv;
 }

@@ -1,9 +1,9 @@
-import { CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
+import { CLEAN_AUDIO_DEFAULTS, CLEAN_AUDIO_VIDEO_TYPE } from '@vj/contracts';
 import { CreateCleanAudioVideoDto, ExportCleanAudioVideoDto } from '@vj/http-contracts';
-import type { GatewayJobType } from './gateway-job-type';
+import { resourceNames, type GatewayJobType } from './gateway-job-type';
 
 export const CLEAN_AUDIO_VIDEO: GatewayJobType<'clean-audio-video', CreateCleanAudioVideoDto> = {
-  names: { type: 'clean-audio-video', schema: 'CleanAudioVideoJob', reportSchema: 'CleanAudioVideoReport', operation: 'CleanAudioVideo', noun: 'clean-audio' },
+  names: resourceNames(CLEAN_AUDIO_VIDEO_TYPE),
   body: CreateCleanAudioVideoDto,
   options: (body) => ({
     strength: body.strength ?? CLEAN_AUDIO_DEFAULTS.strength,

@@ -1,4 +1,5 @@
-import type { JobOptionsByType, JobType } from '@vj/contracts';
+import type { JobOptionsByType, JobType, JobTypeDefinition } from '@vj/contracts';
+import type { SchemaId } from '@vj/http-contracts';
 import type { JobResourceNames } from '../job-resource.controller';
 
 // What every job type's create body carries besides its options.
@@ -37,4 +38,10 @@ export interface GatewayJobType<T extends JobType, Body extends JobCreateBody> {
   options(body: Body): JobOptionsByType[T];
   optionUploads?(options: JobOptionsByType[T]): OptionUpload[];
   exports?: JobTypeExports<T, JobExportBody>;
+}
+
+// A job type's route names, from its definition (libs/contracts job-types).
+export function resourceNames<T extends JobType>(definition: JobTypeDefinition<T>): JobResourceNames & { type: T } {
+  const { schema, reportSchema, operation, noun } = definition.names;
+  return { type: definition.type, schema: schema as SchemaId, reportSchema: reportSchema as SchemaId, operation, noun };
 }

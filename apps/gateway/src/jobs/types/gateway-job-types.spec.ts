@@ -1,9 +1,9 @@
 import { BACKGROUND_REMOVAL_DEFAULTS, CLEAN_AUDIO_DEFAULTS } from '@vj/contracts';
-import { GATEWAY_JOB_TYPES } from './gateway-job-types';
+import { gatewayJobType } from './gateway-job-types';
 
 describe('gateway job types', () => {
-  const cleanAudio = GATEWAY_JOB_TYPES['clean-audio-video'];
-  const backgroundRemoval = GATEWAY_JOB_TYPES['video-background-removal'];
+  const cleanAudio = gatewayJobType('clean-audio-video');
+  const backgroundRemoval = gatewayJobType('video-background-removal');
 
   it('fills every absent clean-audio option with its default', () => {
     expect(cleanAudio.options({ video_url: 'https://a.test/v.mp4' })).toEqual(CLEAN_AUDIO_DEFAULTS);

@@ -1,9 +1,9 @@
-import { BACKGROUND_IMAGE_CONTENT_TYPES, BACKGROUND_REMOVAL_DEFAULTS, isUploadUrl, type CompositeBackground, type VideoBackgroundRemovalOptions } from '@vj/contracts';
+import { BACKGROUND_IMAGE_CONTENT_TYPES, BACKGROUND_REMOVAL_DEFAULTS, VIDEO_BACKGROUND_REMOVAL_TYPE, isUploadUrl, type CompositeBackground, type VideoBackgroundRemovalOptions } from '@vj/contracts';
 import { CreateVideoBackgroundRemovalDto, ExportVideoBackgroundRemovalDto, type CompositeBackgroundDto } from '@vj/http-contracts';
-import type { GatewayJobType } from './gateway-job-type';
+import { resourceNames, type GatewayJobType } from './gateway-job-type';
 
 export const VIDEO_BACKGROUND_REMOVAL: GatewayJobType<'video-background-removal', CreateVideoBackgroundRemovalDto> = {
-  names: { type: 'video-background-removal', schema: 'VideoBackgroundRemovalJob', reportSchema: 'VideoBackgroundRemovalReport', operation: 'VideoBackgroundRemoval', noun: 'background-removal' },
+  names: resourceNames(VIDEO_BACKGROUND_REMOVAL_TYPE),
   body: CreateVideoBackgroundRemovalDto,
   options: (body) => ({
     ...deliverable(body),

@@ -1,4 +1,4 @@
-import { isBackgroundImageUrl, isCompositeBackground } from './job-options';
+import { isBackgroundImageUrl, isCompositeBackground } from './video-background-removal';
 
 describe('isCompositeBackground', () => {
   it('takes exactly one kind of background, each within its range', () => {

@@ -46,6 +46,7 @@ import type { RenderWorkerConfig } from './render-worker.env';
 import { workConsumer } from './work-consumer';
 import { UPLOAD_MARGIN_MS } from './work-consumer';
 import { ProcessingMetrics } from './metrics/processing-metrics';
+import { withRegisteredProcessors } from './processing/job-processors';
 
 export interface RenderWorkerDependencies {
   config: RenderWorkerConfig;
@@ -148,7 +149,7 @@ export class RenderWorkerModule {
         { provide: INPUT_MEASURER, useValue: metrics.measurer(new FfmpegInputMeasurer(new ProcessRunner(), { ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH })) },
         { provide: JOB_FUNDING, useValue: new BillingRpcFunding(new BillingRpcClient(nc)) },
         { provide: MODERATION_POLICY, useValue: moderation },
-        { provide: JOB_PROCESSORS, useValue: metrics.processors(processors) },
+        { provide: JOB_PROCESSORS, useValue: metrics.processors(withRegisteredProcessors(processors, { ffmpegPath: config.FFMPEG_PATH, ffprobePath: config.FFPROBE_PATH })) },
         { provide: RESULT_STORE, useValue: storage },
         { provide: WORKER_SETTINGS, useValue: settings },
         { provide: DurationProbe, useValue: durationProbe },

@@ -33,10 +33,7 @@ export class ProcessingMetrics {
   }
 
   processors(inner: JobProcessors): JobProcessors {
-    return {
-      'clean-audio-video': this.timed('clean-audio-video', inner['clean-audio-video']),
-      'video-background-removal': this.timed('video-background-removal', inner['video-background-removal']),
-    };
+    return Object.fromEntries(Object.entries(inner).map(([type, processor]) => [type, this.timed(type as JobType, processor)])) as JobProcessors;
   }
 
   private timed<T extends JobType>(type: T, processor: JobTypeProcessor<T>): JobTypeProcessor<T> {

@@ -1,4 +1,4 @@
-import type { JobReportKind, JobType, StoredExportSourceV1, StoredFileV1, StoredQualityV1, StoredResultV1 } from '@vj/contracts';
+import { jobTypeDefinition, type JobReportKind, type JobType, type StoredExportSourceV1, type StoredFileV1, type StoredQualityV1, type StoredResultV1 } from '@vj/contracts';
 
 // One folder per delivery: two attempts racing (a worker thought lost, then back) never write, nor
 // delete, each other's objects; the jobs service publishes the winner's keys only.
@@ -11,17 +11,25 @@ export function resultPrefix(accountId: string, jobId: string): string {
   return `results/${accountId}/${jobId}/`;
 }
 
-// The result shape of each job type (docs/spec/video-jobs-resources.md 2.4 and 2.5), with what it kept
-// for exports (decision 0093) and what it measured of its work (decision 0096).
+// What each built-in job type keeps for exports (decision 0093) and measures of its work (decision
+// 0096); a type registered at run time keeps and measures nothing.
+const OWN: Partial<Record<JobType, { kept: StoredExportSourceV1['kind']; quality: StoredQualityV1['kind'] }>> = {
+  'clean-audio-video': { kept: 'stems', quality: 'clean-audio' },
+  'video-background-removal': { kept: 'matte', quality: 'cutout' },
+};
+
+// The result shape of each job type (docs/spec/video-jobs-resources.md 2.4 and 2.5, by its
+// definition's `result`), with what it kept and what it measured.
 export function storedResult(jobType: JobType, files: StoredFileV1[], kept?: StoredExportSourceV1, quality?: StoredQualityV1): StoredResultV1 {
-  const own = jobType === 'clean-audio-video' ? { kept: 'stems', quality: 'clean-audio' } : { kept: 'matte', quality: 'cutout' };
-  if (kept && kept.kind !== own.kept) throw new Error(`${jobType} cannot keep ${kept.kind}`);
-  if (quality && quality.kind !== own.quality) throw new Error(`${jobType} cannot measure ${quality.kind}`);
-  if (jobType === 'clean-audio-video') {
-    if (files.length !== 1) throw new Error(`clean-audio-video produces one file, got ${files.length}`);
-    return { job_type: jobType, video: files[0], ...(kept?.kind === 'stems' && { export_source: kept }), ...(quality?.kind === 'clean-audio' && { quality }) };
+  const own = OWN[jobType];
+  if (kept && kept.kind !== own?.kept) throw new Error(`${jobType} cannot keep ${kept.kind}`);
+  if (quality && quality.kind !== own?.quality) throw new Error(`${jobType} cannot measure ${quality.kind}`);
+  const extras = { ...(kept && { export_source: kept }), ...(quality && { quality }) };
+  if (jobTypeDefinition(jobType).result === 'video') {
+    if (files.length !== 1) throw new Error(`${jobType} produces one file, got ${files.length}`);
+    return { job_type: jobType, video: files[0], ...extras } as StoredResultV1;
   }
-  return { job_type: jobType, files, ...(kept?.kind === 'matte' && { export_source: kept }), ...(quality?.kind === 'cutout' && { quality }) };
+  return { job_type: jobType, files, ...extras } as StoredResultV1;
 }
 
 // Nats-Msg-Id of a report: a redelivered attempt that publishes again is dropped as a duplicate.

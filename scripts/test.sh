@@ -25,7 +25,10 @@ status=0
 # cannot be installed, on this machine's node.
 node24=$(bash scripts/node24.sh) || node24=node
 echo "every level on $("$node24" --version)" >&2
-"$node24" node_modules/jest/bin/jest.js --ci --json --outputFile=reports/jest.json "$@" || status=$?
+# Two test files at a time (decision 0104): Jest's default on 2 cores is one, and most of an
+# integration or end-to-end file's time is spent waiting on its own services, not computing.
+# TEST_WORKERS=1 runs them one by one.
+"$node24" node_modules/jest/bin/jest.js --ci --maxWorkers="${TEST_WORKERS:-2}" --json --outputFile=reports/jest.json "$@" || status=$?
 
 # The unit level again on this machine's node, for what runs on it: the CLI, the SDK, the scripts, the
 # benches and the libraries they load. The services run on Node 24 only, so their units are not

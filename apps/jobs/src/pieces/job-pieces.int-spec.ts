@@ -157,8 +157,9 @@ describe('a long background removal run as pieces (jobs service over NATS and Po
     const result: StoredResultV1 = { job_type: 'video-background-removal', files: [{ object_key: `results/${job.job_id}/out.webm`, content_type: 'video/webm', file_name: 'out.webm', file_size: 10 }] };
     await report('succeeded', { ...base(job), result, media_duration_seconds: 30 });
     await waitFor('completed', async () => (await rpc.call('get', { version: 1, account_id: account, job_id: job.job_id })).status === 'COMPLETED');
-    const open = await db.query('SELECT count(*)::int AS n FROM jobs.job_piece WHERE job_id = $1 AND done_at IS NULL', [job.job_id]);
-    expect(open.rows[0].n).toBe(0);
+    // The job's end closes its pieces after its status changed, in a transaction of its own.
+    const openPieces = async () => (await db.query('SELECT count(*)::int AS n FROM jobs.job_piece WHERE job_id = $1 AND done_at IS NULL', [job.job_id])).rows[0].n as number;
+    await waitFor('pieces closed', async () => (await openPieces()) === 0);
     // Its progress, which no one worker knows, from the jobs service: up the processing span.
     const progress = (await messagesOn(STREAMS.jobUpdates, job.job_id)).map((message) => message.payload).filter((update) => update.kind === 'progress').map((update) => update.progress as number);
     expect(progress[0]).toBe(0.15);

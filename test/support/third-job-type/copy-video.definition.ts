@@ -8,7 +8,7 @@ export interface CopyVideoOptions {
 
 export const COPY_VIDEO_TYPE = defineJobType<'copy-video', CopyVideoOptions>({
   type: 'copy-video',
-  names: { schema: 'CopyVideoJob', reportSchema: 'CopyVideoReport', operation: 'CopyVideo', noun: 'copy', label: 'Copy video' },
+  names: { schema: 'CopyVideoJob', reportSchema: 'CopyVideoReport', operation: 'CopyVideo', noun: 'copy' },
   defaults: { faststart: true },
   booleanOptions: ['faststart'],
   price: { credits_per_second: 0.5, option_multipliers: { faststart: 1.2 }, minimum_credits: 1, max_duration_seconds: 120 },

@@ -11,7 +11,7 @@ const file = { object_key: 'results/a/j/1/x.mp4', content_type: 'video/mp4', fil
 const definition = (type: string, result: 'video' | 'files') =>
   defineJobType<string, { loud: boolean }>({
     type,
-    names: { schema: 'X', reportSchema: 'XReport', operation: 'X', noun: type, label: type },
+    names: { schema: 'X', reportSchema: 'XReport', operation: 'X', noun: type },
     defaults: { loud: false },
     booleanOptions: ['loud'],
     price: { credits_per_second: 1, option_multipliers: {}, minimum_credits: 1, max_duration_seconds: 60 },

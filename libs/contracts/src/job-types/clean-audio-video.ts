@@ -17,7 +17,7 @@ export const CLEAN_AUDIO_DEFAULTS: CleanAudioVideoOptions = {
 
 export const CLEAN_AUDIO_VIDEO_TYPE = defineJobType<'clean-audio-video', CleanAudioVideoOptions>({
   type: 'clean-audio-video',
-  names: { schema: 'CleanAudioVideoJob', reportSchema: 'CleanAudioVideoReport', operation: 'CleanAudioVideo', noun: 'clean-audio', label: 'Clean audio' },
+  names: { schema: 'CleanAudioVideoJob', reportSchema: 'CleanAudioVideoReport', operation: 'CleanAudioVideo', noun: 'clean-audio' },
   defaults: CLEAN_AUDIO_DEFAULTS,
   booleanOptions: ['normalize_loudness'],
   price: {

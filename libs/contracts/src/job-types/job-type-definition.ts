@@ -10,8 +10,9 @@ export interface JobTypeDefinition<T extends string = string> {
   // The wire name: the path segment, the work subject's last token, the database's job_type.
   readonly type: T;
   // The names the API documents it by: the job object's and the report's schemas, the suffix of its
-  // OpenAPI operations, the noun its messages use, and a label for people (web page, CLI).
-  readonly names: { schema: string; reportSchema: string; operation: string; noun: string; label: string };
+  // OpenAPI operations and the noun its summaries and messages use. The SDK, the CLI and the web page
+  // take theirs from the OpenAPI document, as any client of the public API does.
+  readonly names: { schema: string; reportSchema: string; operation: string; noun: string };
   // Its options where a create leaves them out.
   readonly defaults: object;
   // The options a price may multiply (option_multipliers).

@@ -55,7 +55,7 @@ export const BACKGROUND_REMOVAL_DEFAULTS: VideoBackgroundRemovalOptions = {
 
 export const VIDEO_BACKGROUND_REMOVAL_TYPE = defineJobType<'video-background-removal', VideoBackgroundRemovalOptions>({
   type: 'video-background-removal',
-  names: { schema: 'VideoBackgroundRemovalJob', reportSchema: 'VideoBackgroundRemovalReport', operation: 'VideoBackgroundRemoval', noun: 'background-removal', label: 'Remove background' },
+  names: { schema: 'VideoBackgroundRemovalJob', reportSchema: 'VideoBackgroundRemovalReport', operation: 'VideoBackgroundRemoval', noun: 'background-removal' },
   defaults: BACKGROUND_REMOVAL_DEFAULTS,
   booleanOptions: ['refine_foreground_edges', 'subject_is_person'],
   price: {

@@ -1,4 +1,5 @@
 import { IsBoolean, IsDefined, IsOptional } from 'class-validator';
+import { withDefaults } from '@vj/contracts';
 import { IsVideoUrl, IsWebhookUrl } from '@vj/http-contracts';
 import { resourceNames, type GatewayJobType, type JobCreateBody } from '../../../apps/gateway/src/jobs/types/gateway-job-type';
 import { COPY_VIDEO_TYPE, type CopyVideoOptions } from './copy-video.definition';
@@ -21,5 +22,5 @@ export class CreateCopyVideoDto {
 export const COPY_VIDEO_GATEWAY = {
   names: resourceNames(COPY_VIDEO_TYPE as never),
   body: CreateCopyVideoDto,
-  options: (body: CreateCopyVideoDto): CopyVideoOptions => ({ faststart: body.faststart ?? COPY_VIDEO_TYPE.defaults.faststart }),
+  options: (body: CreateCopyVideoDto): CopyVideoOptions => withDefaults(body, COPY_VIDEO_TYPE.defaults),
 } as unknown as GatewayJobType<never, JobCreateBody>;

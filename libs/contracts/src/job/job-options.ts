@@ -14,3 +14,10 @@ export interface JobOptionsByType {
   'video-background-removal': VideoBackgroundRemovalOptions;
   'clean-audio-video': CleanAudioVideoOptions;
 }
+
+// Each of `defaults`' options as `given` sets it, else its default; whatever else `given` holds (a
+// create body's video_url) is left out.
+export function withDefaults<O extends object>(given: object, defaults: O): O {
+  const values = given as Partial<Record<keyof O, unknown>>;
+  return Object.fromEntries(Object.entries(defaults).map(([key, fallback]) => [key, values[key as keyof O] ?? fallback])) as O;
+}

@@ -16,8 +16,8 @@ describe('denoiseParts', () => {
     expect(parts).toHaveLength(2);
     expect(parts[0]).toMatchObject({ inputStart: 0, dropBytes: 0, outputStart: 0 });
     expect(parts[1].outputStart).toBe(parts[0].keepBytes);
-    // Two frames past the part, for the denoiser's look-ahead.
-    expect(parts[0].inputEnd).toBe(parts[0].keepBytes + 2 * 960);
+    // Six frames past the part, for the denoisers' look-ahead (GTCRN's lag and blocks, RNNoise's frame, the spectral window).
+    expect(parts[0].inputEnd).toBe(parts[0].keepBytes + 6 * 960);
     expect(parts[1].outputStart % 960).toBe(0);
     expect(parts[1].dropBytes).toBe(seconds(DENOISE_PREROLL_SECONDS));
     expect(parts[1].inputStart).toBe(parts[1].outputStart - parts[1].dropBytes);

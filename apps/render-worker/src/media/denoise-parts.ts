@@ -3,13 +3,15 @@ import { PCM_BYTES_PER_SECOND } from './clean-audio-args';
 // RNNoise frames: 480 samples of s16le (10 ms at 48 kHz). Parts start on frame boundaries, so every
 // part's frames fall where the single denoiser's would (and loudness-meter.mjs measures in them).
 export const FRAME_BYTES = 960;
-// A part's denoiser starts this much before the part and its output for it is dropped: RNNoise's
-// recurrent state needs it to settle on the audio, so the part's first samples are denoised as if
-// the whole file had run through one denoiser. It also reads LOOKAHEAD_FRAMES past the part: each
-// output frame is computed with the next two input frames (RNNoise's lag, then the spectral gain's
-// window, rnnoise-filter.mjs), as in one run over the whole file.
-export const DENOISE_PREROLL_SECONDS = 1;
-const LOOKAHEAD_FRAMES = 2;
+// A part's denoiser starts this much before the part and its output for it is dropped: the networks'
+// recurrent states need it to settle on the audio, so the part's first samples are denoised as if
+// the whole file had run through one denoiser (GTCRN's takes longer than 1 s to come within 40 dB
+// SI-SDR of one run, denoise-in-parts.int-spec.ts). It also reads LOOKAHEAD_FRAMES past the part: each
+// output frame is computed with the input up to 890 samples after it, run in blocks of 768 (GTCRN,
+// gtcrn-stream.mjs), then two more frames (RNNoise's lag, then the spectral gain's window,
+// rnnoise-filter.mjs): 2618 samples at most, under 6 frames, as in one run over the whole file.
+export const DENOISE_PREROLL_SECONDS = 2;
+const LOOKAHEAD_FRAMES = 6;
 // Shorter parts gain less than starting one more process costs.
 export const MIN_PART_SECONDS = 15;
 

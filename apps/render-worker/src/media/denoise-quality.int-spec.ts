@@ -75,10 +75,10 @@ describeWithMedia('denoising real noisy speech', () => {
       // A frame early or late scores far worse: the output lines up with the input.
       expect(after).toBeGreaterThan(siSdr(shifted(denoised, FRAME), clean) + 3);
       expect(after).toBeGreaterThan(siSdr(shifted(denoised, -FRAME), clean) + 3);
-      // The dry part is delayed to meet RNNoise's lagging output: mixed a frame early instead, as
-      // a filter without the compensation would, it comb-filters and loses ~2 dB.
+      // The dry part is delayed to meet the denoisers' lagging output: mixed a frame early instead, as
+      // a filter without the compensation would, it comb-filters and loses 0.7-2 dB.
       const uncompensated = Float64Array.from(full, (wet, i) => 0.874 * wet + 0.126 * (noisy[i + FRAME] ?? 0));
-      expect(after).toBeGreaterThan(siSdr(uncompensated, clean) + 1);
+      expect(after).toBeGreaterThan(siSdr(uncompensated, clean) + 0.5);
     });
 
     // RNNoise's own output left clean speech at 10.5-13 dB against itself; scaled by its spectral

@@ -27,6 +27,7 @@ import { createWriteStream, writeFileSync } from 'node:fs';
 import { LoudnessMeter } from './loudness-meter.mjs';
 import { checkedStrength, option, usageError } from './script-args.mjs';
 import { MainsHum } from './mains-hum.mjs';
+import { GtcrnStream } from './gtcrn-stream.mjs';
 import { SpectralGain } from './spectral-gain.mjs';
 import { humWeightFor } from './stem-mix.mjs';
 
@@ -49,18 +50,14 @@ const stemsPath = option(argv, '--stems');
 const stems = stemsPath === undefined ? null : createWriteStream(stemsPath);
 const rnnoise = await RNNoise();
 if (rnnoise._rnnoise_get_frame_size() !== FRAME) throw new Error('unexpected RNNoise frame size');
+// Two RNNoise states: one hears the input, one what GTCRN made of it (spectral-gain.mjs uses both).
+const inputState = rnnoise._rnnoise_create(0);
 const state = rnnoise._rnnoise_create(0);
 const framePtr = rnnoise._malloc(FRAME * 4);
-const seenBefore = new Float32Array(FRAME); // the previous input frame as RNNoise saw it, aligned with its output
-// The input frames one and two before, unfiltered but for hum: the dry signal of the mix.
-let previousDry = new Float32Array(FRAME);
-let dryBeforePrevious = new Float32Array(FRAME);
-// For the stems only: the input frames and the hum found in them, one and two before.
-let previousInput = new Float32Array(FRAME);
-let inputBeforePrevious = new Float32Array(FRAME);
-let previousHum = new Float32Array(FRAME);
-let humBeforePrevious = new Float32Array(FRAME);
+// RNNoise's previous input (a frame GTCRN enhanced), aligned with its next output.
+let enhancedBefore = new Float32Array(FRAME);
 const spectralGain = new SpectralGain();
+const gtcrn = await GtcrnStream.create();
 const mainsHum = new MainsHum(SAMPLE_RATE, HUM_DETECTION_SAMPLES);
 let holding = true; // the start is held back until hum has been looked for on it
 // The input's DC offset, followed by a one-pole low-pass of this time constant: far below any noise
@@ -68,68 +65,103 @@ let holding = true; // the start is held back until hum has been looked for on i
 const OFFSET_SECONDS = 2;
 const OFFSET_STEP = 1 - Math.exp(-1 / (OFFSET_SECONDS * SAMPLE_RATE));
 let offset = 0;
-// Its values over this frame and the two before, for the mix (three buffers taking turns).
-let offsets = new Float32Array(FRAME);
-let previousOffsets = new Float32Array(FRAME);
-let offsetsBeforePrevious = new Float32Array(FRAME);
-let started = false; // the first frame's output belongs to input that precedes the stream: dropped
 
 /**
- * Feeds one frame (int16 values, zero-padded at the end) and writes the mixed output for the frame
- * two before it into out at outOffset (in samples), what that output lost in the low band into
- * low, and its stems into parts (4 per sample). Returns false while the first two frames are in.
+ * @typedef {{ input: Float32Array, seen: Float32Array, seenDenoised: Float32Array, dry: Float32Array, offsets: Float32Array, hum: Float32Array }} ReadFrame
+ * input: as read; seen: less its offset and hum (what the networks hear); seenDenoised: RNNoise's
+ * output for seen (filled in when the next frame is read: it lags a frame); dry: the input less the
+ * hum taken out of the mix's dry part; offsets: the DC offset under each sample; hum: the hum found.
+ */
+/** @type {ReadFrame[]} */
+const waiting = []; // frames read whose output is not written yet, oldest first
+let enhancedFrames = 0; // frames GTCRN has given back so far (frame i enhanced is read frame i)
+let writtenFrames = 0;
+
+/**
+ * Feeds one frame (int16 values, zero-padded at the end) and writes the mixed output of every read
+ * frame now complete, oldest first, into out from outOffset (in samples), what that output lost in
+ * the low band into low, and its stems into parts (4 per sample). Returns how many frames it wrote:
+ * GTCRN works in blocks and lags, RNNoise lags a frame and the spectral step looks one ahead, so a
+ * frame comes out some frames after it went in, sometimes two at once.
  * @param {Int16Array | Float32Array} input
  * @param {{ out: Int16Array, low: Int16Array, parts: Int16Array | null }} output
  * @param {number} outOffset
  */
-function processFrame(input, { out, low, parts }, outOffset) {
-  // HEAPF32 is read each time: the view is replaced if the wasm memory ever grows.
-  const frame = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
-  frame.set(input);
+function processFrame(input, output, outOffset) {
+  const offsets = new Float32Array(FRAME);
+  const seen = Float32Array.from(input);
   for (let i = 0; i < FRAME; i++) {
-    offset += OFFSET_STEP * (frame[i] - offset);
+    offset += OFFSET_STEP * (seen[i] - offset);
     offsets[i] = offset;
-    frame[i] -= offset;
+    seen[i] -= offset;
   }
-  mainsHum.process(frame);
-  const seen = Float32Array.from(frame);
+  mainsHum.process(seen);
+  const hum = Float32Array.from(input, (sample, i) => sample - offsets[i] - seen[i]);
   // The input less the hum subtracted from it (its offset and what is left after the hum removed).
-  const dry = Float32Array.from(input, (sample, i) => sample - humWeight * (sample - offsets[i] - seen[i]));
-  rnnoise._rnnoise_process_frame(state, framePtr, framePtr);
-  const gained = started ? spectralGain.push(seenBefore, frame) : null;
-  if (gained) {
-    for (let i = 0; i < FRAME; i++) {
-      const mixed = strength * (gained[i] + offsetsBeforePrevious[i]) + (1 - strength) * dryBeforePrevious[i];
-      out[outOffset + i] = toSample(mixed);
-      low[outOffset + i] = toSample(strength * spectralGain.removedLow[i]);
-    }
-    if (parts) writeStems(parts, outOffset, gained);
+  const dry = Float32Array.from(input, (sample, i) => sample - humWeight * hum[i]);
+  // RNNoise's output for the input lags it a frame: it belongs to the frame read before (none for the
+  // first), which is still waiting, as its output needs two more enhanced frames.
+  const seenDenoised = runRnnoise(inputState, seen);
+  waiting.at(-1)?.seenDenoised.set(seenDenoised);
+  waiting.push({ input: Float32Array.from(input), seen, seenDenoised: new Float32Array(FRAME), dry, offsets, hum });
+  let written = 0;
+  for (const enhanced of gtcrn.push(seen)) {
+    if (denoiseEnhanced(enhanced, output, outOffset + written * FRAME)) written++;
   }
-  seenBefore.set(seen);
-  if (parts) {
-    [inputBeforePrevious, previousInput] = [previousInput, inputBeforePrevious];
-    [humBeforePrevious, previousHum] = [previousHum, humBeforePrevious];
-    previousInput.set(input);
-    for (let i = 0; i < FRAME; i++) previousHum[i] = input[i] - offsets[i] - seen[i];
-  }
-  dryBeforePrevious = previousDry;
-  [offsetsBeforePrevious, previousOffsets, offsets] = [previousOffsets, offsets, offsetsBeforePrevious];
-  previousDry = dry;
-  started = true;
-  return gained !== null;
+  return written;
 }
 
 /**
- * The stems of the frame two before, the one just mixed: remix-stems.mjs mixes them as processFrame does.
+ * Runs RNNoise on the next enhanced frame and the spectral step on the one before it; writes the
+ * frame that step completes, if any.
+ * @param {Float32Array} enhanced
+ * @param {{ out: Int16Array, low: Int16Array, parts: Int16Array | null }} output
+ * @param {number} outOffset
+ */
+function denoiseEnhanced(enhanced, { out, low, parts }, outOffset) {
+  const denoised = runRnnoise(state, enhanced);
+  const index = enhancedFrames++;
+  // RNNoise's first output belongs to input before the stream.
+  const before = index > 0 ? waiting[index - 1 - writtenFrames] : null;
+  const gained = before ? spectralGain.push(before.seen, before.seenDenoised, enhancedBefore, denoised) : null;
+  enhancedBefore = enhanced;
+  if (!gained) return false;
+  const done = /** @type {ReadFrame} */ (waiting.shift());
+  writtenFrames++;
+  for (let i = 0; i < FRAME; i++) {
+    const mixed = strength * (gained[i] + done.offsets[i]) + (1 - strength) * done.dry[i];
+    out[outOffset + i] = toSample(mixed);
+    low[outOffset + i] = toSample(strength * spectralGain.removedLow[i]);
+  }
+  if (parts) writeStems(parts, outOffset, gained, done);
+  return true;
+}
+
+/**
+ * One frame through RNNoise in `rnnoiseState`; its output (for the frame given before this one).
+ * @param {number} rnnoiseState
+ * @param {Float32Array} frame
+ */
+function runRnnoise(rnnoiseState, frame) {
+  // HEAPF32 is read each time: the view is replaced if the wasm memory ever grows.
+  const heap = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
+  heap.set(frame);
+  rnnoise._rnnoise_process_frame(rnnoiseState, framePtr, framePtr);
+  return Float32Array.from(heap);
+}
+
+/**
+ * The stems of the frame just mixed: remix-stems.mjs mixes them as denoiseEnhanced does.
  * @param {Int16Array} parts
  * @param {number} outOffset
  * @param {Float32Array | Float64Array} gained
+ * @param {ReadFrame} done
  */
-function writeStems(parts, outOffset, gained) {
+function writeStems(parts, outOffset, gained, done) {
   for (let i = 0, at = 4 * outOffset; i < FRAME; i++, at += 4) {
-    parts[at] = toSample(gained[i] + offsetsBeforePrevious[i]);
-    parts[at + 1] = toSample(inputBeforePrevious[i]);
-    parts[at + 2] = toSample(humBeforePrevious[i]);
+    parts[at] = toSample(gained[i] + done.offsets[i]);
+    parts[at + 1] = toSample(done.input[i]);
+    parts[at + 2] = toSample(done.hum[i]);
     parts[at + 3] = toSample(spectralGain.removedLow[i]);
   }
 }
@@ -144,15 +176,20 @@ function outputOf(samples) {
   return { out: new Int16Array(samples), low: new Int16Array(samples), parts: stems && new Int16Array(4 * samples) };
 }
 
+// Room for what a call writes beyond the frames it reads: frames GTCRN held back come out with them.
+const HELD_BACK_FRAMES = 2;
+// The flush's output: the last frame, the frames still in the pipeline and the silence pushing them out.
+const FLUSH_FRAMES = 16;
+
 /**
  * Denoises whole frames and writes what comes out.
  * @param {Int16Array} input
  */
 async function denoise(input) {
-  const output = outputOf(input.length);
+  const output = outputOf(input.length + HELD_BACK_FRAMES * FRAME);
   let written = 0;
   for (let offset = 0; offset < input.length; offset += FRAME) {
-    if (processFrame(input.subarray(offset, offset + FRAME), output, written)) written += FRAME;
+    written += FRAME * processFrame(input.subarray(offset, offset + FRAME), output, written);
   }
   await write(output, written);
 }
@@ -236,18 +273,22 @@ for await (const chunk of process.stdin) {
 }
 if (holding) await releaseHeld();
 
-// Flush: the last partial frame (zero-padded), then two silent frames to push out the lagged output.
+// Flush: the last partial frame (zero-padded), then silent frames until every frame read is written.
 const tailSamples = Math.floor(pending.length / 2);
 const tail = new Int16Array(FRAME);
 tail.set(framesOf(pending.subarray(0, tailSamples * 2)));
-const flushed = outputOf(3 * FRAME);
+const flushed = outputOf(FLUSH_FRAMES * FRAME);
 let written = 0;
-if (tailSamples > 0 && processFrame(tail, flushed, written)) written += FRAME;
-for (let silent = 0; silent < 2; silent++) if (processFrame(new Int16Array(FRAME), flushed, written)) written += FRAME;
-// The zero padding of the last frame produced output past the input's end: cut it.
-await write(flushed, written - (tailSamples > 0 ? FRAME - tailSamples : 0));
+if (tailSamples > 0) written += FRAME * processFrame(tail, flushed, written);
+const readFrames = writtenFrames + waiting.length;
+while (writtenFrames < readFrames) written += FRAME * processFrame(new Int16Array(FRAME), flushed, written);
+// The silent frames and the last frame's zero padding produced output past the input's end: cut it.
+const pastEnd = (writtenFrames - readFrames) * FRAME + (tailSamples > 0 ? FRAME - tailSamples : 0);
+await write(flushed, written - pastEnd);
+gtcrn.destroy();
 rnnoise._free(framePtr);
 rnnoise._rnnoise_destroy(state);
+rnnoise._rnnoise_destroy(inputState);
 if (meter && measurePath) meter.save(measurePath);
 if (lowBand && lowBandPath) {
   lowBand.end();

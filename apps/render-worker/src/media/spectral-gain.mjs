@@ -1,19 +1,22 @@
 // @ts-check
-// RNNoise's output is its input with band gains applied after a pitch comb filter: on speech the comb
-// and the band edges change the waveform itself, so that clean speech came out at 10.5-13 dB SI-SDR
-// against itself, most of the error inside loud frames (not gating: a gain per 10 ms frame recovers
-// none of it). Here only what RNNoise took away is kept: each short-time spectrum bin of the input is
-// scaled by how much RNNoise lowered that bin (its magnitude over the input's, averaged over
-// neighbouring bins, at most 1), keeping the input's phase. Clean speech then comes out at 19-22 dB,
-// and the noise is removed as well or better (decision 0075).
-// Frames of FRAME samples go in as aligned (input, denoised) pairs; each push returns the frame pushed
-// before it, gained, once both analysis windows that cover it are done: one frame of look-ahead.
+// The denoiser's spectral step. GTCRN (gtcrn-stream.mjs) enhances the input, and RNNoise runs on
+// that; RNNoise also runs on the input itself. RNNoise's output is its input with band gains applied
+// after a pitch comb filter: on speech the comb and the band edges change the waveform itself (clean
+// speech came out at 10.5-13 dB SI-SDR against itself, decision 0075), so only what RNNoise took away
+// is kept: each short-time spectrum bin of its input is scaled by how much RNNoise lowered that bin
+// (its magnitude over its input's, averaged over neighbouring bins, at most 1), keeping the phase.
+// GTCRN's model works at 16 kHz and takes about 9.5 dB off everything above it, noise and speech
+// alike: below CROSSOVER_HZ the output is GTCRN's output scaled by RNNoise's gains on it, from there
+// up the input scaled by RNNoise's gains on the input, as before GTCRN (decision 0105).
+// Frames of FRAME samples go in as aligned quadruples (input, RNNoise on it, enhanced, RNNoise on
+// that); each push returns the frame pushed before it, gained, once both analysis windows that cover
+// it are done: one frame of look-ahead.
 //
-// What the gains took away below LOW_BAND_HZ is also put back together as a signal (`removedLow`,
-// aligned with the gained frame) and its energy summed against the input's there: RNNoise lumps
-// 0-200 Hz into one band, so on clean speech most of what it changes is the voice's fundamental,
-// while rumble lives in the same band. The job decides from the whole file's sums whether to give
-// that part back (low-band.ts, decision 0087).
+// What the whole step took away below LOW_BAND_HZ (from the input, GTCRN's share included) is also put
+// back together as a signal (`removedLow`, aligned with the gained frame) and its energy summed
+// against the input's there: RNNoise lumps 0-200 Hz into one band, so on clean speech most of what it
+// changes is the voice's fundamental, while rumble lives in the same band. The job decides from the
+// whole file's sums whether to give that part back (low-band.ts, decision 0087).
 
 const FRAME = 480;
 const WINDOW = 2 * FRAME;
@@ -27,6 +30,9 @@ const SINE = Float64Array.from({ length: WINDOW }, (_, i) => Math.sin((Math.PI *
 const SAMPLE_RATE = 48_000;
 const LOW_BAND_HZ = 300;
 const LOW_BINS = Math.ceil((LOW_BAND_HZ * FFT_SIZE) / SAMPLE_RATE);
+// Bins from here up (7.5 kHz) are the input's, under GTCRN's 8 kHz band edge.
+const CROSSOVER_HZ = 7500;
+const CROSSOVER_BIN = Math.round((CROSSOVER_HZ * FFT_SIZE) / SAMPLE_RATE);
 // The low band's inverse transform summed directly (a few bins over the window: cheaper than an FFT),
 // from a table of each bin's cosine and sine over the window.
 const LOW_COS = Float64Array.from({ length: LOW_BINS * WINDOW }, (_, at) => Math.cos((2 * Math.PI * Math.floor(at / WINDOW) * (at % WINDOW)) / FFT_SIZE));
@@ -35,14 +41,22 @@ const LOW_SIN = Float64Array.from({ length: LOW_BINS * WINDOW }, (_, at) => Math
 export class SpectralGain {
   constructor() {
     this.previousInput = new Float64Array(FRAME);
+    this.previousInputDenoised = new Float64Array(FRAME);
+    this.previousEnhanced = new Float64Array(FRAME);
     this.previousDenoised = new Float64Array(FRAME);
     this.tail = new Float64Array(FRAME);
     this.gained = new Float64Array(FRAME);
     this.inputRe = new Float64Array(FFT_SIZE);
     this.inputIm = new Float64Array(FFT_SIZE);
+    this.inputDenoisedRe = new Float64Array(FFT_SIZE);
+    this.inputDenoisedIm = new Float64Array(FFT_SIZE);
+    this.enhancedRe = new Float64Array(FFT_SIZE);
+    this.enhancedIm = new Float64Array(FFT_SIZE);
     this.denoisedRe = new Float64Array(FFT_SIZE);
     this.denoisedIm = new Float64Array(FFT_SIZE);
     this.inputPower = new Float64Array(BINS);
+    this.inputDenoisedPower = new Float64Array(BINS);
+    this.enhancedPower = new Float64Array(BINS);
     this.denoisedPower = new Float64Array(BINS);
     this.started = false;
     // The low band's removed spectrum of the current window, its synthesis, and the overlap carried on.
@@ -58,76 +72,74 @@ export class SpectralGain {
 
   /**
    * @param {ArrayLike<number>} input the next input frame
-   * @param {ArrayLike<number>} denoised RNNoise's output for it, aligned
+   * @param {ArrayLike<number>} inputDenoised RNNoise's output for it, aligned
+   * @param {ArrayLike<number>} enhanced GTCRN's output for it, aligned
+   * @param {ArrayLike<number>} denoised RNNoise's output for the enhanced frame, aligned
    * @returns {Float64Array | null} the previous frame gained (valid until the next push), or null for the first
    */
-  push(input, denoised) {
-    const { inputRe, inputIm, denoisedRe, denoisedIm } = this;
-    inputRe.fill(0);
-    inputIm.fill(0);
-    denoisedRe.fill(0);
-    denoisedIm.fill(0);
-    for (let i = 0; i < FRAME; i++) {
-      inputRe[i] = this.previousInput[i] * SINE[i];
-      denoisedRe[i] = this.previousDenoised[i] * SINE[i];
-      inputRe[FRAME + i] = input[i] * SINE[FRAME + i];
-      denoisedRe[FRAME + i] = denoised[i] * SINE[FRAME + i];
-    }
-    fft(inputRe, inputIm, false);
-    fft(denoisedRe, denoisedIm, false);
+  push(input, inputDenoised, enhanced, denoised) {
+    windowedSpectrum(this.previousInput, input, this.inputRe, this.inputIm);
+    windowedSpectrum(this.previousInputDenoised, inputDenoised, this.inputDenoisedRe, this.inputDenoisedIm);
+    windowedSpectrum(this.previousEnhanced, enhanced, this.enhancedRe, this.enhancedIm);
+    windowedSpectrum(this.previousDenoised, denoised, this.denoisedRe, this.denoisedIm);
     this.applyGains();
-    fft(inputRe, inputIm, true);
-    const { gained } = this;
+    const { enhancedRe, gained } = this;
+    fft(enhancedRe, this.enhancedIm, true);
     for (let i = 0; i < FRAME; i++) {
-      gained[i] = this.tail[i] + inputRe[i] * SINE[i];
-      this.tail[i] = inputRe[FRAME + i] * SINE[FRAME + i];
+      gained[i] = this.tail[i] + enhancedRe[i] * SINE[i];
+      this.tail[i] = enhancedRe[FRAME + i] * SINE[FRAME + i];
     }
     this.synthesiseRemovedLow();
     this.previousInput.set(input);
+    this.previousInputDenoised.set(inputDenoised);
+    this.previousEnhanced.set(enhanced);
     this.previousDenoised.set(denoised);
     const wasStarted = this.started;
     this.started = true;
     return wasStarted ? gained : null;
   }
 
-  // Scales the input's spectrum, in place, by the denoiser's gain per bin.
+  // Makes the output's spectrum in the enhanced one's arrays: below the crossover the enhanced bins
+  // scaled by RNNoise's gain on them, from it up the input's scaled by RNNoise's gain on the input.
   applyGains() {
-    const { inputRe, inputIm, denoisedRe, denoisedIm, inputPower, denoisedPower } = this;
+    const { inputRe, inputIm, enhancedRe, enhancedIm } = this;
+    powers(inputRe, inputIm, this.inputPower, 0, BINS);
+    powers(this.inputDenoisedRe, this.inputDenoisedIm, this.inputDenoisedPower, CROSSOVER_BIN - SMOOTH_BINS, BINS);
+    powers(enhancedRe, enhancedIm, this.enhancedPower, 0, CROSSOVER_BIN + SMOOTH_BINS);
+    powers(this.denoisedRe, this.denoisedIm, this.denoisedPower, 0, CROSSOVER_BIN + SMOOTH_BINS);
     for (let k = 0; k < BINS; k++) {
-      inputPower[k] = inputRe[k] * inputRe[k] + inputIm[k] * inputIm[k];
-      denoisedPower[k] = denoisedRe[k] * denoisedRe[k] + denoisedIm[k] * denoisedIm[k];
-    }
-    for (let k = 0; k < BINS; k++) {
-      let input = 0;
-      let denoised = 0;
-      for (let j = Math.max(0, k - SMOOTH_BINS); j <= Math.min(BINS - 1, k + SMOOTH_BINS); j++) {
-        input += inputPower[j];
-        denoised += denoisedPower[j];
-      }
-      const gain = input > 0 ? Math.min(1, Math.sqrt(denoised / input)) : 0;
-      if (k < LOW_BINS) this.removeLow(k, gain);
-      inputRe[k] *= gain;
-      inputIm[k] *= gain;
+      const enhancedBin = k < CROSSOVER_BIN;
+      const gain = enhancedBin ? binGain(this.enhancedPower, this.denoisedPower, k) : binGain(this.inputPower, this.inputDenoisedPower, k);
+      const sourceRe = enhancedBin ? enhancedRe : inputRe;
+      const sourceIm = enhancedBin ? enhancedIm : inputIm;
+      const re = sourceRe[k] * gain;
+      const im = sourceIm[k] * gain;
+      if (k < LOW_BINS) this.removeLow(k, re, im);
+      enhancedRe[k] = re;
+      enhancedIm[k] = im;
       if (k > 0 && k < BINS - 1) {
-        inputRe[FFT_SIZE - k] *= gain;
-        inputIm[FFT_SIZE - k] *= gain;
+        enhancedRe[FFT_SIZE - k] = sourceRe[FFT_SIZE - k] * gain;
+        enhancedIm[FFT_SIZE - k] = sourceIm[FFT_SIZE - k] * gain;
       }
     }
   }
 
   /**
-   * Keeps what the gain takes from low bin k, and counts its power and the input's. Bins past 0 stand
-   * for their mirror too.
+   * Keeps what the step takes from the input's low bin k (the input less the output there), and counts
+   * its power and the input's. Bins past 0 stand for their mirror too.
    * @param {number} k
-   * @param {number} gain
+   * @param {number} re the output's bin
+   * @param {number} im
    */
-  removeLow(k, gain) {
-    const removedRe = this.inputRe[k] * (1 - gain);
-    const removedIm = this.inputIm[k] * (1 - gain);
+  removeLow(k, re, im) {
+    const inputRe = this.inputRe[k];
+    const inputIm = this.inputIm[k];
+    const removedRe = inputRe - re;
+    const removedIm = inputIm - im;
     this.removedRe[k] = removedRe;
     this.removedIm[k] = removedIm;
     const mirrored = k === 0 ? 1 : 2;
-    this.inputLowEnergy += mirrored * this.inputPower[k];
+    this.inputLowEnergy += mirrored * (inputRe * inputRe + inputIm * inputIm);
     this.removedLowEnergy += mirrored * (removedRe * removedRe + removedIm * removedIm);
   }
 
@@ -144,6 +156,52 @@ export class SpectralGain {
       this.removedTail[i] = removedWindow[FRAME + i] * SINE[FRAME + i];
     }
   }
+}
+
+/**
+ * Each bin's power from `from` to `to` (exclusive, clamped to the bins).
+ * @param {Float64Array} re
+ * @param {Float64Array} im
+ * @param {Float64Array} power
+ * @param {number} from
+ * @param {number} to
+ */
+function powers(re, im, power, from, to) {
+  for (let k = Math.max(0, from); k < Math.min(BINS, to); k++) power[k] = re[k] * re[k] + im[k] * im[k];
+}
+
+/**
+ * How much RNNoise lowered bin k: its output's magnitude over its input's, both summed over
+ * SMOOTH_BINS each side, at most 1.
+ * @param {Float64Array} inputPower
+ * @param {Float64Array} outputPower
+ * @param {number} k
+ */
+function binGain(inputPower, outputPower, k) {
+  let input = 0;
+  let output = 0;
+  for (let j = Math.max(0, k - SMOOTH_BINS); j <= Math.min(BINS - 1, k + SMOOTH_BINS); j++) {
+    input += inputPower[j];
+    output += outputPower[j];
+  }
+  return input > 0 ? Math.min(1, Math.sqrt(output / input)) : 0;
+}
+
+/**
+ * The sine-windowed spectrum of two consecutive frames, into re and im.
+ * @param {ArrayLike<number>} previous
+ * @param {ArrayLike<number>} current
+ * @param {Float64Array} re
+ * @param {Float64Array} im
+ */
+function windowedSpectrum(previous, current, re, im) {
+  re.fill(0);
+  im.fill(0);
+  for (let i = 0; i < FRAME; i++) {
+    re[i] = previous[i] * SINE[i];
+    re[FRAME + i] = current[i] * SINE[FRAME + i];
+  }
+  fft(re, im, false);
 }
 
 // The FFT's fixed work for FFT_SIZE points, made once: the bit-reversal swaps, and each stage's

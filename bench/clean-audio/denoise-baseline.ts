@@ -37,7 +37,8 @@ export async function denoiseBaseline(inputPath: string, options: DenoiseBaselin
     const denoiseSeconds = await timed(() =>
       runner.pipe(
         [
-          { file: ffmpegPath, args: decodeAudioArgs(inputPath, DEFAULT_MAX_AUDIO_SECONDS, join(dir, 'offset-source.f32')) },
+          // In the run's folder, as the job runs it: the decode writes its levels file beside it.
+          { file: ffmpegPath, args: decodeAudioArgs(inputPath, DEFAULT_MAX_AUDIO_SECONDS, join(dir, 'offset-source.f32')), cwd: dir },
           denoiseCommand(process.execPath, options.strength ?? 0.874),
         ],
         { timeoutMs, stdout: createWriteStream(join(dir, 'denoised.s16le')) },

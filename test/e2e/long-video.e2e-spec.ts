@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import type { VideoBackgroundRemovalJob } from '@vj/contracts';
 import { waitFor } from '@vj/local-stack';
-import { streamsOf, videoFrameTimes } from '../../apps/render-worker/src/matting/testing/matte-tools';
+import { decodeGray, decodeWebmAlpha, meanAbsoluteDifference, streamsOf, videoFrameTimes } from '../../apps/render-worker/src/matting/testing/matte-tools';
 import { useE2eStack } from '../support/e2e-stack';
 import { waitForFinalJob, waitForSettledJob } from '../support/job-polling';
 import { generateVideo } from '../support/media-tools';
@@ -87,7 +87,24 @@ describe('a long background removal spread over three render workers', () => {
     expect(await piecesOf(jobId)).toEqual(['join 0 sent done', 'pass 0 sent done', ...[0, 1, 2, 3].map((index) => `segment ${index} sent done`)]);
     expect(job.credits_charged).toBe(estimate.body.credits_estimated);
     expect(await chargesOf(jobId)).toBe(1);
-  }, 240_000);
+
+    // Its segments kept their mattes, joined into the job's (decision 0106): an export of the long job
+    // is a deliverable with every frame, the matte the segments computed, and the sound.
+    const created = await e2e.api.request<VideoBackgroundRemovalJob>('POST', `${PATH}/${jobId}/exports`, SCHEMA, { output_codec: 'h264' });
+    expect(created.status).toBe(202);
+    const exported = await waitForFinalJob<VideoBackgroundRemovalJob>(e2e.api, `${PATH}/${created.body.job_id}`, SCHEMA, 120_000);
+    expect(exported.status).toBe('COMPLETED');
+    const [rgb, matte] = exported.result!.files!;
+    const [rgbPath, mattePath] = [await e2e.download(rgb!.url, 'export-rgb.mp4'), await e2e.download(matte!.url, 'export-matte.mp4')];
+    expect(await videoFrameTimes(rgbPath)).toHaveLength(FRAMES);
+    expect((await streamsOf(rgbPath)).audio).toHaveLength(1);
+    const [first, again] = [await decodeWebmAlpha(await e2e.download(job.result!.files![0]!.url, 'source.webm'), 160, 120), await decodeGray(mattePath, 160, 120)];
+    expect(again).toHaveLength(FRAMES);
+    // Through two lossy encodes of a 160x120 picture: a few levels, each frame its own.
+    const differences = again.map((alpha, i) => meanAbsoluteDifference(alpha, first[i]!));
+    expect(differences.reduce((sum, difference) => sum + difference, 0) / FRAMES).toBeLessThan(6);
+    expect(Math.max(...differences)).toBeLessThan(12);
+  }, 360_000);
 
   it('finishes a job whose worker was killed mid-piece, the piece run again elsewhere, charged once', async () => {
     const jobId = await create();

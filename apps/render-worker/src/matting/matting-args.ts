@@ -318,21 +318,22 @@ export interface JoinPlan {
   audio: AudioStreamProbe | null;
   // The ffconcat list of the segments' files, with each one's exact duration.
   listPath: string;
-  container: 'webm' | 'mp4' | 'mov';
-  // The H.264 matte is silent.
+  container: 'webm' | 'mp4' | 'mov' | 'matroska';
+  // The H.264 matte and the kept matte are silent.
   withSound: boolean;
   maxFileBytes: number;
   outputPath: string;
 }
 
 export function joinSegmentsArgs(plan: JoinPlan): string[] {
-  const sound = plan.withSound && plan.audio ? plan.audio : null;
+  const { container } = plan;
+  const sound = plan.withSound && plan.audio && container !== 'matroska' ? { audio: plan.audio, container } : null;
   return [
     // The list names our own segment files by absolute path (never a user's), hence -safe 0.
     ...QUIET, '-f', 'concat', '-safe', '0', ...ownInput(plan.listPath),
     ...(sound ? ['-vn', '-t', String(plan.maxSeconds + 1), ...userFileInput(plan.inputPath, MAX_MATTING_PICTURE)] : []),
     '-map', '0:v:0', ...(sound ? ['-map', '1:a:0'] : []), '-c:v', 'copy', ...ONE_FOR_ONE, '-fs', String(plan.maxFileBytes),
-    ...(sound ? audioArgs(sound, plan.container) : []),
+    ...(sound ? audioArgs(sound.audio, sound.container) : []),
     ...(plan.container === 'mp4' ? ['-movflags', '+faststart'] : []),
     '-f', plan.container, '-y', plan.outputPath,
   ];

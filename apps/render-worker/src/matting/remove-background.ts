@@ -60,8 +60,9 @@ export interface RemoveBackgroundRequest {
   onMatte?: (frameIndex: number, alpha: Uint8Array) => void;
   // The share of the expected frames matted so far, 0 to 1.
   onProgress?: (fraction: number) => void;
-  // Exports (decision 0094): keep the alpha frames losslessly at this path; or, for an export, encode
-  // the input with the alpha frames kept at this path, without the model.
+  // Exports (decision 0094): keep the alpha frames losslessly at this path (a segment keeps its
+  // delivered frames', which the join puts together, decision 0106); or, for an export, encode the
+  // input with the alpha frames kept at this path, without the model.
   keepMatteAt?: string;
   fromMatte?: string;
   // The number in the whole video of the input's first frame, from 1: a segment of a long video
@@ -207,7 +208,7 @@ class BackgroundRemoval {
     this.maxResultBytes = request.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     const { segment } = request;
     if (segment && !validSegment(segment)) throw new RangeError('a segment mattes whole frames from its warm-up to its end, at times in that order');
-    if (segment && (request.fromMatte || request.keepMatteAt)) throw new Error('an export is not cut into segments, nor is a matte kept for one');
+    if (segment && request.fromMatte) throw new Error('an export is not cut into segments');
     if (request.pass && (segment || request.fromMatte || request.keepMatteAt)) throw new Error('a plate pass goes over the whole input and encodes nothing');
     this.every = request.pass?.every ?? 1;
     this.window = segment && { start: segment.matteFrom, warmup: segment.from - segment.matteFrom, end: segment.to, ...(segment.times && { times: segment.times }) };

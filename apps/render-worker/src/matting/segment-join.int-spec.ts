@@ -13,7 +13,7 @@ import { DEFAULT_PLATE, type PlateSnapshot } from './background-plate';
 import { PlatePassError, platePass } from './plate-pass';
 import { joinSegments } from './segment-join';
 import { segmentPlan, segmentTimes, type Segment } from './segment-plan';
-import { decodeGray, decodeRgb, decodeWebmAlpha, meanAbsoluteDifference, streamsOf, videoFrameTimes, zipEntries } from './testing/matte-tools';
+import { decodeAlpha, decodeGray, decodeRgb, decodeWebmAlpha, meanAbsoluteDifference, streamsOf, videoFrameTimes, zipEntries } from './testing/matte-tools';
 
 // A long video matted in segments (decision 0100) and joined, against the same video matted whole:
 // the real ffmpeg and the converted person model on ONNX Runtime (CPU).
@@ -54,17 +54,35 @@ function request(options: Pick<VideoBackgroundRemovalOptions, 'output_codec' | '
   return { inputPath: input, workDir: join(dir, `work-${Math.random().toString(36).slice(2)}`), options, segmenters, maxSeconds: 60, timeoutMs: 120_000, ...overrides };
 }
 
-// The whole run's alphas, and the segments' delivered ones in the video's order, with the joined result.
-async function matteBothWays(options: Parameters<typeof request>[0]): Promise<{ whole: MattedVideo; joined: MattedVideo; wholeMattes: Uint8Array[]; segmentMattes: Uint8Array[] }> {
+interface BothWays {
+  whole: MattedVideo;
+  joined: MattedVideo;
+  wholeMattes: Uint8Array[];
+  segmentMattes: Uint8Array[];
+  // The kept mattes (decision 0106): the whole run's, and the segments' joined.
+  wholeKept: string;
+  joinedKept: string;
+}
+
+// The whole run's alphas, and the segments' delivered ones in the video's order, with the joined result;
+// each run keeps its matte, and the join joins the segments'.
+async function matteBothWays(options: Parameters<typeof request>[0]): Promise<BothWays> {
+  const run = join(dir, `both-${Math.random().toString(36).slice(2)}`);
+  await mkdir(run);
   const wholeMattes: Uint8Array[] = [];
-  const whole = await removeBackground(request(options, { onMatte: (index, alpha) => void (wholeMattes[index] = Uint8Array.from(alpha)) }));
+  const wholeKept = join(run, 'whole-kept.mkv');
+  const whole = await removeBackground(request(options, { keepMatteAt: wholeKept, onMatte: (index, alpha) => void (wholeMattes[index] = Uint8Array.from(alpha)) }));
   const segmentMattes: Uint8Array[] = [];
   const segments: MattedVideo[] = [];
+  const keptMattes: string[] = [];
   for (const segment of plan) {
+    const keepMatteAt = join(run, `segment-${segment.index}-kept.mkv`);
+    keptMattes.push(keepMatteAt);
     segments.push(
       await removeBackground(
         request(options, {
           segment: { ...segment, times: segmentTimes(times, segment) },
+          keepMatteAt,
           onMatte: (index, alpha) => {
             if (segment.matteFrom + index >= segment.from) segmentMattes[segment.matteFrom + index] = Uint8Array.from(alpha);
           },
@@ -73,8 +91,9 @@ async function matteBothWays(options: Parameters<typeof request>[0]): Promise<{ 
     );
   }
   const { audio } = await probeMedia(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: input, timeoutMs: 10_000 });
-  const joined = await joinSegments({ inputPath: input, audio, segments, workDir: join(dir, `join-${Math.random().toString(36).slice(2)}`), maxSeconds: 60, timeoutMs: 60_000 });
-  return { whole, joined, wholeMattes, segmentMattes };
+  const joinedKept = join(run, 'joined-kept.mkv');
+  const joined = await joinSegments({ inputPath: input, audio, segments, keptMattes, keepMatteAt: joinedKept, workDir: join(run, 'join'), maxSeconds: 60, timeoutMs: 60_000 });
+  return { whole, joined, wholeMattes, segmentMattes, wholeKept, joinedKept };
 }
 
 describe('a long video matted in segments and joined', () => {
@@ -87,7 +106,7 @@ describe('a long video matted in segments and joined', () => {
   });
 
   it('gives H.264 picture and matte files with the whole run frames, timestamps and sound, the matte the segments computed', async () => {
-    const { whole, joined, wholeMattes, segmentMattes } = await matteBothWays({ output_codec: 'h264', refine_foreground_edges: true });
+    const { whole, joined, wholeMattes, segmentMattes, wholeKept, joinedKept } = await matteBothWays({ output_codec: 'h264', refine_foreground_edges: true });
 
     expect(joined).toMatchObject({ frames: FRAMES, durationSeconds: SECONDS, width: 320, height: 240 });
     // The quality figures are one run's: the same frames, and the same still samples (the pictures are),
@@ -123,6 +142,33 @@ describe('a long video matted in segments and joined', () => {
     const differences = wholeMattes.map((alpha, i) => meanAbsoluteDifference(alpha, segmentMattes[i]!));
     expect(differences.reduce((sum, difference) => sum + difference, 0) / FRAMES).toBeLessThan(0.5);
     expect(Math.max(...differences)).toBeLessThan(4);
+
+    // The segments' kept mattes joined are the job's kept matte (decision 0106): the very alphas the
+    // segments delivered, losslessly, at a whole run's kept matte's frame times.
+    expect(joined.matteKept).toBe(true);
+    expect((await streamsOf(joinedKept)).video).toEqual([expect.objectContaining({ codec_name: 'ffv1', width: 320, height: 240 })]);
+    const kept = await decodeGray(joinedKept, 320, 240);
+    expect(kept).toHaveLength(FRAMES);
+    expect(kept.filter((alpha, i) => Buffer.compare(alpha, segmentMattes[i]!) !== 0)).toHaveLength(0);
+    expect(await videoFrameTimes(joinedKept)).toEqual(await videoFrameTimes(wholeKept));
+
+    // An export of the long job reads it as it reads a whole run's: another codec, every frame's alpha
+    // the segments', the sound, and no model run.
+    const noModel = segmenters.map((segmenter) => Object.assign(Object.create(segmenter) as OnnxSegmenter, { segment: () => Promise.reject(new Error('an export ran the model')) }));
+    const exported = await removeBackground(request({ output_codec: 'prores', refine_foreground_edges: true }, { segmenters: noModel, fromMatte: joinedKept }));
+    const alphas = await decodeAlpha(exported.files[0]!.path, 320, 240);
+    expect(alphas).toHaveLength(FRAMES);
+    for (let i = 0; i < FRAMES; i++) expect(meanAbsoluteDifference(alphas[i]!, segmentMattes[i]!)).toBeLessThan(1);
+    expect((await streamsOf(exported.files[0]!.path)).audio).toEqual([expect.objectContaining({ codec_name: 'aac' })]);
+  });
+
+  it('keeps no matte for the job when a segment kept none', async () => {
+    const segments: MattedVideo[] = [];
+    for (const segment of plan) segments.push(await removeBackground(request({ output_codec: 'vp9', refine_foreground_edges: false }, { segment: { ...segment, times: segmentTimes(times, segment) } })));
+    const keepMatteAt = join(dir, 'none-kept.mkv');
+    const joined = await joinSegments({ inputPath: input, audio: null, segments, keptMattes: [], keepMatteAt, workDir: join(dir, 'join-none-kept'), maxSeconds: 60, timeoutMs: 60_000 });
+    expect(joined.matteKept).toBe(false);
+    await expect(readdir(dir)).resolves.not.toContain('none-kept.mkv');
   });
 
   // Read from the keyframe before it, a segment mattes the very frames it would decoding from the first.

@@ -6,7 +6,7 @@ import { ProcessRunner, type CommandRunner } from '../media';
 import { Deadline } from '../media/deadline';
 import type { AudioStreamProbe } from '../media/parse-probe';
 import type { MatteQuality } from './matte-quality';
-import { joinSegmentsArgs, sequenceSoundArgs, type JoinPlan } from './matting-args';
+import { joinSegmentsArgs, keptMatteLimit, sequenceSoundArgs, type JoinPlan } from './matting-args';
 import { PngSequenceZip, ResultTooLargeError, resultTooLarge } from './png-sequence-zip';
 import { DEFAULT_MAX_RESULT_BYTES, type MattedFile, type MattedVideo } from './remove-background';
 
@@ -16,6 +16,10 @@ export interface SegmentJoinRequest {
   audio: AudioStreamProbe | null;
   // Each segment's result (removeBackground with `segment`), in the video's order.
   segments: readonly MattedVideo[];
+  // Each segment's kept matte (removeBackground's keepMatteAt), in the same order, to be joined at
+  // keepMatteAt into the job's; absent where a segment kept none.
+  keptMattes?: readonly string[];
+  keepMatteAt?: string;
   workDir: string;
   maxSeconds: number;
   maxResultBytes?: number;
@@ -29,6 +33,7 @@ export interface SegmentJoinRequest {
 // of file the segments wrote is concatenated by packet copy (every segment's file begins on a
 // keyframe, at the same size and settings), with the input's sound added once over the whole; a PNG
 // sequence's pictures go into one ZIP, numbered on, with the sound's WAV. Nothing is encoded again.
+// The segments' kept mattes are joined the same way into the job's, for its exports (decision 0106).
 // On failure nothing it wrote is left.
 export async function joinSegments(request: SegmentJoinRequest): Promise<MattedVideo> {
   const first = request.segments[0];
@@ -48,7 +53,7 @@ export async function joinSegments(request: SegmentJoinRequest): Promise<MattedV
     for (const [index, file] of first.files.entries()) {
       const parts = request.segments.map((segment) => ({ path: segment.files[index]!.path, frames: segment.frames }));
       if (file.fileExtension === 'pngs') await zipSequence(request, parts, outputs[index]!.path, maxBytes, runner, deadline);
-      else await concatenate(request, file, parts, frameRate, outputs[index]!.path, maxBytes, runner, deadline);
+      else await concatenate(request, joinedAs(file), parts, frameRate, outputs[index]!.path, maxBytes, runner, deadline);
     }
     const sizes = await Promise.all(outputs.map((file) => stat(file.path).then((info) => info.size)));
     if (sizes.some((size) => size >= maxBytes)) throw resultTooLarge(maxBytes);
@@ -57,7 +62,28 @@ export async function joinSegments(request: SegmentJoinRequest): Promise<MattedV
     throw error instanceof ResultTooLargeError ? resultTooLarge(maxBytes) : error;
   }
   const quality = joinedQuality(request.segments);
-  return { files: outputs, frames, frameRate, durationSeconds: frames / rate(frameRate), width: first.width, height: first.height, ...(quality && { quality }) };
+  const matteKept = await joinKeptMattes(request, frameRate, maxBytes, runner, deadline);
+  return { files: outputs, frames, frameRate, durationSeconds: frames / rate(frameRate), width: first.width, height: first.height, ...(quality && { quality }), ...(matteKept !== null && { matteKept }) };
+}
+
+// The segments' kept mattes as one, as a whole run keeps it: false where any segment kept none, or
+// the whole reached the kept matte's limit (the job then keeps nothing to export); null where none
+// was asked for.
+async function joinKeptMattes(request: SegmentJoinRequest, frameRate: string, maxBytes: number, runner: CommandRunner, deadline: Deadline): Promise<boolean | null> {
+  const { keptMattes, keepMatteAt } = request;
+  if (!keepMatteAt) return null;
+  if (!keptMattes || keptMattes.length !== request.segments.length) return false;
+  const limit = keptMatteLimit(maxBytes);
+  const parts = request.segments.map((segment, index) => ({ path: keptMattes[index]!, frames: segment.frames }));
+  try {
+    await concatenate(request, { name: 'kept-matte', container: 'matroska', withSound: false }, parts, frameRate, keepMatteAt, limit, runner, deadline);
+    if ((await stat(keepMatteAt)).size < limit) return true;
+  } catch (error) {
+    await rm(keepMatteAt, { force: true });
+    throw error;
+  }
+  await rm(keepMatteAt, { force: true });
+  return false;
 }
 
 // The job's file of the kind a segment's file is: a PNG sequence's is the ZIP.
@@ -71,18 +97,31 @@ interface Part {
   frames: number;
 }
 
-async function concatenate(request: SegmentJoinRequest, file: MattedFile, parts: readonly Part[], frameRate: string, outputPath: string, maxFileBytes: number, runner: CommandRunner, deadline: Deadline): Promise<void> {
-  const container: JoinPlan['container'] = file.fileExtension === 'webm' ? 'webm' : file.fileExtension === 'mov' ? 'mov' : 'mp4';
-  const listPath = join(request.workDir, `${file.role}.ffconcat`);
+// What a concatenation writes: its list's name, the container, and whether the input's sound goes in.
+interface Joined {
+  name: string;
+  container: JoinPlan['container'];
+  withSound: boolean;
+}
+
+async function concatenate(request: SegmentJoinRequest, joined: Joined, parts: readonly Part[], frameRate: string, outputPath: string, maxFileBytes: number, runner: CommandRunner, deadline: Deadline): Promise<void> {
+  const { container, withSound } = joined;
+  const listPath = join(request.workDir, `${joined.name}.ffconcat`);
   // The stated durations place each segment right after the one before, to the frame.
   const lines = parts.flatMap((part) => [`file '${part.path.replaceAll("'", "'\\''")}'`, `duration ${(part.frames / rate(frameRate)).toFixed(6)}`]);
   await writeFile(listPath, ['ffconcat version 1.0', ...lines, ''].join('\n'));
   try {
-    const args = joinSegmentsArgs({ inputPath: request.inputPath, maxSeconds: request.maxSeconds, audio: request.audio, listPath, container, withSound: file.role !== 'matte', maxFileBytes, outputPath });
+    const args = joinSegmentsArgs({ inputPath: request.inputPath, maxSeconds: request.maxSeconds, audio: request.audio, listPath, container, withSound, maxFileBytes, outputPath });
     await runner.run({ file: request.ffmpegPath ?? 'ffmpeg', args }, { timeoutMs: deadline.remainingMs(), signal: request.signal });
   } finally {
     await rm(listPath, { force: true });
   }
+}
+
+// A segment file's kind as joined: its container, and the sound in all but the H.264 matte.
+function joinedAs(file: MattedFile): Joined {
+  const container = file.fileExtension === 'webm' ? 'webm' : file.fileExtension === 'mov' ? 'mov' : 'mp4';
+  return { name: file.role, container, withSound: file.role !== 'matte' };
 }
 
 // Each segment's PNGs, back to back as its encoder wrote them, go into the ZIP in turn.

@@ -1,4 +1,5 @@
 import type { PlatePassWorkV1, SegmentPlanV1, SegmentWorkV1 } from '@vj/contracts';
+import { join } from 'node:path';
 import type { BackgroundImages } from '../matting/background-image';
 import type { PlateSnapshot } from '../matting/background-plate';
 import type { MattingModelRegistry } from '../matting/model-registry';
@@ -17,6 +18,10 @@ export interface PieceSettings extends BackgroundRemovalSettings {
   segmentSeconds: number;
   warmupSeconds: number;
 }
+
+// A segment's or a join's result, with the path of the alpha frames it kept for exports (decision
+// 0106), or null where it kept none.
+export type KeepingMatte = MattedVideo & { keptMattePath: string | null };
 
 // A video's frames, counted from its packets, bounds how many a plan may hold.
 const MAX_FRAMES_PER_SECOND = 60;
@@ -75,24 +80,31 @@ export class BackgroundRemovalPieces {
     });
   }
 
-  async segment(work: SegmentWorkV1, inputPath: string, plate: PlateSnapshot | null, workDir: string, signal: AbortSignal): Promise<MattedVideo> {
+  // A segment keeps its delivered frames' alpha, as a whole run keeps all of them.
+  async segment(work: SegmentWorkV1, inputPath: string, plate: PlateSnapshot | null, workDir: string, signal: AbortSignal): Promise<KeepingMatte> {
     const { segment } = work;
     const backgroundImagePath = await fetchBackgroundImage(this.images, optionsOf(work), work.account_id, workDir, signal);
-    return removeBackground({
+    const keepMatteAt = this.keptMattePath(workDir);
+    const matted = await removeBackground({
       ...this.common(work, inputPath, workDir, signal),
       ...(backgroundImagePath && { backgroundImagePath }),
       segment: { matteFrom: segment.matte_from, from: segment.from, to: segment.to, times: segment.times },
       ...(plate && { plateSeed: plate }),
+      ...(keepMatteAt && { keepMatteAt }),
     });
+    return { ...matted, keptMattePath: keepMatteAt && matted.matteKept !== false ? keepMatteAt : null };
   }
 
-  // The segments' files made the job's, with the input's sound.
-  async join(inputPath: string, segments: MattedVideo[], workDir: string, signal: AbortSignal): Promise<MattedVideo> {
+  // The segments' files made the job's, with the input's sound; their kept mattes (one per segment,
+  // in order, where every segment kept one) made the job's kept matte.
+  async join(inputPath: string, segments: MattedVideo[], workDir: string, signal: AbortSignal, keptMattes?: readonly string[]): Promise<KeepingMatte> {
     const { audio } = await probeMedia(this.runner, { ffprobePath: this.settings.ffprobePath ?? 'ffprobe', inputPath, timeoutMs: this.settings.timeLimitMs, signal });
-    return joinSegments({
+    const keepMatteAt = this.keptMattePath(workDir);
+    const joined = await joinSegments({
       inputPath,
       audio,
       segments,
+      ...(keepMatteAt && { keepMatteAt, ...(keptMattes && { keptMattes }) }),
       workDir,
       maxSeconds: this.settings.maxSeconds,
       maxResultBytes: this.settings.maxResultBytes,
@@ -100,6 +112,13 @@ export class BackgroundRemovalPieces {
       signal,
       ...(this.settings.ffmpegPath && { ffmpegPath: this.settings.ffmpegPath }),
     });
+    return { ...joined, keptMattePath: keepMatteAt && joined.matteKept === true ? keepMatteAt : null };
+  }
+
+  // Where a segment or the join keeps its matte; undefined where the worker keeps none
+  // (BACKGROUND_REMOVAL_KEEP_MATTE=false).
+  private keptMattePath(workDir: string): string | undefined {
+    return this.settings.keepMatte === false ? undefined : join(workDir, 'kept-matte.mkv');
   }
 
   private common(work: PlatePassWorkV1 | SegmentWorkV1, inputPath: string, workDir: string, signal: AbortSignal) {

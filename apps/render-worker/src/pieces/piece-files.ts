@@ -9,11 +9,13 @@ export function pieceKeys(job: { account_id: string; job_id: string }) {
     input: `${prefix}input`,
     plate: (index: number) => `${prefix}plate-${index}`,
     file: (index: number, file: Pick<MattedVideo['files'][number], 'role' | 'fileExtension'>) => `${prefix}${index}/${file.role}.${file.fileExtension}`,
+    keptMatte: (index: number) => `${prefix}${index}/kept-matte.mkv`,
   };
 }
 
-// A matted segment as the join will read it, its files stored at `keys`, in its order.
-export function segmentOutput(matted: MattedVideo, keys: readonly string[]): SegmentOutputV1 {
+// A matted segment as the join will read it, its files stored at `keys`, in its order, and its kept
+// matte at keptMatteKey (null: none kept).
+export function segmentOutput(matted: MattedVideo, keys: readonly string[], keptMatteKey: string | null): SegmentOutputV1 {
   const { quality } = matted;
   return {
     files: matted.files.map((file, index) => ({ role: file.role, object_key: keys[index]!, content_type: file.contentType, file_extension: file.fileExtension })),
@@ -23,6 +25,7 @@ export function segmentOutput(matted: MattedVideo, keys: readonly string[]): Seg
     width: matted.width,
     height: matted.height,
     quality: quality ? { frames: quality.frames, frames_with_person: quality.framesWithPerson, flicker: quality.flicker, still_samples: quality.stillSamples } : null,
+    kept_matte_key: keptMatteKey,
   };
 }
 

@@ -93,7 +93,7 @@ function harness(status: JobStatus = 'PROCESSING', failedAttempts = 0) {
 const delivery = { attempt: 1, isLastDelivery: false };
 
 describe('a long background removal run as pieces on the bucket', () => {
-  it('plans, passes, mattes each segment from its plate and joins them into the job\'s files with the sound, then deletes the pieces', async () => {
+  it('plans, passes, mattes each segment from its plate and joins them into the job\'s files with the sound and its kept matte, then deletes the pieces', async () => {
     const job = { version: 1 as const, job_id: randomUUID(), account_id: ACCOUNT, job_type: 'video-background-removal' as const, options: { ...BACKGROUND_REMOVAL_DEFAULTS, output_codec: 'vp9' as const }, requested_at: new Date().toISOString() };
     const probe = await probeMedia(new ProcessRunner(), { ffprobePath: FFPROBE_PATH, inputPath: input, timeoutMs: 10_000 });
     expect(await pieces.plan(input, { seconds: 2, videoFrames: 50, probe }, AbortSignal.timeout(10_000))).toBeNull();
@@ -122,10 +122,10 @@ describe('a long background removal run as pieces on the bucket', () => {
       await expect(useCase.execute('segment', work, delivery)).resolves.toBe('succeeded');
     }
     const done = reported('segment_done') as SegmentDoneReportV1[];
-    expect(done.map((report) => [report.index, report.output.frames, report.output.files.map((file) => file.object_key)])).toEqual([
-      [0, 40, [keys.file(0, { role: 'transparent', fileExtension: 'webm' })]],
-      [1, 40, [keys.file(1, { role: 'transparent', fileExtension: 'webm' })]],
-      [2, 70, [keys.file(2, { role: 'transparent', fileExtension: 'webm' })]],
+    expect(done.map((report) => [report.index, report.output.frames, report.output.files.map((file) => file.object_key), report.output.kept_matte_key])).toEqual([
+      [0, 40, [keys.file(0, { role: 'transparent', fileExtension: 'webm' })], keys.keptMatte(0)],
+      [1, 40, [keys.file(1, { role: 'transparent', fileExtension: 'webm' })], keys.keptMatte(1)],
+      [2, 70, [keys.file(2, { role: 'transparent', fileExtension: 'webm' })], keys.keptMatte(2)],
     ]);
 
     const joinWork: SegmentJoinWorkV1 = { ...job, ...pieceInput, segments: done.map((report) => report.output) };
@@ -138,8 +138,21 @@ describe('a long background removal run as pieces on the bucket', () => {
     await storage.downloadToFile(result.files[0]!.object_key, joined, 1024 ** 3);
     expect((await videoFrameTimes(joined)).length).toBe(FPS * SECONDS);
     expect((await streamsOf(joined)).audio).toHaveLength(1);
+    // What an export of it reads (decision 0106): the segments' mattes joined, and the input.
+    expect(succeeded!.result).toMatchObject({
+      export_source: {
+        kind: 'matte',
+        file: expect.objectContaining({ file_name: `${job.job_id}-kept-matte.mkv` }),
+        source: expect.objectContaining({ file_name: `${job.job_id}-kept-source` }),
+        duration_seconds: SECONDS,
+      },
+    });
+    const source = (succeeded!.result as { export_source: { file: { object_key: string } } }).export_source;
+    const keptMatte = join(dir, 'kept-matte.mkv');
+    await storage.downloadToFile(source.file.object_key, keptMatte, 1024 ** 3);
+    expect((await videoFrameTimes(keptMatte)).length).toBe(FPS * SECONDS);
 
-    const left = [inputKey, keys.plate(1), keys.plate(2), ...done.flatMap((report) => report.output.files.map((file) => file.object_key))];
+    const left = [inputKey, keys.plate(1), keys.plate(2), ...done.flatMap((report) => [...report.output.files.map((file) => file.object_key), report.output.kept_matte_key!])];
     expect(await Promise.all(left.map((key) => storage.stat(key)))).toEqual(left.map(() => null));
     expect((await readdir(dir)).filter((name) => name.startsWith('piece-'))).toEqual([]);
   }, 240_000);

@@ -32,6 +32,8 @@ export interface PieceLimits {
 }
 export const PIECE_LIMITS = Symbol('PieceLimits');
 
+const KEPT_MATTE_TYPE = 'video/x-matroska';
+
 // A plate of the largest picture taken (4096x2304) is about 66 MB inflated.
 const MAX_PLATE_BYTES = 128 * 1024 ** 2;
 
@@ -151,11 +153,18 @@ export class RunPieceUseCase {
       await this.objects.putFile(keys.file(index, file), file.path, file.contentType);
       stored.push(keys.file(index, file));
     }
-    await untilReachable(`job ${work.job_id}: segment ${index}'s report`, () => this.reports.segmentDone(work, index, segmentOutput(matted, stored)), signal, this.logger);
+    let keptMatteKey: string | null = null;
+    if (matted.keptMattePath) {
+      signal.throwIfAborted();
+      await this.objects.putFile(keys.keptMatte(index), matted.keptMattePath, KEPT_MATTE_TYPE);
+      keptMatteKey = keys.keptMatte(index);
+    }
+    await untilReachable(`job ${work.job_id}: segment ${index}'s report`, () => this.reports.segmentDone(work, index, segmentOutput(matted, stored, keptMatteKey)), signal, this.logger);
     return 'succeeded';
   }
 
-  // The job's files, stored and reported as a whole run's are; then the pieces' objects are deleted.
+  // The job's files, stored and reported as a whole run's are, with the matte and input it keeps for
+  // exports where every segment kept its matte; then the pieces' objects are deleted.
   private async join(work: SegmentJoinWorkV1, attempt: Attempt, inputPath: string, workDir: string, signal: AbortSignal): Promise<JobOutcome> {
     const segments = [];
     for (const [index, output] of work.segments.entries()) {
@@ -169,18 +178,43 @@ export class RunPieceUseCase {
       }
       segments.push(mattedSegment(output, paths));
     }
+    const keptMattes = await this.keptMattes(work, workDir, signal);
     const joinDir = join(workDir, 'joined');
     await mkdir(joinDir);
-    const joined = await this.pieces.join(inputPath, segments, joinDir, signal);
+    const joined = await this.pieces.join(inputPath, segments, joinDir, signal, keptMattes);
     if (!(await this.stillProcessing(work, signal))) return 'stopped';
     const files = joined.files.map((file) => ({ path: file.path, fileName: `${work.job_id}-${file.role}.${file.fileExtension}`, contentType: file.contentType }));
-    const stored = await this.uploader.upload(work, attempt.number, files, signal);
+    const kept = joined.keptMattePath
+      ? [
+          { path: joined.keptMattePath, fileName: `${work.job_id}-kept-matte.mkv`, contentType: KEPT_MATTE_TYPE },
+          { path: inputPath, fileName: `${work.job_id}-kept-source`, contentType: 'application/octet-stream' },
+        ]
+      : [];
+    const stored = await this.uploader.upload(work, attempt.number, [...files, ...kept], signal);
+    const [file, source] = stored.slice(files.length);
+    const exportSource = file && source ? { kind: 'matte' as const, file, source, duration_seconds: joined.durationSeconds } : undefined;
     const quality = joined.quality && { kind: 'cutout' as const, frames: joined.quality.frames, frames_with_person: joined.quality.framesWithPerson, flicker: joined.quality.flicker };
-    await untilReachable(`job ${work.job_id}: its success report`, () => this.reports.succeeded(work, attempt.number, storedResult(work.job_type, stored, undefined, quality), work.media_duration_seconds), signal, this.logger);
+    const result = storedResult(work.job_type, stored.slice(0, files.length), exportSource, quality);
+    await untilReachable(`job ${work.job_id}: its success report`, () => this.reports.succeeded(work, attempt.number, result, work.media_duration_seconds), signal, this.logger);
     const keys = pieceKeys(work);
     const plates = work.segments.slice(1).map((_, index) => keys.plate(index + 1));
-    await this.uploader.remove(work, [work.input_key, ...plates, ...work.segments.flatMap((output) => output.files.map((file) => file.object_key))]);
+    const segmentFiles = work.segments.flatMap((output) => [...output.files.map((file) => file.object_key), ...(output.kept_matte_key ? [output.kept_matte_key] : [])]);
+    await this.uploader.remove(work, [work.input_key, ...plates, ...segmentFiles]);
     return 'succeeded';
+  }
+
+  // Every segment's kept matte, downloaded in order; undefined where a segment kept none (or its report
+  // was written before segments kept one): the job then keeps nothing to export.
+  private async keptMattes(work: SegmentJoinWorkV1, workDir: string, signal: AbortSignal): Promise<string[] | undefined> {
+    const keys = work.segments.map((output) => output.kept_matte_key);
+    if (!keys.every((key): key is string => typeof key === 'string')) return undefined;
+    const paths = [];
+    for (const [index, key] of keys.entries()) {
+      const path = join(workDir, `segment-${index}`, 'kept-matte.mkv');
+      await this.objects.downloadToFile(key, path, this.limits.maxResultBytes, signal);
+      paths.push(path);
+    }
+    return paths;
   }
 
   // As for a whole run: a job that ended meanwhile (an event this worker missed) stores nothing more.

@@ -55,6 +55,10 @@ export interface SegmentOutputV1 {
   height: number;
   // The mattes' figures (decision 0096), which add up over segments.
   quality: { frames: number; frames_with_person: number; flicker: number; still_samples: number } | null;
+  // The segment's alpha frames, kept losslessly for exports (decisions 0094 and 0106), or null where
+  // none was kept (BACKGROUND_REMOVAL_KEEP_MATTE=false, or it reached its size limit). Absent from
+  // reports written before segments kept one: such a job keeps nothing to export.
+  kept_matte_key?: string | null;
 }
 
 // vj.reports.job.v1.planned: render worker -> jobs service, instead of matting a long video itself.

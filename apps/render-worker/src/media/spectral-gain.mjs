@@ -5,9 +5,10 @@
 // speech came out at 10.5-13 dB SI-SDR against itself, decision 0075), so only what RNNoise took away
 // is kept: each short-time spectrum bin of its input is scaled by how much RNNoise lowered that bin
 // (its magnitude over its input's, averaged over neighbouring bins, at most 1), keeping the phase.
-// GTCRN's model works at 16 kHz and takes about 9.5 dB off everything above it, noise and speech
-// alike: below CROSSOVER_HZ the output is GTCRN's output scaled by RNNoise's gains on it, from there
-// up the input scaled by RNNoise's gains on the input, as before GTCRN (decision 0105).
+// GTCRN's model works at 16 kHz and takes 4-18 dB off a voice above it: below CROSSOVER_HZ the output
+// is GTCRN's output scaled by RNNoise's gains on it, from there up the input scaled by RNNoise's gains
+// on the input, and at most by what GTCRN kept of its own top band (TOP_HZ to the crossover) in the
+// same window: hiss above 7.5 kHz goes where GTCRN heard no speech below it (decision 0105).
 // Frames of FRAME samples go in as aligned quadruples (input, RNNoise on it, enhanced, RNNoise on
 // that); each push returns the frame pushed before it, gained, once both analysis windows that cover
 // it are done: one frame of look-ahead.
@@ -33,6 +34,9 @@ const LOW_BINS = Math.ceil((LOW_BAND_HZ * FFT_SIZE) / SAMPLE_RATE);
 // Bins from here up (7.5 kHz) are the input's, under GTCRN's 8 kHz band edge.
 const CROSSOVER_HZ = 7500;
 const CROSSOVER_BIN = Math.round((CROSSOVER_HZ * FFT_SIZE) / SAMPLE_RATE);
+// GTCRN's top band, whose gain holds the bins above the crossover: 6 kHz to it, where sibilants are.
+const TOP_HZ = 6000;
+const TOP_BIN = Math.round((TOP_HZ * FFT_SIZE) / SAMPLE_RATE);
 // The low band's inverse transform summed directly (a few bins over the window: cheaper than an FFT),
 // from a table of each bin's cosine and sine over the window.
 const LOW_COS = Float64Array.from({ length: LOW_BINS * WINDOW }, (_, at) => Math.cos((2 * Math.PI * Math.floor(at / WINDOW) * (at % WINDOW)) / FFT_SIZE));
@@ -100,16 +104,18 @@ export class SpectralGain {
   }
 
   // Makes the output's spectrum in the enhanced one's arrays: below the crossover the enhanced bins
-  // scaled by RNNoise's gain on them, from it up the input's scaled by RNNoise's gain on the input.
+  // scaled by RNNoise's gain on them, from it up the input's scaled by RNNoise's gain on the input,
+  // held to GTCRN's gain on its top band.
   applyGains() {
     const { inputRe, inputIm, enhancedRe, enhancedIm } = this;
     powers(inputRe, inputIm, this.inputPower, 0, BINS);
     powers(this.inputDenoisedRe, this.inputDenoisedIm, this.inputDenoisedPower, CROSSOVER_BIN - SMOOTH_BINS, BINS);
     powers(enhancedRe, enhancedIm, this.enhancedPower, 0, CROSSOVER_BIN + SMOOTH_BINS);
     powers(this.denoisedRe, this.denoisedIm, this.denoisedPower, 0, CROSSOVER_BIN + SMOOTH_BINS);
+    const topGain = bandGain(this.inputPower, this.enhancedPower, TOP_BIN, CROSSOVER_BIN);
     for (let k = 0; k < BINS; k++) {
       const enhancedBin = k < CROSSOVER_BIN;
-      const gain = enhancedBin ? binGain(this.enhancedPower, this.denoisedPower, k) : binGain(this.inputPower, this.inputDenoisedPower, k);
+      const gain = enhancedBin ? binGain(this.enhancedPower, this.denoisedPower, k) : Math.min(topGain, binGain(this.inputPower, this.inputDenoisedPower, k));
       const sourceRe = enhancedBin ? enhancedRe : inputRe;
       const sourceIm = enhancedBin ? enhancedIm : inputIm;
       const re = sourceRe[k] * gain;
@@ -171,20 +177,31 @@ function powers(re, im, power, from, to) {
 }
 
 /**
- * How much RNNoise lowered bin k: its output's magnitude over its input's, both summed over
- * SMOOTH_BINS each side, at most 1.
+ * How much a step kept of bins [from, to): its output's magnitude over its input's there, at most 1.
+ * @param {Float64Array} inputPower
+ * @param {Float64Array} outputPower
+ * @param {number} from
+ * @param {number} to
+ */
+function bandGain(inputPower, outputPower, from, to) {
+  let input = 0;
+  let output = 0;
+  for (let k = from; k < to; k++) {
+    input += inputPower[k];
+    output += outputPower[k];
+  }
+  return input > 0 ? Math.min(1, Math.sqrt(output / input)) : 0;
+}
+
+/**
+ * How much RNNoise lowered bin k: its gain over SMOOTH_BINS each side of it (one bin's ratio is noisy
+ * where either magnitude is small).
  * @param {Float64Array} inputPower
  * @param {Float64Array} outputPower
  * @param {number} k
  */
 function binGain(inputPower, outputPower, k) {
-  let input = 0;
-  let output = 0;
-  for (let j = Math.max(0, k - SMOOTH_BINS); j <= Math.min(BINS - 1, k + SMOOTH_BINS); j++) {
-    input += inputPower[j];
-    output += outputPower[j];
-  }
-  return input > 0 ? Math.min(1, Math.sqrt(output / input)) : 0;
+  return bandGain(inputPower, outputPower, Math.max(0, k - SMOOTH_BINS), Math.min(BINS, k + SMOOTH_BINS + 1));
 }
 
 /**

@@ -9,14 +9,14 @@ const removedDb = (db: number) => ({ inputEnergy: 1e6, removedEnergy: 1e6 * 10 *
 describe('lowBandWeight', () => {
   it('gives all of it back where little was removed (speech alone), none where much was (noise)', () => {
     expect(lowBandWeight([removedDb(-20)])).toBe(1);
-    expect(lowBandWeight([removedDb(-16)])).toBe(1);
-    expect(lowBandWeight([removedDb(-13)])).toBe(0);
+    expect(lowBandWeight([removedDb(-14)])).toBe(1);
+    expect(lowBandWeight([removedDb(-12)])).toBe(0);
     expect(lowBandWeight([removedDb(-5)])).toBe(0);
   });
 
   it('goes from one to the other in a straight line', () => {
-    expect(lowBandWeight([removedDb(-14.5)])).toBe(0.5);
-    expect(lowBandWeight([removedDb(-15.4)])).toBe(0.8);
+    expect(lowBandWeight([removedDb(-13)])).toBe(0.5);
+    expect(lowBandWeight([removedDb(-13.6)])).toBe(0.8);
   });
 
   it("decides once over all the parts' energies together", () => {

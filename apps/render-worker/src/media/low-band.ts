@@ -5,8 +5,8 @@ import { pipeline } from 'node:stream/promises';
 // What the denoiser took from the low band (under 300 Hz, rnnoise-filter.mjs --low-band), and whether
 // the job gives it back (decision 0087). RNNoise's lowest band spans 0-200 Hz, so on clean speech its
 // change is mostly the voice's fundamental; rumble, brown and pink noise live there too. One decision
-// for the whole file, from how much of the input's low band was removed: speech alone loses 17-22 dB
-// less than it holds there, rumble or pink noise at 0-10 dB SNR only 3.6-12.7 dB less.
+// for the whole file, from how much of the input's low band was removed: speech alone loses 16-18 dB
+// less than it holds there, rumble or pink noise at 0-10 dB SNR only 1-11 dB less.
 
 export interface LowBandEnergy {
   inputEnergy: number;
@@ -14,11 +14,14 @@ export interface LowBandEnergy {
 }
 
 // At or under this share removed (dB), all of it is given back; at or over NONE_BACK_DB nothing is,
-// with a straight line between. Measured on bench/denoise-quality: clean speech -17.3 to -19.7 dB,
-// hum (removed before this band is measured) -19.3 to -21.8, white noise -16.2 to -19.2, keystrokes
-// -13.7 to -17.9, pink noise at 10 dB SNR -12.0 to -12.7, rumble -10.3 to -11.3.
-const ALL_BACK_DB = -16;
-const NONE_BACK_DB = -13;
+// with a straight line between. Measured on bench/denoise-quality's inputs since GTCRN runs first
+// (decision 0105), which changes a voice's low band more than RNNoise alone did: clean speech -15.7
+// to -18.1 dB, hum (removed before this band is measured) -15.5 to -17.8, keystrokes -15.1 to -17.8,
+// white noise -13.5 to -17.8 at 5-10 dB SNR (-11.9 at 0 dB), where giving it back gained 0.5-2.7 dB;
+// babble at 10 dB SNR -10.0 to -11.9, pink noise -10.7 to -10.9, rumble -7.9 to -9.0, where it lost up
+// to 4 dB (every noise at 0 and 5 dB SNR lower still).
+const ALL_BACK_DB = -14;
+const NONE_BACK_DB = -12;
 
 // The weight, 0 to 1, the removed low band is added back with.
 export function lowBandWeight(energies: readonly LowBandEnergy[]): number {

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { denoiseCommand } from './denoise-command';
 import { ProcessFailedError, ProcessRunner } from './process-runner';
+import { siSdr } from './si-sdr';
 import { lavfiPcm } from './testing/media-tools';
 import { bestLag, noisyVoice, PcmCollector, toBytes, toSamples } from './testing/pcm';
 
@@ -44,6 +45,18 @@ describe('rnnoise-filter.mjs', () => {
       // Uncompensated, the best match would be 480 samples late.
       expect(Math.abs(bestLag(output, input, 600))).toBeLessThanOrEqual(2);
     }
+  });
+
+  // A network's state that a run of zeros left broken (a NaN from a log of nothing) would silence all
+  // that follows: what comes after digital silence is denoised as it is alone.
+  it('denoises what follows 5 s of digital silence as it denoises it alone', async () => {
+    const voice = noisyVoice(3 * 48_000);
+    const silence = new Int16Array(5 * 48_000);
+    const afterSilence = toSamples(await denoise(toBytes(Int16Array.from([...silence, ...voice])), 0.874));
+    const alone = toSamples(await denoise(toBytes(voice), 0.874));
+    // Silent but for its last 100 ms, which the networks' look-ahead and windows share with the voice.
+    expect(afterSilence.subarray(0, silence.length - 4800).every((sample) => sample === 0)).toBe(true);
+    expect(siSdr(afterSilence.subarray(silence.length), alone)).toBeGreaterThan(20);
   });
 
   it('removes steady background noise', async () => {

@@ -1,5 +1,5 @@
 // @ts-check
-// Denoises raw PCM with RNNoise: s16le 48 kHz mono on stdin, the same on stdout, same length.
+// Denoises raw PCM with GTCRN and RNNoise: s16le 48 kHz mono on stdin, the same on stdout, same length.
 //   node rnnoise-filter.mjs --strength 0.874 [--measure <file>] [--low-band <file>] [--stems <file>]
 // With --measure, the output's loudness is measured as it is written (loudness-meter.mjs) and saved to
 // the file at the end. With --low-band, what the output lost below 300 Hz (spectral-gain.mjs) is
@@ -9,18 +9,20 @@
 // Plain JS run as a child process: the wasm package is ESM-only and Jest cannot load it in-process.
 // A DC offset is not noise: it is taken out first and given back in the output, so a recording's offset
 // comes out as it went in (decision 0078). Mains hum, once found, is subtracted next
-// (mains-hum.mjs). RNNoise's output then only says how much to lower each part of the spectrum: its
-// input is scaled by that (spectral-gain.mjs), keeping its waveform where RNNoise's own output
-// reshapes speech. Then output = strength * gained + (1 - strength) * dry, the dry signal delayed to
-// meet it: RNNoise's output lags its input by one frame and the spectral step by one more; mixing
-// unaligned comb-filters (denoise-quality.int-spec.ts measures it). The lag is then removed so output
-// sample i matches input sample i. Hum is a fault, not the room's ambience that the dry part keeps:
+// (mains-hum.mjs). GTCRN then enhances the speech (gtcrn-stream.mjs), and RNNoise runs on what it
+// made and on the input itself; RNNoise's outputs only say how much to lower each part of the
+// spectrum of what they heard, which is scaled by that (spectral-gain.mjs, decision 0105), keeping its
+// waveform where RNNoise's own output reshapes speech. Then output = strength * gained + (1 -
+// strength) * dry, the dry signal held back to meet it: GTCRN lags in blocks, RNNoise a frame and the
+// spectral step one more, so each frame read waits in a queue until its output is done; mixing
+// unaligned comb-filters (denoise-quality.int-spec.ts measures it). Output sample i matches input
+// sample i. Hum is a fault, not the room's ambience that the dry part keeps:
 // the dry part loses it too, all of it from strength 0.5 up (stem-mix.mjs), in proportion below, so
 // strength 0 still gives the input back (decision 0088).
 // With --stems, what every output sample is made of is written to the file as 4-channel s16le, sample
 // for sample beside stdout: the denoised signal, the input, the hum found in it and what the low band
 // lost, all before strength is applied; remix-stems.mjs makes the output at another strength from
-// them without running RNNoise again (decision 0093).
+// them without running the networks again (decision 0093).
 import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';

@@ -12,6 +12,9 @@ describe("a piece's work message", () => {
     expect(parsePieceWork('segment', structuredClone(segment))).toEqual(segment);
     expect(parsePieceWork('segment', { ...segment, plate_key: null })).toMatchObject({ plate_key: null });
     expect(parsePieceWork('join', structuredClone(joinWork))).toEqual(joinWork);
+    const keeping = { ...joinWork, segments: [{ ...joinWork.segments[0]!, kept_matte_key: `${own}0/kept-matte.mkv` }] };
+    expect(parsePieceWork('join', structuredClone(keeping))).toEqual(keeping);
+    expect(parsePieceWork('join', { ...joinWork, segments: [{ ...joinWork.segments[0]!, kept_matte_key: null }] })).toMatchObject({ segments: [{ kept_matte_key: null }] });
     expect(parsePieceWork('pass', { ...STORED_V1_PAYLOADS.workPass, input_key: `${own}input` })).toMatchObject({ segments: STORED_V1_PAYLOADS.workPass.segments });
   });
 
@@ -21,6 +24,9 @@ describe("a piece's work message", () => {
     ['another job\'s plate', 'segment', { ...segment, plate_key: 'results/a/b/pieces/plate-1' }, 'segment or plate_key is missing'],
     ['a segment with no frames', 'segment', { ...segment, segment: { ...segment.segment, to: segment.segment.from } }, 'segment or plate_key is missing'],
     ['a join of another job\'s files', 'join', { ...joinWork, segments: [output] }, 'segments are missing'],
+    ['a join of another job\'s kept matte', 'join', { ...joinWork, segments: [{ ...joinWork.segments[0]!, kept_matte_key: 'results/a/b/pieces/0/kept-matte.mkv' }] }, 'segments are missing'],
+    ['a kept matte out of its prefix', 'join', { ...joinWork, segments: [{ ...joinWork.segments[0]!, kept_matte_key: `${own}../../x/kept-matte.mkv` }] }, 'segments are missing'],
+    ['a kept matte that is no key', 'join', { ...joinWork, segments: [{ ...joinWork.segments[0]!, kept_matte_key: 42 }] }, 'segments are missing'],
     ['a pass without segments', 'pass', { ...STORED_V1_PAYLOADS.workPass, input_key: `${own}input`, segments: [] }, 'segments are missing'],
     ['another job type', 'segment', { ...segment, job_type: 'clean-audio-video' }, 'job_type is not video-background-removal'],
     ['no frame count', 'segment', { ...segment, frames: 0 }, 'frames or fps is missing'],

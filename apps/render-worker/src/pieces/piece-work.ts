@@ -37,7 +37,10 @@ function isSegmentPlan(value: unknown): value is SegmentPlanV1 {
   );
 }
 
+// Its kept matte too (decision 0106), where it names one: the join publishes it as the job's own.
 function isSegmentOutput(value: unknown, mine: (key: unknown) => boolean): value is SegmentOutputV1 {
   const output = value as Partial<SegmentOutputV1> | null;
-  return typeof output === 'object' && output !== null && Array.isArray(output.files) && output.files.length > 0 && output.files.every((file) => mine(file?.object_key)) && typeof output.frame_rate === 'string';
+  if (typeof output !== 'object' || output === null) return false;
+  const keptMatte = output.kept_matte_key;
+  return Array.isArray(output.files) && output.files.length > 0 && output.files.every((file) => mine(file?.object_key)) && typeof output.frame_rate === 'string' && (keptMatte === undefined || keptMatte === null || mine(keptMatte));
 }

@@ -12,6 +12,7 @@ import { JOB_STATUS_READER, WORKER_SETTINGS, type JobStatusReader, type WorkerSe
 import type { Delivery } from '../processing/process-job.use-case';
 import { ResultUploader } from '../processing/result-uploader';
 import { storedResult } from '../processing/stored-result';
+import { keptMatte } from '../processors/video-background-removal.processor';
 import { withTimeLimit } from '../processing/with-time-limit';
 import { BackgroundRemovalPieces } from './background-removal-pieces';
 import { mattedSegment, pieceKeys, segmentOutput } from './piece-files';
@@ -31,8 +32,6 @@ export interface PieceLimits {
   maxResultBytes: number;
 }
 export const PIECE_LIMITS = Symbol('PieceLimits');
-
-const KEPT_MATTE_TYPE = 'video/x-matroska';
 
 // A plate of the largest picture taken (4096x2304) is about 66 MB inflated.
 const MAX_PLATE_BYTES = 128 * 1024 ** 2;
@@ -156,7 +155,7 @@ export class RunPieceUseCase {
     let keptMatteKey: string | null = null;
     if (matted.keptMattePath) {
       signal.throwIfAborted();
-      await this.objects.putFile(keys.keptMatte(index), matted.keptMattePath, KEPT_MATTE_TYPE);
+      await this.objects.putFile(keys.keptMatte(index), matted.keptMattePath, 'video/x-matroska');
       keptMatteKey = keys.keptMatte(index);
     }
     await untilReachable(`job ${work.job_id}: segment ${index}'s report`, () => this.reports.segmentDone(work, index, segmentOutput(matted, stored, keptMatteKey)), signal, this.logger);
@@ -184,17 +183,10 @@ export class RunPieceUseCase {
     const joined = await this.pieces.join(inputPath, segments, joinDir, signal, keptMattes);
     if (!(await this.stillProcessing(work, signal))) return 'stopped';
     const files = joined.files.map((file) => ({ path: file.path, fileName: `${work.job_id}-${file.role}.${file.fileExtension}`, contentType: file.contentType }));
-    const kept = joined.keptMattePath
-      ? [
-          { path: joined.keptMattePath, fileName: `${work.job_id}-kept-matte.mkv`, contentType: KEPT_MATTE_TYPE },
-          { path: inputPath, fileName: `${work.job_id}-kept-source`, contentType: 'application/octet-stream' },
-        ]
-      : [];
-    const stored = await this.uploader.upload(work, attempt.number, [...files, ...kept], signal);
-    const [file, source] = stored.slice(files.length);
-    const exportSource = file && source ? { kind: 'matte' as const, file, source, duration_seconds: joined.durationSeconds } : undefined;
+    const kept = joined.keptMattePath ? keptMatte(work.job_id, joined.keptMattePath, inputPath) : undefined;
+    const uploaded = await this.uploader.uploadWithKept(work, attempt.number, { files, durationSeconds: joined.durationSeconds, ...(kept && { kept }) }, signal);
     const quality = joined.quality && { kind: 'cutout' as const, frames: joined.quality.frames, frames_with_person: joined.quality.framesWithPerson, flicker: joined.quality.flicker };
-    const result = storedResult(work.job_type, stored.slice(0, files.length), exportSource, quality);
+    const result = storedResult(work.job_type, uploaded.files, uploaded.exportSource, quality);
     await untilReachable(`job ${work.job_id}: its success report`, () => this.reports.succeeded(work, attempt.number, result, work.media_duration_seconds), signal, this.logger);
     const keys = pieceKeys(work);
     const plates = work.segments.slice(1).map((_, index) => keys.plate(index + 1));

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { isFinalJobStatus, type JobWorkRequestedV1, type StoredExportSourceV1 } from '@vj/contracts';
+import { isFinalJobStatus, type JobWorkRequestedV1 } from '@vj/contracts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AttemptFailures, type Attempt, type JobOutcome } from './attempt-failures';
@@ -96,8 +96,7 @@ export class ProcessJobUseCase {
       if ('plan' in output) return await this.planned(job, attempt, processor, output, signal);
       if (!(await this.stillProcessing(job))) return 'stopped';
       progress.stage('uploading');
-      const kept = Object.entries(output.kept?.files ?? {});
-      const stored = await this.uploader.upload(job, attempt.number, [...output.files, ...kept.map(([, file]) => file)], signal);
+      const { stored, files, exportSource } = await this.uploader.uploadWithKept(job, attempt.number, output, signal);
       await progress.done();
       // A cancel that came during the upload: nothing of it stays, and no success is reported.
       if (signal.aborted) {
@@ -106,9 +105,7 @@ export class ProcessJobUseCase {
       }
       // Sent again in place while NATS is out of reach (one message id: stored once): handed back, the
       // whole job would be processed again.
-      const keptStored = Object.fromEntries(kept.map(([field], index) => [field, stored[output.files.length + index]]));
-      const exportSource = output.kept && ({ ...output.kept.details, ...keptStored, duration_seconds: output.durationSeconds } as StoredExportSourceV1);
-      const result = storedResult(job.job_type, stored.slice(0, output.files.length), exportSource, output.quality);
+      const result = storedResult(job.job_type, files, exportSource, output.quality);
       await untilReachable(`job ${job.job_id}: its success report`, () => this.reports.succeeded(job, attempt.number, result, output.durationSeconds), signal, this.logger);
       return 'succeeded';
     } finally {

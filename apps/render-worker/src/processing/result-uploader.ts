@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { JobWorkRequestedV1, StoredFileV1 } from '@vj/contracts';
-import { RESULT_STORE, type ProducedFile, type ResultStore } from './ports';
+import type { JobWorkRequestedV1, StoredExportSourceV1, StoredFileV1 } from '@vj/contracts';
+import { RESULT_STORE, type KeptForExports, type ProducedFile, type ResultStore } from './ports';
 import { pieceKeys } from '../pieces/piece-files';
 import { resultObjectKey } from './stored-result';
 
@@ -33,6 +33,22 @@ export class ResultUploader {
       throw error;
     }
     return stored;
+  }
+
+  // A result's files and what it kept for exports, in one upload (decisions 0093, 0094): every object
+  // stored (what a cancel removes), the result's own files, and the export source the kept ones make.
+  async uploadWithKept(
+    job: StoringJob,
+    attempt: number,
+    output: { files: ProducedFile[]; kept?: KeptForExports; durationSeconds: number },
+    signal: AbortSignal,
+  ): Promise<{ stored: StoredFileV1[]; files: StoredFileV1[]; exportSource?: StoredExportSourceV1 }> {
+    const kept = Object.entries(output.kept?.files ?? {});
+    const stored = await this.upload(job, attempt, [...output.files, ...kept.map(([, file]) => file)], signal);
+    const files = stored.slice(0, output.files.length);
+    if (!output.kept) return { stored, files };
+    const keptStored = Object.fromEntries(kept.map(([field], index) => [field, stored[output.files.length + index]]));
+    return { stored, files, exportSource: { ...output.kept.details, ...keptStored, duration_seconds: output.durationSeconds } as StoredExportSourceV1 };
   }
 
   // A long job's input, which its pieces read (decision 0101); its key.

@@ -6,7 +6,7 @@ import type { MattingModelRegistry } from '../matting/model-registry';
 import { frameGeometry } from '../matting/frame-geometry';
 import { MediaError } from '../media';
 import type { BackgroundRemovalPieces } from '../pieces/background-removal-pieces';
-import type { JobTypeProcessor, MeasuredInput, PiecePlan, ProcessorOutput, ProcessorRun } from '../processing/ports';
+import type { JobTypeProcessor, KeptForExports, MeasuredInput, PiecePlan, ProcessorOutput, ProcessorRun } from '../processing/ports';
 
 export const MAX_FRAMES_PER_SECOND = 60;
 
@@ -133,20 +133,24 @@ export class VideoBackgroundRemovalProcessor implements JobTypeProcessor<'video-
     return {
       files: matted.files.map((file) => ({ path: file.path, fileName: `${job.job_id}-${file.role}.${file.fileExtension}`, contentType: file.contentType })),
       durationSeconds: matted.durationSeconds,
-      ...(keepMatteAt && matted.matteKept !== false && {
-        kept: {
-          files: {
-            file: { path: keepMatteAt, fileName: `${job.job_id}-kept-matte.mkv`, contentType: 'video/x-matroska' },
-            source: { path: inputPath, fileName: `${job.job_id}-kept-source`, contentType: 'application/octet-stream' },
-          },
-          details: { kind: 'matte' as const },
-        },
-      }),
+      ...(keepMatteAt && matted.matteKept !== false && { kept: keptMatte(job.job_id, keepMatteAt, inputPath) }),
       ...(matted.quality && {
         quality: { kind: 'cutout' as const, frames: matted.quality.frames, frames_with_person: matted.quality.framesWithPerson, flicker: matted.quality.flicker },
       }),
     };
   }
+}
+
+// What a job keeps for its exports (decision 0094): its alpha frames and its input as fetched. A long
+// job's join keeps the same, its segments' mattes joined (decision 0106).
+export function keptMatte(jobId: string, mattePath: string, inputPath: string): KeptForExports {
+  return {
+    files: {
+      file: { path: mattePath, fileName: `${jobId}-kept-matte.mkv`, contentType: 'video/x-matroska' },
+      source: { path: inputPath, fileName: `${jobId}-kept-source`, contentType: 'application/octet-stream' },
+    },
+    details: { kind: 'matte' },
+  };
 }
 
 // Defaults again, for work messages written before an option existed.

@@ -157,6 +157,23 @@ describe('BackgroundPlate', () => {
     expect(skin(DEFAULT_PLATE.chromaWeight)).toBeGreaterThanOrEqual(128);
   });
 
+  it("takes the wall beside a person, tinted by their colour (shared chroma, an encoder's smear), for the wall: no fringe follows them", () => {
+    // A person in x 0..2 (darker, 32 chroma levels off the wall); column 3 is the wall in luma with half
+    // their tint. The model is unsure of all of it; a column tinted alike with the wall on both sides is
+    // a colour of its own and keeps its difference.
+    const fringe = (personBeside: boolean) => {
+      const plate = learnedPlate();
+      const bytes = personBeside ? picture({ box: [0, 2, 3, 6], y: 60, u: 160 }) : picture();
+      for (let y = 2; y < 6; y++) bytes[SIZE.width * SIZE.height + at(3, y)] = 144;
+      const alpha = new Uint8Array(64);
+      for (let y = 2; y < 6; y++) alpha.fill(160, at(0, y), at(5, y));
+      plate.fuse(alpha, gridMask([4, 5, 8, 9], 0.6), { bytes, chromaShift: 0 }, true, GRID_LUMA, QUIET);
+      return alpha[at(3, 3)];
+    };
+    expect(fringe(true)).toBeLessThan(128);
+    expect(fringe(false)).toBeGreaterThanOrEqual(128);
+  });
+
   it('takes out a sure patch whose whole region matches the plate: the scene, not a person', () => {
     const plate = learnedPlate();
     const alpha = new Uint8Array(64);

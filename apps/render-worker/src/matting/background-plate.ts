@@ -131,6 +131,10 @@ const ALPHAS = Uint8Array.from({ length: 2 * LOGIT_RANGE * STEPS + 1 }, (_, k) =
 // whose plate is brighter than DARK (a ratio of near-black values is noise).
 const GAIN_LOW = 0;
 const GAIN_HIGH = 3;
+// A chroma sample between a neighbour within BLED_MATCH of its difference to the plate and one at
+// BLED_SOURCE of it or more carries that neighbour's colour (bledChromaDifference).
+const BLED_MATCH = 0.5;
+const BLED_SOURCE = 1.5;
 const GAIN_BINS_PER_UNIT = 200;
 const DARK = 40;
 // Fewer known background cells than this give no exposure: a ratio of a few is noise.
@@ -311,7 +315,9 @@ export class BackgroundPlate {
     const { bytes } = picture;
     const shift = picture.chromaShift;
     const pixels = width * height;
-    const vPlane = pixels + chromaWidth * ((height + shift) >> shift);
+    const chromaRows = (height + shift) >> shift;
+    const vPlane = pixels + chromaWidth * chromaRows;
+    const planes: ChromaPlanes = { u: pixels, v: vPlane, plateU: chromaU, plateV: chromaV, width: chromaWidth, rows: chromaRows, shift, lumaWidth: width };
     const [darkest, lightest] = settings.shadowRatios;
     const slope = (settings.matchWeight + settings.differWeight) / (settings.differFrom - settings.matchBelow);
     // Each row learns every other frame (half the work on every background pixel), by as much as two
@@ -351,12 +357,18 @@ export class BackgroundPlate {
           const p = own ? i : i + pairOffset;
           const pc = own ? c : c + pairChromaOffset;
           const plateY = 16 + gain * (luma[p] - 16);
-          const chroma = (settings.chromaWeight * (abs(u - chromaU[pc]) + abs(v - chromaV[pc]))) / 224;
+          const lumaDifference = abs(yValue - plateY) / 219;
+          const ownChroma = abs(u - chromaU[pc]) + abs(v - chromaV[pc]);
+          let chroma = (settings.chromaWeight * ownChroma) / 224;
+          // Only where the chroma decides the evidence: not where the luma alone differs clearly.
+          if (lumaDifference < settings.differFrom && lumaDifference + chroma > settings.matchBelow) {
+            chroma = (settings.chromaWeight * bledChromaDifference(bytes, planes, seen, x >> shift, y >> shift, pc - c, ownChroma, settings.knownAfter)) / 224;
+          }
           const ratio = (yValue - 16) / (plateY - 16);
           const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[pc], chromaV[pc], ratio) * settings.chromaWeight < settings.shadowChroma;
           let weight = 0;
           if (!shadow) {
-            weight = -settings.matchWeight + (abs(yValue - plateY) / 219 + chroma - settings.matchBelow) * slope;
+            weight = -settings.matchWeight + (lumaDifference + chroma - settings.matchBelow) * slope;
             if (weight < -settings.matchWeight) weight = -settings.matchWeight;
             else if (weight > settings.differWeight) weight = settings.differWeight;
           }
@@ -652,4 +664,46 @@ function shadedChroma(u: number, v: number, plateU: number, plateV: number, rati
 
 function abs(value: number): number {
   return value < 0 ? -value : value;
+}
+
+// A pixel's chroma difference to its plate (|du| + |dv|, in levels). A chroma sample is shared by 2x2
+// pixels (4:2:0), and an encoder smears it further: the background just beside a person takes some of
+// their colour, and counted as it is, it kept a fringe around everyone (at CRF 30 a band a few pixels
+// wide, sweeping over the background as they walk: most of the flicker). Such a sample sits between a
+// neighbour that matches the plate and one that differs more: there the difference is the least of
+// them. A colour that differs on its own (skin before a beige wall) has no matching neighbour inside
+// it, and keeps its own difference.
+function bledChromaDifference(bytes: Uint8Array, planes: ChromaPlanes, seen: Uint8Array, column: number, row: number, plateOffset: number, own: number, knownAfter: number): number {
+  const { width, shift } = planes;
+  const c = row * width + column;
+  // Where each sample's plate was learned: the first pixel of its block.
+  const learnedAt = (row << shift) * planes.lumaWidth + (column << shift) + plateOffset;
+  const across = 1 << shift;
+  const down = planes.lumaWidth << shift;
+  // A neighbour outside the picture, or not learned yet, tells nothing: it counts as the sample itself.
+  const left = column > 0 && seen[learnedAt - across] >= knownAfter ? chromaDifference(bytes, planes, c - 1, plateOffset) : own;
+  const right = column < width - 1 && seen[learnedAt + across] >= knownAfter ? chromaDifference(bytes, planes, c + 1, plateOffset) : own;
+  const above = row > 0 && seen[learnedAt - down] >= knownAfter ? chromaDifference(bytes, planes, c - width, plateOffset) : own;
+  const below = row < planes.rows - 1 && seen[learnedAt + down] >= knownAfter ? chromaDifference(bytes, planes, c + width, plateOffset) : own;
+  const least = Math.min(left, right, above, below);
+  return least <= BLED_MATCH * own && Math.max(left, right, above, below) >= BLED_SOURCE * own ? least : own;
+}
+
+// Chroma sample n's difference to its plate (`plateOffset`: 0 in 4:2:0, the pair row's offset where
+// chroma is full size, as weigh reads it).
+function chromaDifference(bytes: Uint8Array, planes: ChromaPlanes, n: number, plateOffset: number): number {
+  return abs(bytes[planes.u + n] - planes.plateU[n + plateOffset]) + abs(bytes[planes.v + n] - planes.plateV[n + plateOffset]);
+}
+
+// Where the frame's two chroma planes start in its bytes, the plate's, and their size.
+interface ChromaPlanes {
+  u: number;
+  v: number;
+  plateU: Float32Array;
+  plateV: Float32Array;
+  width: number;
+  rows: number;
+  // log2 of the luma pixels per chroma sample along each side, and the luma's width.
+  shift: number;
+  lumaWidth: number;
 }

@@ -28,6 +28,17 @@ const LEFT_RIGHT_65: ClipSpec = {
   camera: STILL,
 };
 
+const RIGHT_LEFT_65_10FPS: ClipSpec = {
+  name: 'right-left-65-10fps',
+  covers: 'walks in from the right edge and out by the left without stopping, at 10 fps',
+  ...ROOM,
+  fps: 10,
+  seconds: 4.5,
+  room: { seed: 6 },
+  walkers: [{ source: 'thanks', height: 0.65, path: { kind: 'through', from: 'right', to: 'left', start: 0.4, end: 4 } }],
+  camera: STILL,
+};
+
 export const DEV_SET: ClipSpec[] = [
   {
     name: 'bottom-rise-65',
@@ -51,16 +62,7 @@ export const DEV_SET: ClipSpec[] = [
     camera: STILL,
   },
   LEFT_RIGHT_65,
-  {
-    name: 'right-left-65-10fps',
-    covers: 'walks in from the right edge and out by the left without stopping, at 10 fps',
-    ...ROOM,
-    fps: 10,
-    seconds: 4.5,
-    room: { seed: 6 },
-    walkers: [{ source: 'thanks', height: 0.65, path: { kind: 'through', from: 'right', to: 'left', start: 0.4, end: 4 } }],
-    camera: STILL,
-  },
+  RIGHT_LEFT_65_10FPS,
   {
     name: 'large-90',
     covers: 'a near person, 90 % of the height and cut by the bottom edge, in from the right, out by the left',
@@ -137,6 +139,7 @@ export const DEV_SET: ClipSpec[] = [
     light: { exposure: { swing: 0.08, period: 3 }, grain: 3 },
   },
   { ...LEFT_RIGHT_65, name: 'left-right-65-crf30', covers: 'left-right-65 as a phone or a streaming service uploads it: H.264 at CRF 30, blocky and smeared', crf: 30 },
+  { ...RIGHT_LEFT_65_10FPS, name: 'right-left-65-10fps-crf30', covers: 'right-left-65-10fps uploaded at CRF 30: a walk that never stops, at 10 fps, compressed', crf: 30 },
   {
     name: 'pan-60',
     covers: 'the camera pans 240 px across a furnished room while a person walks in from the left and out by the right',

@@ -131,14 +131,15 @@ const ALPHAS = Uint8Array.from({ length: 2 * LOGIT_RANGE * STEPS + 1 }, (_, k) =
 // whose plate is brighter than DARK (a ratio of near-black values is noise).
 const GAIN_LOW = 0;
 const GAIN_HIGH = 3;
-// A chroma sample between a neighbour within BLED_MATCH of its difference to the plate and one at
-// BLED_SOURCE of it or more carries that neighbour's colour (bledChromaDifference).
-const BLED_MATCH = 0.5;
-const BLED_SOURCE = 1.5;
 const GAIN_BINS_PER_UNIT = 200;
 const DARK = 40;
 // Fewer known background cells than this give no exposure: a ratio of a few is noise.
 const MIN_GAIN_CELLS = 50;
+
+// A chroma sample between a neighbour within BLED_MATCH of its difference to the plate and one at
+// BLED_SOURCE of it or more carries that neighbour's colour (bledChromaDifference).
+const BLED_MATCH = 0.5;
+const BLED_SOURCE = 1.5;
 
 // What a plate has learned, carried to where a segment of a long video begins (decision 0100).
 export interface PlateSnapshot {

@@ -30,7 +30,8 @@ export interface PlateSettings {
   learnBelow: number;
   faintSettledSeconds: number;
   learnMargin: number;
-  // Grid pixels around the model's person (mask at 0.5 or more) where a difference may add to it.
+  // Grid pixels around the model's person (mask at 0.5 or more) where a difference may add to it: as
+  // far as a swinging arm the model misses reaches (at 3, only the part of it nearest the body came back).
   reach: number;
   // Difference to the plate (luma and weighted chroma, 0..1 each, summed) up to which a pixel matches it, and
   // from which it clearly differs; the evidence runs from -matchWeight to +differWeight between, in
@@ -78,7 +79,7 @@ export const DEFAULT_PLATE: PlateSettings = {
   learnBelow: 0.1,
   faintSettledSeconds: 2,
   learnMargin: 2,
-  reach: 3,
+  reach: 6,
   matchBelow: 0.04,
   differFrom: 0.12,
   chromaWeight: 2,

@@ -1,4 +1,4 @@
-import { keptInBox, scoreMattes } from './matte-score';
+import { flickerByDistance, keptInBox, scoreMattes } from './matte-score';
 
 const frame = (values: number[]) => Uint8Array.from(values);
 
@@ -68,5 +68,17 @@ describe('keptInBox', () => {
 
   it('is 0 where the box is never seen in an empty frame', () => {
     expect(keptInBox([frame([255, 255, 255, 255])], [frame([255, 0, 0, 0])], 2, [box])).toBe(0);
+  });
+});
+
+describe('flickerByDistance', () => {
+  it('splits the flicker into what changes near the reference person and beyond, adding up to the whole', () => {
+    // One row of 6: the person at pixel 0 in both frames; pixel 1 is within 1 pixel of them, 3 and 5 beyond.
+    const reference = [frame([255, 0, 0, 0, 0, 0]), frame([255, 0, 0, 0, 0, 0])];
+    const matte = [frame([255, 200, 0, 0, 0, 51]), frame([255, 100, 0, 0, 0, 0])];
+    const split = flickerByDistance(matte, reference, 6, 1);
+    expect(split.near).toBeCloseTo(100 / 5 / 255);
+    expect(split.beyond).toBeCloseTo(51 / 5 / 255);
+    expect(split.near + split.beyond).toBeCloseTo(scoreMattes(matte, reference).flicker);
   });
 });

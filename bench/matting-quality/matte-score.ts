@@ -131,3 +131,47 @@ export interface PixelBox {
   x1: number;
   y1: number;
 }
+
+// The bench's flicker split by where it happens: within `nearPixels` of the reference person in either
+// frame (the outline sweeping over the background as they move: a fringe or a soft edge) and beyond
+// it (the background itself shimmering, or something kept far from anyone). Each is a share of all
+// the pixels the flicker is taken over, so the two add up to scoreMattes' flicker.
+export function flickerByDistance(matte: readonly Uint8Array[], reference: readonly Uint8Array[], width: number, nearPixels: number): { near: number; beyond: number } {
+  let near = 0;
+  let beyond = 0;
+  let pixels = 0;
+  let previousNear = nearPerson(reference[0]!, width, nearPixels);
+  for (let f = 1; f < matte.length; f++) {
+    const nearNow = nearPerson(reference[f]!, width, nearPixels);
+    const [a, previous, r, previousReference] = [matte[f]!, matte[f - 1]!, reference[f]!, reference[f - 1]!];
+    for (let i = 0; i < a.length; i++) {
+      if (r[i] !== 0 || previousReference[i] !== 0) continue;
+      pixels++;
+      const change = Math.abs(a[i]! - previous[i]!);
+      if (nearNow[i] === 1 || previousNear[i] === 1) near += change;
+      else beyond += change;
+    }
+    previousNear = nearNow;
+  }
+  return pixels === 0 ? { near: 0, beyond: 0 } : { near: near / pixels / 255, beyond: beyond / pixels / 255 };
+}
+
+// 1 within `reach` pixels (a square around each) of where the reference shows anyone (alpha above 0).
+function nearPerson(reference: Uint8Array, width: number, reach: number): Uint8Array {
+  const height = reference.length / width;
+  const rows = new Uint8Array(reference.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (reference[y * width + x] === 0) continue;
+      rows.fill(1, y * width + Math.max(0, x - reach), y * width + Math.min(width, x + reach + 1));
+    }
+  }
+  const near = new Uint8Array(reference.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (rows[y * width + x] === 0) continue;
+      for (let dy = Math.max(0, y - reach); dy <= Math.min(height - 1, y + reach); dy++) near[dy * width + x] = 1;
+    }
+  }
+  return near;
+}

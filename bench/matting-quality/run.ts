@@ -7,7 +7,7 @@ import { runBench } from '../support/bench-stack';
 import { DEV_SET, issue14Set, QUICK_SET } from './clip-sets';
 import { frameCount, type ClipSpec, type SourceName } from './clip-spec';
 import { errorPng, flickerPng, greenPng } from './green';
-import { keptInBox, scoreMattes, type MatteScore } from './matte-score';
+import { flickerByDistance, keptInBox, scoreMattes, type MatteScore } from './matte-score';
 import { pipelineMatte } from './pipeline-matte';
 import { compareRegionChoices, type RegionChoiceScore } from './region-choice';
 import { renderClip, type RenderedClip } from './render-clip';
@@ -29,7 +29,8 @@ import { sourcePerson, type SourcePerson } from './source-person';
 // webcam clips' drift between tracked and whole-frame mattes and the region choice on two people).
 // Usage: npm run bench:matting-quality [-- --set dev|quick|all --clips pan-60,shake-65 --frames 0.9 --label before --refine on|off --rooms 8]
 //   (composites go to reports/matting-quality/<label>; --clips: only these of the set; --frames: print the pipeline's
-//   frames under that IoU and save each one's errors (green.ts errorPng); --rooms: the issue-14 rooms in --set all)
+//   frames under that IoU and save each one's errors (green.ts errorPng), and its flicker near the person and beyond;
+//   --rooms: the issue-14 rooms in --set all)
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -38,6 +39,10 @@ const WAYS = [
   { key: 'pipeline', name: 'pipeline', tracking: true },
   { key: 'perFrame', name: 'per-frame', tracking: false },
 ] as const;
+
+// With --frames, each clip's flicker is also split at this distance from the person (flickerByDistance):
+// a fringe that sweeps with them, or the background itself.
+const FLICKER_NEAR_PIXELS = 2;
 
 const option = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(`--${name}`);
@@ -74,6 +79,8 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
     if (key === 'pipeline' && settings.framesUnder !== null) {
       const under = settings.framesUnder;
       console.log(framesUnder(video.name, score, under));
+      const { near, beyond } = flickerByDistance(alpha, truth, video.width, FLICKER_NEAR_PIXELS);
+      console.log(`  ${video.name}: flicker ${near.toFixed(5)} within ${FLICKER_NEAR_PIXELS} px of the person, ${beyond.toFixed(5)} beyond`);
       for (const [frame, iou] of score.frameIous.entries()) {
         if (iou !== null && iou < under) await errorPng(video, frame, alpha[frame]!, truth[frame]!, join(settings.out, `${video.name}-errors-f${frame}.png`));
       }

@@ -11,19 +11,23 @@ import type { Segmenter } from '../../apps/render-worker/src/matting/matting-mod
 import { DEFAULT_TRACKING } from '../../apps/render-worker/src/matting/region-tracker';
 import { DEFAULT_STILL_OBJECTS } from '../../apps/render-worker/src/matting/still-object-filter';
 import { DEFAULT_SMOOTHING } from '../../apps/render-worker/src/matting/temporal-smoother';
-import { numberArg, runBench } from '../support/bench-stack';
+import { numberArg, runBench, stringArg } from '../support/bench-stack';
 
 // bench/bg-removal/frame-cost: what the render worker's own thread spends on each frame of a 640x480
 // clip, stage by stage (STAGES), refinement off and on, without the model (a stand-in answers at once with a person-shaped mask)
 // or ffmpeg: the thread's CPU time per frame, the minimum of the runs (one process, no other work, so
 // steadier than bench:bg-removal's fps, which swing by 10 points between runs on this machine).
-// Usage: npm run bench:matting-frame-cost [-- --runs 6 --seconds 10]
+// `--scene moving` (the default) is a test picture that moves everywhere: nothing is learned, every
+// dilation's box is the whole grid. `--scene still` is a still one, as a fixed camera's room is: the plate
+// learns every pixel the person does not cover, which is most of its work on real footage.
+// Usage: npm run bench:matting-frame-cost [-- --runs 6 --seconds 10 --scene moving|still]
 
 const run = promisify(execFile);
 const GRID = { width: 256, height: 256 };
 const SIDE = { width: 512, height: 384 };
 const FULL = { width: 640, height: 480 };
-
+const SCENES = ['moving', 'still'] as const;
+type Scene = (typeof SCENES)[number];
 
 interface Decoded {
   small: Buffer;
@@ -34,9 +38,10 @@ interface Decoded {
 
 // The decoder's two outputs for a test picture, as the pipeline gets them for 640x480 input (the
 // 256x256 model variant; the crop source at twice the grid, or the whole picture when refining).
-async function decodedFrames(dir: string, seconds: number, sideSize: Decoded['sideSize']): Promise<Decoded> {
+async function decodedFrames(dir: string, seconds: number, sideSize: Decoded['sideSize'], scene: Scene): Promise<Decoded> {
   const clip = join(dir, 'clip.mp4');
-  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=640x480:rate=30:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
+  const source = scene === 'still' ? `smptehdbars=size=640x480:rate=30:duration=${seconds}` : `testsrc2=size=640x480:rate=30:duration=${seconds}`;
+  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', clip]);
   const small = join(dir, 'small.yuv');
   const side = join(dir, 'side.yuv');
   await run('ffmpeg', ['-v', 'error', '-y', '-i', clip, '-vf', `scale=${GRID.width}:${GRID.height}:flags=area,format=yuv444p`, '-f', 'rawvideo', small]);
@@ -98,15 +103,17 @@ async function frameCost(decoded: Decoded, stage: Stage, refine: boolean): Promi
 async function main(): Promise<void> {
   const runs = numberArg('--runs', 6);
   const seconds = numberArg('--seconds', 10);
+  const scene = stringArg('--scene', 'moving') as Scene;
+  if (!SCENES.includes(scene)) throw new Error(`--scene is one of ${SCENES.join(', ')}`);
   const dir = mkdtempSync(join(tmpdir(), 'vj-bench-frame-cost-'));
   try {
     for (const refine of [false, true]) {
       // With refinement the side frame is the whole picture (the guide, and the plate's picture).
-      const decoded = await decodedFrames(dir, seconds, refine ? FULL : SIDE);
+      const decoded = await decodedFrames(dir, seconds, refine ? FULL : SIDE, scene);
       const costs = STAGES.map(() => [] as number[]);
       // Interleaved, so every stage sees the same machine.
       for (let i = 0; i < runs; i++) for (const [index, stage] of STAGES.entries()) costs[index]!.push(await frameCost(decoded, stage, refine));
-      console.log(`matting frame cost, the worker's thread without the model, 640x480, refinement ${refine ? 'on' : 'off'}, ${decoded.frames} frames, least of ${runs} runs`);
+      console.log(`matting frame cost, the worker's thread without the model, 640x480, ${scene} scene, refinement ${refine ? 'on' : 'off'}, ${decoded.frames} frames, least of ${runs} runs`);
       let before = 0;
       for (const [index, stage] of STAGES.entries()) {
         const least = Math.min(...costs[index]!);

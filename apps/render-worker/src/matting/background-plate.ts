@@ -336,60 +336,72 @@ export class BackgroundPlate {
     box.bottom = -1;
     box.left = gridWidth;
     box.right = -1;
+    const { knownAfter, chromaWeight, matchBelow, matchWeight, differWeight, differFrom, shadowChroma, everyRow } = settings;
     let count = 0;
     for (let y = 0, i = 0; y < height; y++) {
       const gridRow = gridY[y] * gridWidth;
       const rowStart = count;
       const chromaRow = (y >> shift) * chromaWidth;
-      const learning = settings.everyRow || (y & 1) === learningRows;
+      const learning = everyRow || (y & 1) === learningRows;
       const centreRow = centreRows[y] === 1;
       // The row that learns on the other frames (rows 2k and 2k + 1 pair up; they share a chroma row
       // in 4:2:0). Where one has learned a pixel and the other has not yet, the other is read from it:
       // a pixel known in every other row made a striped matte over what the plate was still learning.
-      const pairOffset = settings.everyRow ? 0 : (y & 1) === 0 ? (y + 1 < height ? width : 0) : -width;
+      const pairOffset = everyRow ? 0 : (y & 1) === 0 ? (y + 1 < height ? width : 0) : -width;
       const pairChromaOffset = shift === 1 ? 0 : pairOffset;
+      // A chroma sample shared by a 2x2 block is learned from its first pixel only: on even rows.
+      const learnsChroma = (y & shift) === 0;
       for (let x = 0; x < width; x++, i++) {
-        const g = gridRow + gridX[x];
-        const c = chromaRow + (x >> shift);
-        const yValue = bytes[i];
-        const u = bytes[pixels + c];
-        const v = bytes[vPlane + c];
-        const own = seen[i] >= settings.knownAfter;
-        if ((own || seen[i + pairOffset] >= settings.knownAfter) && (alpha[i] > 0 || near[g] === 1)) {
-          const p = own ? i : i + pairOffset;
-          const pc = own ? c : c + pairChromaOffset;
-          const plateY = 16 + gain * (luma[p] - 16);
-          const lumaDifference = abs(yValue - plateY) / 219;
-          const ownChroma = abs(u - chromaU[pc]) + abs(v - chromaV[pc]);
-          let chroma = (settings.chromaWeight * ownChroma) / 224;
-          // Only where the chroma decides the evidence: not where the luma alone differs clearly.
-          if (lumaDifference < settings.differFrom && lumaDifference + chroma > settings.matchBelow) {
-            chroma = (settings.chromaWeight * bledChromaDifference(bytes, planes, seen, x >> shift, y >> shift, pc - c, ownChroma, settings.knownAfter)) / 224;
+        const gx = gridX[x];
+        const g = gridRow + gx;
+        const a = alpha[i];
+        // Most of the picture is neither near the person nor shown by the model: only learned.
+        if (a > 0 || near[g] === 1) {
+          const own = seen[i] >= knownAfter;
+          if (own || seen[i + pairOffset] >= knownAfter) {
+            const c = chromaRow + (x >> shift);
+            const yValue = bytes[i];
+            const u = bytes[pixels + c];
+            const v = bytes[vPlane + c];
+            const p = own ? i : i + pairOffset;
+            const pc = own ? c : c + pairChromaOffset;
+            const plateY = 16 + gain * (luma[p] - 16);
+            const lumaDifference = abs(yValue - plateY) / 219;
+            const ownChroma = abs(u - chromaU[pc]) + abs(v - chromaV[pc]);
+            let chroma = (chromaWeight * ownChroma) / 224;
+            // Only where the chroma decides the evidence: not where the luma alone differs clearly.
+            if (lumaDifference < differFrom && lumaDifference + chroma > matchBelow) {
+              chroma = (chromaWeight * bledChromaDifference(bytes, planes, seen, x >> shift, y >> shift, pc - c, ownChroma, knownAfter)) / 224;
+            }
+            const ratio = (yValue - 16) / (plateY - 16);
+            const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[pc], chromaV[pc], ratio) * chromaWeight < shadowChroma;
+            let weight = 0;
+            if (!shadow) {
+              weight = -matchWeight + (lumaDifference + chroma - matchBelow) * slope;
+              if (weight < -matchWeight) weight = -matchWeight;
+              else if (weight > differWeight) weight = differWeight;
+            }
+            evidence[i] = weight;
+            candidates[count++] = i;
+            cellSums[g] += weight;
+            cellCounts[g]++;
+            if (gx < box.left) box.left = gx;
+            if (gx > box.right) box.right = gx;
           }
-          const ratio = (yValue - 16) / (plateY - 16);
-          const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[pc], chromaV[pc], ratio) * settings.chromaWeight < settings.shadowChroma;
-          let weight = 0;
-          if (!shadow) {
-            weight = -settings.matchWeight + (lumaDifference + chroma - settings.matchBelow) * slope;
-            if (weight < -settings.matchWeight) weight = -settings.matchWeight;
-            else if (weight > settings.differWeight) weight = settings.differWeight;
-          }
-          evidence[i] = weight;
-          candidates[count++] = i;
-          cellSums[g] += weight;
-          cellCounts[g]++;
-          if (gridX[x] < box.left) box.left = gridX[x];
-          if (gridX[x] > box.right) box.right = gridX[x];
         }
-        if (learning && unlearnable[g] === 0 && alpha[i] === 0) {
-          luma[i] = seen[i] === 0 ? yValue : luma[i] + rate * (yValue - luma[i]);
+        if (learning && a === 0 && unlearnable[g] === 0) {
+          const yValue = bytes[i];
+          const seenBefore = seen[i];
+          luma[i] = seenBefore === 0 ? yValue : luma[i] + rate * (yValue - luma[i]);
           if (centreRow && centreColumns[x] === 1) gridPlate[g] = lumaOf(luma[i]);
-          // A chroma pixel shared by a 2x2 block is learned from its first pixel only.
-          if (((x | y) & shift) === 0) {
-            chromaU[c] = seen[i] === 0 ? u : chromaU[c] + rate * (u - chromaU[c]);
-            chromaV[c] = seen[i] === 0 ? v : chromaV[c] + rate * (v - chromaV[c]);
+          if (learnsChroma && (x & shift) === 0) {
+            const c = chromaRow + (x >> shift);
+            const u = bytes[pixels + c];
+            const v = bytes[vPlane + c];
+            chromaU[c] = seenBefore === 0 ? u : chromaU[c] + rate * (u - chromaU[c]);
+            chromaV[c] = seenBefore === 0 ? v : chromaV[c] + rate * (v - chromaV[c]);
           }
-          seen[i] = seen[i] < 254 ? seen[i] + 2 : 255;
+          seen[i] = seenBefore < 254 ? seenBefore + 2 : 255;
         }
       }
       if (count > rowStart) {

@@ -98,9 +98,13 @@ function processFrame(input, output, outOffset) {
     seen[i] -= offset;
   }
   mainsHum.process(seen);
-  const hum = Float32Array.from(input, (sample, i) => sample - offsets[i] - seen[i]);
+  const hum = new Float32Array(FRAME);
   // The input less the hum subtracted from it (its offset and what is left after the hum removed).
-  const dry = Float32Array.from(input, (sample, i) => sample - humWeight * hum[i]);
+  const dry = new Float32Array(FRAME);
+  for (let i = 0; i < FRAME; i++) {
+    hum[i] = input[i] - offsets[i] - seen[i];
+    dry[i] = input[i] - humWeight * hum[i];
+  }
   // RNNoise's output for the input lags it a frame: it belongs to the frame read before (none for the
   // first), which is still waiting, as its output needs two more enhanced frames.
   const seenDenoised = runRnnoise(inputState, seen);

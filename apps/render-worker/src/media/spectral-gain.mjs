@@ -269,8 +269,12 @@ function fft(re, im, inverse) {
   for (let s = 0; s < SWAPS.length; s += 2) {
     const i = SWAPS[s];
     const j = SWAPS[s + 1];
-    [re[i], re[j]] = [re[j], re[i]];
-    [im[i], im[j]] = [im[j], im[i]];
+    const swappedRe = re[i];
+    re[i] = re[j];
+    re[j] = swappedRe;
+    const swappedIm = im[i];
+    im[i] = im[j];
+    im[j] = swappedIm;
   }
   const { re: twRe, im: twIm } = inverse ? TWIDDLES.inverse : TWIDDLES.forward;
   for (let length = 2, base = 0; length <= n; base += length / 2, length <<= 1) {

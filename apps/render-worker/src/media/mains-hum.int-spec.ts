@@ -13,6 +13,7 @@ let seed = 1;
 const noise = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648 - 0.5) * 2000;
 const buzz = (mains) => (i) => [1, 0.35, 0.7, 0.2, 0.45].reduce((sum, a, k) => sum + a * 6000 * Math.sin((2 * Math.PI * mains * (k + 1) * i) / rate), 0);
 const plain = Float32Array.from({ length: 4 * rate }, noise);
+const treble = (i) => [1, 2, 3, 4, 5].reduce((sum, k) => sum + 8000 * Math.sin((2 * Math.PI * (6000 - 50 * k - 3) * i) / rate), 0);
 // What is left of the buzz once cleaned, with what the fit took of the noise beside it, in dB under the buzz.
 function removed(mains) {
   const hummed = Float32Array.from(plain, (x, i) => x + buzz(mains)(i));
@@ -28,6 +29,9 @@ function removed(mains) {
 console.log(JSON.stringify({
   plain: detectMains(plain, rate),
   short: detectMains(plain.subarray(0, 100), rate),
+  // Loud steady tones that, kept one sample in eight unfiltered, would fold beside the buzz's lines.
+  besideTreble: detectMains(Float32Array.from(plain, (x, i) => x + buzz(50)(i) + treble(i)), rate),
+  trebleAlone: detectMains(Float32Array.from(plain, (x, i) => x + treble(i)), rate),
   nominal: removed(50),
   drifted: removed(60.04),
 }));
@@ -53,11 +57,13 @@ console.log(JSON.stringify({ db: 10 * Math.log10(buzzed / left) }));
 `;
 
 describe('mains-hum.mjs', () => {
-  it('finds mains and its frequency, none in plain noise, and takes the buzz out', async () => {
+  it('finds mains and its frequency, none in plain noise or in loud treble, and takes the buzz out', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', SCRIPT, MODULE]);
-    const result = JSON.parse(stdout) as Record<'nominal' | 'drifted', { found: number; db: number }> & { plain: null; short: null };
+    const result = JSON.parse(stdout) as Record<'nominal' | 'drifted', { found: number; db: number }> & { plain: null; short: null; besideTreble: number; trebleAlone: null };
     expect(result.plain).toBeNull();
     expect(result.short).toBeNull();
+    expect(result.besideTreble).toBe(50);
+    expect(result.trebleAlone).toBeNull();
     expect(result.nominal.found).toBe(50);
     expect(result.drifted.found).toBeCloseTo(60.04, 2);
     expect(result.nominal.db).toBeGreaterThan(40);

@@ -58,6 +58,49 @@ function powerAt(samples, frequency, sampleRate) {
   return (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious) / samples.length;
 }
 
+// Hum is looked for on every stretch of audio until it is found, and on speech no harmonic is a line:
+// each is first screened on the stretch low-passed and kept one sample in SCREEN_FACTOR (an eighth
+// of the work), and only one that stands at least 1 / SCREEN_MARGIN of the way to a line there is
+// tested on the stretch itself. The low-pass (a Blackman-windowed sinc of SCREEN_TAPS taps, cut at
+// SCREEN_CUTOFF_HZ) passes every harmonic fitted and keeps what would fold onto them far below them.
+const SCREEN_FACTOR = 8;
+const SCREEN_CUTOFF_HZ = 2000;
+const SCREEN_TAPS = 8 * SCREEN_FACTOR + 1;
+const SCREEN_MARGIN = 2;
+
+/**
+ * The low-pass's taps at `sampleRate`, summing to 1.
+ * @param {number} sampleRate
+ */
+function screenTaps(sampleRate) {
+  const middle = (SCREEN_TAPS - 1) / 2;
+  const cutoff = SCREEN_CUTOFF_HZ / sampleRate;
+  const taps = Float64Array.from({ length: SCREEN_TAPS }, (_, n) => {
+    const t = n - middle;
+    const sinc = t === 0 ? 2 * cutoff : Math.sin(2 * Math.PI * cutoff * t) / (Math.PI * t);
+    const blackman = 0.42 - 0.5 * Math.cos((2 * Math.PI * n) / (SCREEN_TAPS - 1)) + 0.08 * Math.cos((4 * Math.PI * n) / (SCREEN_TAPS - 1));
+    return sinc * blackman;
+  });
+  const sum = taps.reduce((total, tap) => total + tap, 0);
+  return taps.map((tap) => tap / sum);
+}
+
+/**
+ * `samples` low-passed and kept one in SCREEN_FACTOR (the screen's stretch).
+ * @param {Float64Array} samples
+ * @param {number} sampleRate
+ */
+function screened(samples, sampleRate) {
+  const taps = screenTaps(sampleRate);
+  const kept = new Float64Array(Math.max(0, Math.floor((samples.length - SCREEN_TAPS) / SCREEN_FACTOR) + 1));
+  for (let k = 0; k < kept.length; k++) {
+    let sum = 0;
+    for (let n = 0, at = k * SCREEN_FACTOR; n < SCREEN_TAPS; n++, at++) sum += taps[n] * samples[at];
+    kept[k] = sum;
+  }
+  return kept;
+}
+
 /**
  * How many times the power at `frequency` stands above its neighbours in `samples`.
  * @param {Float64Array} samples
@@ -85,9 +128,12 @@ export function detectMains(samples, sampleRate) {
   let meanSquare = 0;
   for (let i = 0; i < all.length; i++) meanSquare += all[i] * all[i];
   meanSquare /= all.length;
+  const screen = screened(all, sampleRate);
+  const screenRate = sampleRate / SCREEN_FACTOR;
   let best = { mains: 0, lines: /** @type {number[]} */ ([]) };
   for (const mains of MAINS) {
     const lines = harmonicsOf(mains, sampleRate).filter((frequency) => {
+      if (screen.length > 0 && lineRatio(screen, frequency, screenRate) < LINE_OVER_NEIGHBOURS / SCREEN_MARGIN) return false;
       const power = powerAt(all, frequency, sampleRate);
       // A sine of amplitude A gives powerAt A^2 n / 4, and has a mean square of A^2 / 2.
       return (

@@ -1,8 +1,10 @@
 import autocannon from 'autocannon';
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { cpus, type CpuInfo } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { DEFAULT_METRICS_PORTS } from '@vj/config';
 import type { JobType } from '@vj/contracts';
 import { generateVideo } from '../../test/support/media-tools';
@@ -16,7 +18,8 @@ import { median, percentile } from '../support/stats';
 // saturation (CONNECTIONS, default 20, autocannon) and at a fixed rate (sent open loop, evenly spaced,
 // latency from each request's due time: bench/support/fixed-rate.ts); the first quote of distinct uploads (a probe
 // on the render worker each), then creates and estimates of those uploads, known by then; a 1 s
-// clean-audio job's create-to-COMPLETED time on the idle stack. Creates at saturation are also given as
+// clean-audio job's create-to-COMPLETED time on the idle stack, against one ffmpeg run doing its media
+// work on the same clip in the same run (oneFfmpegBaseline), interleaved. Creates at saturation are also given as
 // sustained: the creates answered over the row's seconds plus the time the stack then took to catch up
 // with their holds and funding (its CPU idle again). Socket errors (resets, "other side closed",
 // timeouts) are counted on every row: a load balancer or an SDK would see each. The CPU a create costs is
@@ -175,6 +178,15 @@ async function timeOneSecondJob(bench: BenchStack, videoUrl: string, type: JobTy
   return performance.now() - started;
 }
 
+// The 1 s job's media work as one ffmpeg run: decode, denoise (ffmpeg's own afftdn standing for the
+// denoiser), 48 kHz mono AAC, the picture copied, muxed into an MP4. What the job adds to it is the
+// platform's: its probes, its other processes, the queue, the transfers.
+async function oneFfmpegBaseline(clip: string, dir: string): Promise<number> {
+  const started = performance.now();
+  await promisify(execFile)('ffmpeg', ['-hide_banner', '-nostdin', '-v', 'error', '-y', '-i', clip, '-map', '0:v:0', '-map', '0:a:0', '-c:v', 'copy', '-af', 'afftdn', '-ar', '48000', '-ac', '1', '-c:a', 'aac', join(dir, 'baseline.mp4')]);
+  return performance.now() - started;
+}
+
 // The render worker's worker_processes_started_total by program, from its /metrics on its default
 // port (the stack runs one worker); empty when that port answers with no such counter.
 async function processStarts(): Promise<Map<string, number>> {
@@ -284,18 +296,24 @@ runBench(() =>
 
     // On the idle stack first: the render worker waits for work.
     const jobTimes: number[] = [];
+    const baselineTimes: number[] = [];
     let jobId = '';
     for (let i = 0; i < JOB_RUNS + 1; i++) {
       const videoUrl = await bench.upload(clip);
       const ms = await timeOneSecondJob(bench, videoUrl);
+      const baselineMs = await oneFfmpegBaseline(clip, bench.dir);
       // The first run warms the worker (model load, JIT) and is left out.
-      if (i > 0) jobTimes.push(ms);
+      if (i > 0) {
+        jobTimes.push(ms);
+        baselineTimes.push(baselineMs);
+      }
       jobId ||= ((await (await fetch(`${api}/v1/jobs?limit=1`, { headers: auth })).json()) as { data: { job: { job_id: string } }[] }).data[0]!.job.job_id;
     }
 
     const starts = [await processesOfOneJob(bench, clip, 'clean-audio-video'), await processesOfOneJob(bench, clip, 'video-background-removal')];
     const jobSummary = [
       `1 s clean-audio job, create (Prefer: wait) to COMPLETED on the idle stack: median ${median(jobTimes).toFixed(0)} ms, min ${Math.min(...jobTimes).toFixed(0)} ms (${jobTimes.length} runs)`,
+      `one ffmpeg run doing its media work (decode, afftdn, AAC, picture copied, MP4), interleaved: median ${median(baselineTimes).toFixed(0)} ms; the job ${(median(jobTimes) / median(baselineTimes)).toFixed(2)}x it`,
       `processes a 1 s job starts on the worker, ${starts.join('; ')}`,
     ].join('\n');
     if (JOB_ONLY) return console.log(`\n${jobSummary}`);

@@ -60,9 +60,10 @@ function powerAt(samples, frequency, sampleRate) {
 
 // Hum is looked for on every stretch of audio until it is found, and on speech no harmonic is a line:
 // each is first screened on the stretch low-passed and kept one sample in SCREEN_FACTOR (an eighth
-// of the work), and only one that stands at least 1 / SCREEN_MARGIN of the way to a line there is
-// tested on the stretch itself. The low-pass (a Blackman-windowed sinc of SCREEN_TAPS taps, cut at
-// SCREEN_CUTOFF_HZ) passes every harmonic fitted and keeps what would fold onto them far below them.
+// of the work), and only one whose ratio to its neighbours there reaches LINE_OVER_NEIGHBOURS /
+// SCREEN_MARGIN is tested on the stretch itself. The low-pass (a Blackman-windowed sinc of SCREEN_TAPS taps, cut at
+// SCREEN_CUTOFF_HZ) passes every harmonic fitted, a line and its neighbours alike (their ratio holds), and
+// keeps what would fold onto them far below them. A stretch is never shorter than the taps (MIN_DETECTION_SECONDS).
 const SCREEN_FACTOR = 8;
 const SCREEN_CUTOFF_HZ = 2000;
 const SCREEN_TAPS = 8 * SCREEN_FACTOR + 1;
@@ -133,7 +134,7 @@ export function detectMains(samples, sampleRate) {
   let best = { mains: 0, lines: /** @type {number[]} */ ([]) };
   for (const mains of MAINS) {
     const lines = harmonicsOf(mains, sampleRate).filter((frequency) => {
-      if (screen.length > 0 && lineRatio(screen, frequency, screenRate) < LINE_OVER_NEIGHBOURS / SCREEN_MARGIN) return false;
+      if (lineRatio(screen, frequency, screenRate) < LINE_OVER_NEIGHBOURS / SCREEN_MARGIN) return false;
       const power = powerAt(all, frequency, sampleRate);
       // A sine of amplitude A gives powerAt A^2 n / 4, and has a mean square of A^2 / 2.
       return (

@@ -23,17 +23,17 @@
 // for sample beside stdout: the denoised signal, the input, the hum found in it and what the low band
 // lost, all before strength is applied; remix-stems.mjs makes the output at another strength from
 // them without running the networks again (decision 0093).
-import RNNoise from '@echogarden/rnnoise-wasm';
 import { once } from 'node:events';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { LoudnessMeter } from './loudness-meter.mjs';
 import { checkedStrength, option, usageError } from './script-args.mjs';
 import { MainsHum } from './mains-hum.mjs';
+import { Rnnoise, RNNOISE_FRAME } from './rnnoise-wasm.mjs';
 import { GtcrnStream } from './gtcrn-stream.mjs';
 import { SpectralGain } from './spectral-gain.mjs';
 import { humWeightFor } from './stem-mix.mjs';
 
-const FRAME = 480; // RNNoise frame: 10 ms at 48 kHz
+const FRAME = RNNOISE_FRAME; // 10 ms at 48 kHz
 const FRAME_BYTES = FRAME * 2;
 const SAMPLE_RATE = 48_000;
 // Hum is looked for, and its frequency measured, on this much audio: the start is held back until
@@ -50,12 +50,10 @@ const lowBandPath = option(argv, '--low-band');
 const lowBand = lowBandPath === undefined ? null : createWriteStream(lowBandPath);
 const stemsPath = option(argv, '--stems');
 const stems = stemsPath === undefined ? null : createWriteStream(stemsPath);
-const rnnoise = await RNNoise();
-if (rnnoise._rnnoise_get_frame_size() !== FRAME) throw new Error('unexpected RNNoise frame size');
+const rnnoise = await Rnnoise.create();
 // Two RNNoise states: one hears the input, one what GTCRN made of it (spectral-gain.mjs uses both).
-const inputState = rnnoise._rnnoise_create(0);
-const state = rnnoise._rnnoise_create(0);
-const framePtr = rnnoise._malloc(FRAME * 4);
+const inputState = rnnoise.newState();
+const state = rnnoise.newState();
 // RNNoise's previous input (a frame GTCRN enhanced), aligned with its next output.
 let enhancedBefore = new Float32Array(FRAME);
 const spectralGain = new SpectralGain();
@@ -107,7 +105,7 @@ function processFrame(input, output, outOffset) {
   }
   // RNNoise's output for the input lags it a frame: it belongs to the frame read before (none for the
   // first), which is still waiting, as its output needs two more enhanced frames.
-  const seenDenoised = runRnnoise(inputState, seen);
+  const seenDenoised = rnnoise.processFrame(inputState, seen);
   waiting.at(-1)?.seenDenoised.set(seenDenoised);
   waiting.push({ input: Float32Array.from(input), seen, seenDenoised: new Float32Array(FRAME), dry, offsets, hum });
   let written = 0;
@@ -125,7 +123,7 @@ function processFrame(input, output, outOffset) {
  * @param {number} outOffset
  */
 function denoiseEnhanced(enhanced, { out, low, parts }, outOffset) {
-  const denoised = runRnnoise(state, enhanced);
+  const denoised = rnnoise.processFrame(state, enhanced);
   const index = enhancedFrames++;
   // RNNoise's first output belongs to input before the stream.
   const before = index > 0 ? waiting[index - 1 - writtenFrames] : null;
@@ -141,19 +139,6 @@ function denoiseEnhanced(enhanced, { out, low, parts }, outOffset) {
   }
   if (parts) writeStems(parts, outOffset, gained, done);
   return true;
-}
-
-/**
- * One frame through RNNoise in `rnnoiseState`; its output (for the frame given before this one).
- * @param {number} rnnoiseState
- * @param {Float32Array} frame
- */
-function runRnnoise(rnnoiseState, frame) {
-  // HEAPF32 is read each time: the view is replaced if the wasm memory ever grows.
-  const heap = rnnoise.HEAPF32.subarray(framePtr >> 2, (framePtr >> 2) + FRAME);
-  heap.set(frame);
-  rnnoise._rnnoise_process_frame(rnnoiseState, framePtr, framePtr);
-  return Float32Array.from(heap);
 }
 
 /**
@@ -292,9 +277,7 @@ while (writtenFrames < readFrames) written += FRAME * processFrame(new Int16Arra
 const pastEnd = (writtenFrames - readFrames) * FRAME + (tailSamples > 0 ? FRAME - tailSamples : 0);
 await write(flushed, written - pastEnd);
 gtcrn.destroy();
-rnnoise._free(framePtr);
-rnnoise._rnnoise_destroy(state);
-rnnoise._rnnoise_destroy(inputState);
+rnnoise.destroy();
 if (meter && measurePath) meter.save(measurePath);
 if (lowBand && lowBandPath) {
   lowBand.end();

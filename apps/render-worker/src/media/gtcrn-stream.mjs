@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { resizeHeap } from './wasm-heap.mjs';
 
 const PACKAGE = '@sapphi-red/web-noise-suppressor';
 const PINNED_VERSION = '0.4.1';
@@ -19,7 +20,6 @@ const BLOCK = 768;
 export const GTCRN_LAG = 890;
 // Samples in, in our int16 scale, to the network's floats.
 const SCALE = 32768;
-const WASM_PAGE = 65536;
 
 /**
  * @typedef {{ memory: WebAssembly.Memory, init: () => void, create: () => number, destroy: (state: number) => void,
@@ -40,17 +40,8 @@ async function instantiate() {
       a: () => {
         throw new Error('GTCRN: assertion failed in the wasm');
       },
-      // The heap must hold `bytes`: grow the memory to it (in whole pages).
-      b: (/** @type {number} */ bytes) => {
-        if (!memory) return 0;
-        const pages = Math.ceil(((bytes >>> 0) - memory.buffer.byteLength) / WASM_PAGE);
-        try {
-          if (pages > 0) memory.grow(pages);
-          return 1;
-        } catch {
-          return 0;
-        }
-      },
+      // The heap must hold `bytes`.
+      b: (/** @type {number} */ bytes) => resizeHeap(memory, bytes),
     },
   };
   const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), imports);

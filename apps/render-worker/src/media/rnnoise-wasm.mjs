@@ -5,9 +5,9 @@
 // them over a minute of speech) in 1.25 times the time.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resizeHeap } from './wasm-heap.mjs';
 
 const WASM = '@sapphi-red/web-noise-suppressor/rnnoise_simd.wasm';
-const WASM_PAGE = 65536;
 // Samples a frame: 10 ms at 48 kHz.
 export const RNNOISE_FRAME = 480;
 
@@ -37,17 +37,7 @@ export class Rnnoise {
       emscripten_memcpy_big: (/** @type {number} */ to, /** @type {number} */ from, /** @type {number} */ bytes) => {
         if (memory) new Uint8Array(memory.buffer).copyWithin(to, from, from + bytes);
       },
-      // The heap must hold `bytes`: grow the memory to it (in whole pages).
-      emscripten_resize_heap: (/** @type {number} */ bytes) => {
-        if (!memory) return 0;
-        const pages = Math.ceil(((bytes >>> 0) - memory.buffer.byteLength) / WASM_PAGE);
-        try {
-          if (pages > 0) memory.grow(pages);
-          return 1;
-        } catch {
-          return 0;
-        }
-      },
+      emscripten_resize_heap: (/** @type {number} */ bytes) => resizeHeap(memory, bytes),
       __assert_fail: () => {
         throw new Error('RNNoise: assertion failed in the wasm');
       },

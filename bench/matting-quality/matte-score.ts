@@ -82,13 +82,10 @@ export function scoreMattes(matte: readonly Uint8Array[], reference: readonly Ui
       if (inMatte > mostKept) [mostKept, mostKeptFrame] = [inMatte, f];
     }
     if (f > 0) {
-      const previous = matte[f - 1]!;
-      const previousReference = reference[f - 1]!;
-      for (let i = 0; i < a.length; i++) {
-        if (r[i] !== 0 || previousReference[i] !== 0) continue;
-        flickerSum += Math.abs(a[i]! - previous[i]!);
+      forEachBackgroundChange(matte, reference, f, (_i, change) => {
+        flickerSum += change;
         flickerPixels++;
-      }
+      });
     }
   }
   return {
@@ -143,17 +140,24 @@ export function flickerByDistance(matte: readonly Uint8Array[], reference: reado
   let previousNear = nearPerson(reference[0]!, width, nearPixels);
   for (let f = 1; f < matte.length; f++) {
     const nearNow = nearPerson(reference[f]!, width, nearPixels);
-    const [a, previous, r, previousReference] = [matte[f]!, matte[f - 1]!, reference[f]!, reference[f - 1]!];
-    for (let i = 0; i < a.length; i++) {
-      if (r[i] !== 0 || previousReference[i] !== 0) continue;
+    forEachBackgroundChange(matte, reference, f, (i, change) => {
       pixels++;
-      const change = Math.abs(a[i]! - previous[i]!);
       if (nearNow[i] === 1 || previousNear[i] === 1) near += change;
       else beyond += change;
-    }
+    });
     previousNear = nearNow;
   }
   return pixels === 0 ? { near: 0, beyond: 0 } : { near: near / pixels / 255, beyond: beyond / pixels / 255 };
+}
+
+// What the flicker is taken over: each pixel where the reference is background (0) in frame f and the
+// one before it, with the matte's alpha change between the two.
+function forEachBackgroundChange(matte: readonly Uint8Array[], reference: readonly Uint8Array[], f: number, visit: (pixel: number, change: number) => void): void {
+  const [a, previous, r, previousReference] = [matte[f]!, matte[f - 1]!, reference[f]!, reference[f - 1]!];
+  for (let i = 0; i < a.length; i++) {
+    if (r[i] !== 0 || previousReference[i] !== 0) continue;
+    visit(i, Math.abs(a[i]! - previous[i]!));
+  }
 }
 
 // 1 within `reach` pixels (a square around each) of where the reference shows anyone (alpha above 0).

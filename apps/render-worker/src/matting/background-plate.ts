@@ -366,8 +366,8 @@ export class BackgroundPlate {
             const p = own ? i : i + pairOffset;
             const pc = own ? c : c + pairChromaOffset;
             const plateY = 16 + gain * (luma[p] - 16);
-            const lumaDifference = abs(yValue - plateY) / 219;
-            const ownChroma = abs(u - chromaU[pc]) + abs(v - chromaV[pc]);
+            const lumaDifference = Math.abs(yValue - plateY) / 219;
+            const ownChroma = Math.abs(u - chromaU[pc]) + Math.abs(v - chromaV[pc]);
             let chroma = (chromaWeight * ownChroma) / 224;
             // Only where the chroma decides the evidence: not where the luma alone differs clearly.
             if (lumaDifference < differFrom && lumaDifference + chroma > matchBelow) {
@@ -561,7 +561,7 @@ export class BackgroundPlate {
       differs[g] = 0;
       if (seen[i] < settings.knownAfter) continue;
       const c = centreChroma[g];
-      const difference = abs(bytes[i] - 16 - gain * (luma[i] - 16)) / 219 + (abs(bytes[pixels + c] - chromaU[c]) + abs(bytes[vPlane + c] - chromaV[c])) / 224;
+      const difference = Math.abs(bytes[i] - 16 - gain * (luma[i] - 16)) / 219 + (Math.abs(bytes[pixels + c] - chromaU[c]) + Math.abs(bytes[vPlane + c] - chromaV[c])) / 224;
       if (difference >= settings.differFrom) differs[g] = 1;
     }
   }
@@ -673,12 +673,9 @@ function grow(plane: Uint8Array, scratch: Uint8Array, width: number, height: num
 // takes a colour towards grey as much as it darkens it, so a shadow on a tinted wall is as much
 // nearer grey as it is darker, and differs from the lit wall's chroma by that.
 function shadedChroma(u: number, v: number, plateU: number, plateV: number, ratio: number): number {
-  return (abs(u - 128 - ratio * (plateU - 128)) + abs(v - 128 - ratio * (plateV - 128))) / 224;
+  return (Math.abs(u - 128 - ratio * (plateU - 128)) + Math.abs(v - 128 - ratio * (plateV - 128))) / 224;
 }
 
-function abs(value: number): number {
-  return value < 0 ? -value : value;
-}
 
 // A pixel's chroma difference to its plate (|du| + |dv|, in levels). A chroma sample is shared by 2x2
 // pixels (4:2:0), and an encoder smears it further: the background just beside a person takes some of
@@ -706,7 +703,7 @@ function bledChromaDifference(bytes: Uint8Array, planes: ChromaPlanes, seen: Uin
 // Chroma sample n's difference to its plate (`plateOffset`: 0 in 4:2:0, the pair row's offset where
 // chroma is full size, as weigh reads it).
 function chromaDifference(bytes: Uint8Array, planes: ChromaPlanes, n: number, plateOffset: number): number {
-  return abs(bytes[planes.u + n] - planes.plateU[n + plateOffset]) + abs(bytes[planes.v + n] - planes.plateV[n + plateOffset]);
+  return Math.abs(bytes[planes.u + n] - planes.plateU[n + plateOffset]) + Math.abs(bytes[planes.v + n] - planes.plateV[n + plateOffset]);
 }
 
 // Where the frame's two chroma planes start in its bytes, the plate's, and their size.

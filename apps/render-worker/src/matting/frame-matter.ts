@@ -411,14 +411,22 @@ export class FrameMatter {
 function movingPixelsOutside(regions: Region[], moving: Float32Array, width: number): number {
   let count = 0;
   const height = moving.length / width;
+  // Plain loops: this runs on every grid pixel of every tracked frame, and a closure per pixel was
+  // most of what the frame allocated.
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    const inRow = regions.filter((region) => y + 0.5 >= region.y && y + 0.5 < region.y + region.height);
     for (let x = 0; x < width; x++) {
-      if (moving[row + x] === 1 && !inRow.some((region) => x + 0.5 >= region.x && x + 0.5 < region.x + region.width)) count++;
+      if (moving[row + x] === 1 && !insideAny(regions, x + 0.5, y + 0.5)) count++;
     }
   }
   return count;
+}
+
+function insideAny(regions: Region[], x: number, y: number): boolean {
+  for (const region of regions) {
+    if (y >= region.y && y < region.y + region.height && x >= region.x && x < region.x + region.width) return true;
+  }
+  return false;
 }
 
 // A sigmoid's background answers are as small as 1e-30, and smoothing shrinks them further into

@@ -117,18 +117,25 @@ export function pasteRegion(cropMask: Float32Array, crop: PictureSize, region: R
   const next = new Int32Array(columns);
   const weight = new Float64Array(columns);
   for (let i = 0; i < columns; i++) ({ index: index[i], next: next[i], weight: weight[i] } = tap((x0 + i + 0.5 - region.x) * toCropX - 0.5, crop.width));
+  // The columns (counted from x0) each region pasted before covers, and per row whether it covers
+  // that row: where they overlap, the larger value is kept. Flat, as nothing is allocated per row or pixel.
+  const spans = new Int32Array(2 * pasted.length);
+  const coversRow = new Uint8Array(pasted.length);
+  for (let k = 0; k < pasted.length; k++) {
+    const other = pasted[k];
+    spans[2 * k] = Math.max(0, Math.ceil(other.x - 0.5) - x0);
+    spans[2 * k + 1] = Math.min(columns, Math.ceil(other.x + other.width - 0.5) - x0);
+  }
   for (let y = y0; y < y1; y++) {
     const row = tap((y + 0.5 - region.y) * toCropY - 0.5, crop.height);
     const top = row.index * crop.width;
     const bottom = row.next * crop.width;
-    // This row's columns (counted from x0) that regions pasted before also cover; none for
-    // the first region pasted, the common case, without allocating on every row.
-    const shared =
-      pasted.length === 0
-        ? NO_SPANS
-        : pasted
-            .filter((other) => y + 0.5 >= other.y && y + 0.5 < other.y + other.height)
-            .map((other) => [Math.max(0, Math.ceil(other.x - 0.5) - x0), Math.min(columns, Math.ceil(other.x + other.width - 0.5) - x0)]);
+    let shared = 0;
+    for (let k = 0; k < pasted.length; k++) {
+      const other = pasted[k];
+      coversRow[k] = y + 0.5 >= other.y && y + 0.5 < other.y + other.height ? 1 : 0;
+      shared += coversRow[k];
+    }
     for (let i = 0; i < columns; i++) {
       const left = index[i];
       const right = next[i];
@@ -136,13 +143,17 @@ export function pasteRegion(cropMask: Float32Array, crop: PictureSize, region: R
       const lower = cropMask[bottom + left] + weight[i] * (cropMask[bottom + right] - cropMask[bottom + left]);
       const value = upper + row.weight * (lower - upper);
       const at = y * width + x0 + i;
-      if (shared.length === 0 || value >= into[at] || !shared.some(([from, to]) => i >= from && i < to)) into[at] = value;
+      if (shared === 0 || value >= into[at] || !withinSpans(spans, coversRow, i)) into[at] = value;
     }
   }
   return into;
 }
 
-const NO_SPANS: readonly (readonly [number, number])[] = [];
+// Whether column i lies in the span of a region that covers the row.
+function withinSpans(spans: Int32Array, coversRow: Uint8Array, i: number): boolean {
+  for (let k = 0; k < coversRow.length; k++) if (coversRow[k] === 1 && i >= spans[2 * k] && i < spans[2 * k + 1]) return true;
+  return false;
+}
 
 interface Tap {
   index: number;

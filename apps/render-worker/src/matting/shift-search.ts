@@ -33,13 +33,11 @@ export interface ShiftReference {
 export class ShiftSearch {
   // The misfit at each shift tried.
   private readonly errors = new Float64Array((2 * REACH + 1) ** 2);
-  // Per shift, the sums its gain is read from (the picture times the shifted reference, the shifted
-  // reference squared), then that gain.
-  private readonly products = new Float64Array((2 * REACH + 1) ** 2);
-  private readonly squares = new Float64Array((2 * REACH + 1) ** 2);
-  private readonly gains = new Float64Array((2 * REACH + 1) ** 2);
   // The textured cells this frame may be judged on.
   private readonly textured: Int32Array;
+  // The cells judged and their luma, gathered once so that each shift's sums run over flat arrays.
+  private readonly judgedCells = new Int32Array(JUDGED_CELLS);
+  private readonly judgedLuma = new Float64Array(JUDGED_CELLS);
 
   // `step`: every how many rows and columns a cell is looked at.
   constructor(
@@ -53,31 +51,30 @@ export class ShiftSearch {
     const { width } = this.grid;
     const cells = this.texturedCells(luma, reference);
     if (cells < MIN_TEXTURED_CELLS) return 'unknown';
-    const { products, squares, gains } = this;
-    const errors = this.errors.fill(0);
-    products.fill(0);
-    squares.fill(0);
+    const { errors, judgedCells, judgedLuma } = this;
     const there = reference.luma;
     const judged = Math.min(cells, JUDGED_CELLS);
     for (let n = 0; n < judged; n++) {
       const g = this.textured[Math.floor((n * cells) / judged)];
-      const here = luma[g];
-      let k = 0;
-      for (let dy = -REACH; dy <= REACH; dy++) {
-        for (let dx = -REACH; dx <= REACH; dx++, k++) {
-          const shifted = there[g + dy * width + dx];
-          products[k] += here * shifted;
-          squares[k] += shifted * shifted;
-        }
-      }
+      judgedCells[n] = g;
+      judgedLuma[n] = luma[g];
     }
-    for (let k = 0; k < gains.length; k++) gains[k] = squares[k] > 0 ? Math.min(GAIN_RANGE[1], Math.max(GAIN_RANGE[0], products[k] / squares[k])) : 1;
-    for (let n = 0; n < judged; n++) {
-      const g = this.textured[Math.floor((n * cells) / judged)];
-      const here = luma[g];
-      let k = 0;
-      for (let dy = -REACH; dy <= REACH; dy++) {
-        for (let dx = -REACH; dx <= REACH; dx++, k++) errors[k] += abs(here - gains[k] * there[g + dy * width + dx]);
+    // One shift at a time, each sum over the cells in the same order as ever.
+    let k = 0;
+    for (let dy = -REACH; dy <= REACH; dy++) {
+      for (let dx = -REACH; dx <= REACH; dx++, k++) {
+        const offset = dy * width + dx;
+        let products = 0;
+        let squares = 0;
+        for (let n = 0; n < judged; n++) {
+          const shifted = there[judgedCells[n] + offset];
+          products += judgedLuma[n] * shifted;
+          squares += shifted * shifted;
+        }
+        const gain = squares > 0 ? Math.min(GAIN_RANGE[1], Math.max(GAIN_RANGE[0], products / squares)) : 1;
+        let error = 0;
+        for (let n = 0; n < judged; n++) error += Math.abs(judgedLuma[n] - gain * there[judgedCells[n] + offset]);
+        errors[k] = error;
       }
     }
     const inPlace = errors[(errors.length - 1) / 2];
@@ -93,13 +90,9 @@ export class ShiftSearch {
       for (let x = REACH; x < width - REACH; x += this.step) {
         const g = y * width + x;
         const here = luma[g];
-        if (abs(luma[g + 1] - here) + abs(luma[g + width] - here) >= TEXTURE && reference.usable(g)) this.textured[cells++] = g;
+        if (Math.abs(luma[g + 1] - here) + Math.abs(luma[g + width] - here) >= TEXTURE && reference.usable(g)) this.textured[cells++] = g;
       }
     }
     return cells;
   }
-}
-
-function abs(value: number): number {
-  return value < 0 ? -value : value;
 }

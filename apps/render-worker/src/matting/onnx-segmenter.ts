@@ -47,6 +47,8 @@ interface WorkerAnswer {
   id: number;
   ok: boolean;
   mask?: Float32Array;
+  // A run's input buffer, handed back for the next run.
+  input?: Float32Array<ArrayBuffer>;
   error?: string;
 }
 
@@ -58,6 +60,10 @@ const RUN_TIMEOUT_MS = 60_000;
 export class OnnxSegmenter implements Segmenter {
   private readonly waiting = new Map<number, { resolve: (mask: Float32Array) => void; reject: (error: Error) => void; timer?: NodeJS.Timeout }>();
   private nextId = 0;
+  // Input buffers free for a run. Each run's is moved to the model's thread and back with the answer
+  // (postMessage's transfer list), as the mask is moved here: a frame's tensors are neither serialized
+  // nor allocated again.
+  private readonly freeInputs: Float32Array<ArrayBuffer>[] = [];
   private worker!: Worker;
   private exited = false;
   private reviving: Promise<void> | null = null;
@@ -112,8 +118,11 @@ export class OnnxSegmenter implements Segmenter {
     const { spec } = this;
     await this.alive();
     const dims = spec.layout === 'nhwc' ? [1, spec.height, spec.width, 3] : [1, 3, spec.height, spec.width];
-    // Copied by postMessage: the caller may refill `input` as soon as this returns.
-    const mask = await this.ask({ kind: 'run', input, dims }, RUN_TIMEOUT_MS);
+    // Copied into a buffer of our own: the caller may refill `input` as soon as this returns.
+    const own = this.freeInputs.pop() ?? new Float32Array(input.length);
+    const buffer = own.length === input.length ? own : new Float32Array(input.length);
+    buffer.set(input);
+    const mask = await this.ask({ kind: 'run', input: buffer, dims }, RUN_TIMEOUT_MS, [buffer.buffer]);
     if (mask.length !== spec.width * spec.height) {
       throw new Error(`Model ${spec.name} returned ${mask.length} values for a ${spec.width}x${spec.height} input`);
     }
@@ -152,6 +161,7 @@ export class OnnxSegmenter implements Segmenter {
       this.waiting.delete(answer.id);
       if (this.waiting.size === 0) worker.unref();
       clearTimeout(waiter?.timer);
+      if (answer.input) this.freeInputs.push(answer.input);
       if (answer.ok) waiter?.resolve(answer.mask ?? new Float32Array(0));
       else waiter?.reject(new Error(`Model ${this.spec.name}: ${answer.error}`));
     });
@@ -176,7 +186,7 @@ export class OnnxSegmenter implements Segmenter {
     this.waiting.clear();
   }
 
-  private ask(message: object, timeoutMs?: number): Promise<Float32Array> {
+  private ask(message: object, timeoutMs?: number, transfer: ArrayBuffer[] = []): Promise<Float32Array> {
     if (this.exited) return Promise.reject(new Error(`Model ${this.spec.name}: its worker thread is gone`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -188,7 +198,7 @@ export class OnnxSegmenter implements Segmenter {
         : undefined;
       this.waiting.set(id, { resolve, reject, timer });
       this.worker.ref();
-      this.worker.postMessage({ id, ...message });
+      this.worker.postMessage({ id, ...message }, transfer);
     });
   }
 }

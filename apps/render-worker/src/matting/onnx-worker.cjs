@@ -43,8 +43,19 @@ parentPort.on('message', async (message) => {
     }
     const feeds = { [session.inputNames[0]]: new ort.Tensor('float32', message.input, message.dims) };
     const outputs = await exclusive(() => session.run(feeds));
-    parentPort.postMessage({ id: message.id, ok: true, mask: outputs[session.outputNames[0]].data });
+    const mask = outputs[session.outputNames[0]].data;
+    answer({ id: message.id, ok: true, mask, input: message.input }, [mask.buffer, message.input.buffer]);
   } catch (error) {
-    parentPort.postMessage({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) });
+    answer({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error), input: message.input }, message.input ? [message.input.buffer] : []);
   }
 });
+
+// Moves the mask and the input back rather than copying them; a buffer that cannot be moved (one a
+// provider keeps) is copied.
+function answer(message, transfer) {
+  try {
+    parentPort.postMessage(message, transfer);
+  } catch {
+    parentPort.postMessage(message);
+  }
+}

@@ -37,6 +37,29 @@ describe('OnnxSegmenter', () => {
     }
   });
 
+  it("leaves the caller's tensor its own, and gives each of several runs in flight the mask of its own input", async () => {
+    const segmenter = await OnnxSegmenter.open(specs[1], { executionProviders: ['cpu'], intraOpThreads: 1 });
+    try {
+      // Two pictures the model answers differently: flat grey, and stripes.
+      const grey = new Float32Array(256 * 144 * 3).fill(0.5);
+      const dark = Float32Array.from(grey, (_, i) => ((i >> 4) & 1 ? 1 : -1));
+      const [alone, darkAlone] = [await segmenter.segment(grey), await segmenter.segment(dark)];
+      // The input buffers are moved to the model's thread and back: the caller's arrays never are.
+      const tensor = new Float32Array(grey);
+      const first = segmenter.segment(tensor);
+      tensor.set(dark);
+      const second = segmenter.segment(tensor);
+      const third = segmenter.segment(grey);
+      expect(tensor).toHaveLength(256 * 144 * 3);
+      expect(tensor.buffer.byteLength).toBe(256 * 144 * 3 * 4);
+      const masks = await Promise.all([first, second, third]);
+      expect(alone).not.toEqual(darkAlone);
+      expect(masks).toEqual([alone, darkAlone, alone]);
+    } finally {
+      await segmenter.release();
+    }
+  });
+
   it('tries WebGPU, which is built into the binding, and uses the CPU where no GPU adapter answers', async () => {
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     const segmenter = await OnnxSegmenter.open(specs[1], { executionProviders: ['webgpu', 'cpu'], intraOpThreads: 1 });

@@ -114,25 +114,30 @@ export class OnnxSegmenter implements Segmenter {
     throw new Error(`Model ${spec.name} could not be opened: ${failures.join('; ')}`);
   }
 
-  async segment(input: Float32Array): Promise<Float32Array> {
-    const { spec } = this;
-    await this.alive();
-    const dims = spec.layout === 'nhwc' ? [1, spec.height, spec.width, 3] : [1, 3, spec.height, spec.width];
-    // Copied into a buffer of our own: the caller may refill `input` as soon as this returns.
+  segment(input: Float32Array): Promise<Float32Array> {
+    // Copied into a buffer of our own before anything is awaited: the caller may refill `input` as
+    // soon as this returns.
     const own = this.freeInputs.pop() ?? new Float32Array(input.length);
     const buffer = own.length === input.length ? own : new Float32Array(input.length);
     buffer.set(input);
-    const mask = await this.ask({ kind: 'run', input: buffer, dims }, RUN_TIMEOUT_MS, [buffer.buffer]);
-    if (mask.length !== spec.width * spec.height) {
-      throw new Error(`Model ${spec.name} returned ${mask.length} values for a ${spec.width}x${spec.height} input`);
-    }
-    if (spec.output === 'logit') for (let i = 0; i < mask.length; i++) mask[i] = 1 / (1 + Math.exp(-mask[i]));
-    return mask;
+    return this.run(buffer);
   }
 
   async release(): Promise<void> {
     this.openMessage = null; // an exit from here on is wanted
     await this.worker.terminate();
+  }
+
+  private async run(input: Float32Array<ArrayBuffer>): Promise<Float32Array> {
+    const { spec } = this;
+    await this.alive();
+    const dims = spec.layout === 'nhwc' ? [1, spec.height, spec.width, 3] : [1, 3, spec.height, spec.width];
+    const mask = await this.ask({ kind: 'run', input, dims }, RUN_TIMEOUT_MS, [input.buffer]);
+    if (mask.length !== spec.width * spec.height) {
+      throw new Error(`Model ${spec.name} returned ${mask.length} values for a ${spec.width}x${spec.height} input`);
+    }
+    if (spec.output === 'logit') for (let i = 0; i < mask.length; i++) mask[i] = 1 / (1 + Math.exp(-mask[i]));
+    return mask;
   }
 
   // A thread that died (a crash, or a run that hung) is replaced before the next frame, so one

@@ -9,7 +9,7 @@ import { JobInputSource } from './input/job-input-source';
 import { BackgroundImages } from './matting/background-image';
 import { removeBackground } from './matting/remove-background';
 import type { MattingModelRegistry } from './matting/model-registry';
-import { ProcessRunner, RNNOISE_FILTER, WarmNodeProcesses } from './media';
+import { DENOISER_MODULES, ProcessRunner, RNNOISE_FILTER, WarmNodeProcesses } from './media';
 import { CancelListener } from './messaging/cancel-listener';
 import { JetStreamProgressSink } from './messaging/jetstream-progress-sink';
 import { JetStreamReportSink } from './messaging/jetstream-report-sink';
@@ -61,7 +61,7 @@ export class RenderWorkerModule {
   static register({ config, nc, storage, moderation, models }: RenderWorkerDependencies): DynamicModule {
     // Each running job gets its share of the cores: concurrent jobs do not fight over them.
     const denoisers = config.CLEAN_AUDIO_DENOISERS || Math.max(1, Math.floor(availableParallelism() / config.WORKER_CONCURRENCY));
-    const warmDenoisers = new WarmNodeProcesses({ scripts: [RNNOISE_FILTER], size: config.CLEAN_AUDIO_WARM_DENOISERS ?? denoisers });
+    const warmDenoisers = new WarmNodeProcesses({ scripts: [RNNOISE_FILTER], prepare: DENOISER_MODULES, size: config.CLEAN_AUDIO_WARM_DENOISERS ?? denoisers });
     warmDenoisers.fill();
     const allowHosts = AllowList.parse(config.TRANSLOAD_ALLOW_HOSTS);
     const backgroundRemoval = {

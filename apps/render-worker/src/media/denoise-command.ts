@@ -5,6 +5,8 @@ import type { ProcessCommand } from './process-runner';
 // gtcrn-stream.mjs, rnnoise-wasm.mjs, wasm-heap.mjs, spectral-gain.mjs, mains-hum.mjs, stem-mix.mjs,
 // script-args.mjs); a build that bundles the worker must copy them all along.
 export const RNNOISE_FILTER = join(__dirname, 'rnnoise-filter.mjs');
+// The filter's wasm modules, which a waiting process prepares ahead of it (warm-node-processes.ts).
+export const DENOISER_MODULES = [join(__dirname, 'gtcrn-stream.mjs'), join(__dirname, 'rnnoise-wasm.mjs')];
 
 // Raw s16le 48 kHz mono in on stdin, the same length out on stdout. With a meter path, the loudness
 // of every 10 ms it writes is saved there at the end (denoised-loudness.ts reads it); with a low-band

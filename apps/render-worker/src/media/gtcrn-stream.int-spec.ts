@@ -8,7 +8,13 @@ import { bestLag, noisyVoice, toSamples } from './testing/pcm';
 // child node runs it over PCM on stdin and writes what came out on stdout.
 const STREAM = join(__dirname, 'gtcrn-stream.mjs');
 const RUN = `
-import { GtcrnStream } from ${JSON.stringify(STREAM)};
+import { GtcrnStream, prepare } from ${JSON.stringify(STREAM)};
+// With 'prepared', as a warm process runs it (warm-node-bootstrap.mjs): after prepare() and a pause
+// for the optimizing compiler.
+if (process.argv.includes('prepared')) {
+  await prepare();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const bytes = Buffer.concat(chunks);
@@ -21,8 +27,8 @@ const output = Int16Array.from(frames.flatMap((frame) => [...frame]), (sample) =
 process.stdout.write(Buffer.from(output.buffer));
 `;
 
-async function enhance(input: Int16Array): Promise<Int16Array> {
-  const child = execFile(process.execPath, ['--input-type=module', '-e', RUN], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+async function enhance(input: Int16Array, prepared = false): Promise<Int16Array> {
+  const child = execFile(process.execPath, ['--input-type=module', '-e', RUN, ...(prepared ? ['prepared'] : [])], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
   const output = new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -46,6 +52,11 @@ describe('gtcrn-stream.mjs', () => {
     // The frames still inside the network at the end are not pushed out here (the filter flushes them).
     expect(output.length).toBeGreaterThan(input.length - 6 * 480);
     expect(bestLag(output, input.subarray(0, output.length), 1000)).toBe(0);
+  });
+
+  it('gives the same samples in a process that prepared it (a warm one) as in a cold one', async () => {
+    const input = noisyVoice(48_000);
+    expect(await enhance(input, true)).toEqual(await enhance(input));
   });
 
   it('takes white noise alone down by more than 40 dB', async () => {

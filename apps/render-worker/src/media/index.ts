@@ -3,7 +3,7 @@ export { cleanAudioVideo, DEFAULT_MAX_AUDIO_SECONDS, type AudioFigures, type Cle
 export { AbortError, isAbortError, MediaError } from './media-error';
 export type { AudioStreamProbe, MediaProbe, VideoStreamProbe } from './parse-probe';
 export { probeMedia, type ProbeRequest } from './probe';
-export { RNNOISE_FILTER } from './denoise-command';
+export { DENOISER_MODULES, RNNOISE_FILTER } from './denoise-command';
 export { WarmNodeProcesses } from './warm-node-processes';
 export {
   ProcessFailedError,

@@ -5,11 +5,17 @@
 // them over a minute of speech) in 1.25 times the time.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { quietNoise } from './gtcrn-stream.mjs';
 import { resizeHeap } from './wasm-heap.mjs';
 
 const WASM = '@sapphi-red/web-noise-suppressor/rnnoise_simd.wasm';
 // Samples a frame: 10 ms at 48 kHz.
 export const RNNOISE_FRAME = 480;
+// Frames prepare() runs (see gtcrn-stream.mjs's).
+const PREPARE_FRAMES = 50;
+
+/** @type {Promise<WebAssembly.Module> | undefined} */
+let compiled;
 
 /**
  * @typedef {{ memory: WebAssembly.Memory, __wasm_call_ctors: () => void, rnnoise_get_frame_size: () => number,
@@ -42,7 +48,9 @@ export class Rnnoise {
         throw new Error('RNNoise: assertion failed in the wasm');
       },
     };
-    const { instance } = await WebAssembly.instantiate(readFileSync(createRequire(import.meta.url).resolve(WASM)), { env });
+    // One compilation per process, as gtcrn-stream.mjs's.
+    compiled ??= WebAssembly.compile(readFileSync(createRequire(import.meta.url).resolve(WASM)));
+    const instance = await WebAssembly.instantiate(await compiled, { env });
     const wasm = /** @type {RnnoiseExports} */ (/** @type {unknown} */ (instance.exports));
     memory = wasm.memory;
     wasm.__wasm_call_ctors();
@@ -74,5 +82,18 @@ export class Rnnoise {
   destroy() {
     for (const state of this.states) this.wasm.rnnoise_destroy(state);
     this.wasm.free(this.framePointer);
+  }
+}
+
+// Half a second of quiet noise through a throwaway state, for the reason gtcrn-stream.mjs's prepare()
+// gives.
+export async function prepare() {
+  const rnnoise = await Rnnoise.create();
+  try {
+    const state = rnnoise.newState();
+    const frame = quietNoise(RNNOISE_FRAME);
+    for (let i = 0; i < PREPARE_FRAMES; i++) rnnoise.processFrame(state, frame);
+  } finally {
+    rnnoise.destroy();
   }
 }

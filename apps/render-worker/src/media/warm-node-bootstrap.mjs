@@ -4,10 +4,17 @@
 // would. The channel is closed once the message is in, so the script owns stdin, stdout and stderr
 // alone. A parent that goes away before sending anything takes this process with it. While it waits,
 // its name in `ps` is the title it was started with (argv[2]); once given a script, `node <script>`.
+// The modules named after the title are imported while it waits, and each one's prepare() run: what a
+// script does before its first byte of work (compiling and warming its wasm) is then done ahead of it.
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 process.title = process.argv[2] ?? 'node';
+// Not awaited by the script: one given before this ends shares the compiled modules all the same. A
+// module that cannot load is reported by the script's own import.
+for (const path of process.argv.slice(3)) {
+  import(pathToFileURL(path).href).then((module) => module.prepare?.()).catch(() => undefined);
+}
 process.once('disconnect', () => process.exit(0));
 process.once('message', (/** @type {{ argv?: unknown }} */ message) => {
   const argv = message?.argv;

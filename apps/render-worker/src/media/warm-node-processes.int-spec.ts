@@ -97,6 +97,26 @@ describe('WarmNodeProcesses', () => {
     warm.close();
     expect((await runReport()).uptime * 1000).toBeLessThan(BOOT_WAIT_MS * 0.9);
   });
+
+  it("prepares the modules it was given while it waits, and the script finds them prepared; a module that cannot load is left to the script", async () => {
+    // prepare() notes when it ran; the script imports the same module and prints that.
+    const prepared = join(dir, 'prepared.mjs');
+    writeFileSync(prepared, 'export let preparedAt = null; export async function prepare() { preparedAt = process.uptime(); }');
+    const script = join(dir, 'uses-prepared.mjs');
+    writeFileSync(script, `import { preparedAt } from ${JSON.stringify(prepared)}; process.stdout.write(JSON.stringify({ preparedAt, uptime: process.uptime() }));`);
+    const preparing = new WarmNodeProcesses({ scripts: [script], prepare: [join(dir, 'missing.mjs'), prepared], size: 1 });
+    try {
+      preparing.fill();
+      await sleep(BOOT_WAIT_MS);
+      const { stdout } = await new ProcessRunner(preparing.spawn).run({ file: process.execPath, args: [script] }, { timeoutMs: 20_000, stdin: Readable.from([]), stdout: 'capture' });
+      const { preparedAt, uptime } = JSON.parse(stdout) as { preparedAt: number | null; uptime: number };
+      expect(preparedAt).not.toBeNull();
+      expect(preparedAt! * 1000).toBeLessThan(BOOT_WAIT_MS * 0.9);
+      expect(uptime * 1000).toBeGreaterThan(BOOT_WAIT_MS * 0.9);
+    } finally {
+      preparing.close();
+    }
+  });
 });
 
 describe('warm-node-bootstrap.mjs', () => {

@@ -10,6 +10,8 @@ export const WAITING_TITLE = 'vj-warm-node';
 export interface WarmNodeOptions {
   // The scripts a warm process may run; any other command starts cold.
   scripts: readonly string[];
+  // Modules a waiting process imports, running each one's exported prepare() (warm-node-bootstrap.mjs).
+  prepare?: readonly string[];
   // Processes kept booted and waiting.
   size: number;
   nodePath?: string;
@@ -75,7 +77,7 @@ export class WarmNodeProcesses {
   }
 
   private boot(): ChildProcess {
-    const child = spawn(this.nodePath, [BOOTSTRAP, WAITING_TITLE], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(this.nodePath, [BOOTSTRAP, WAITING_TITLE, ...(this.options.prepare ?? [])], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
     const diedWaiting = (): void => {
       const at = this.waiting.indexOf(child);
       if (at !== -1) this.waiting.splice(at, 1);

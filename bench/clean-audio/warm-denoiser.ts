@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { DENOISER_MODULES, RNNOISE_FILTER } from '../../apps/render-worker/src/media/denoise-command';
+import { DENOISER_MODULES, denoiseCommand, RNNOISE_FILTER } from '../../apps/render-worker/src/media/denoise-command';
 import { ProcessRunner } from '../../apps/render-worker/src/media/process-runner';
 import { WarmNodeProcesses } from '../../apps/render-worker/src/media/warm-node-processes';
 import { numberArg, runBench } from '../support/bench-stack';
@@ -32,8 +32,7 @@ async function main(): Promise<void> {
         warm.fill();
         await sleep(WAIT_MS);
         const started = performance.now();
-        const command = { file: process.execPath, args: [RNNOISE_FILTER, '--strength', '0.874'] };
-        await new ProcessRunner(warm.spawn).run(command, { timeoutMs: 120_000, stdin: Readable.from([input]), stdout: 'capture' });
+        await new ProcessRunner(warm.spawn).run(denoiseCommand(process.execPath, 0.874), { timeoutMs: 120_000, stdin: Readable.from([input]), stdout: 'capture' });
         times[kind].push(performance.now() - started);
       } finally {
         warm.close();

@@ -676,7 +676,6 @@ function shadedChroma(u: number, v: number, plateU: number, plateV: number, rati
   return (Math.abs(u - 128 - ratio * (plateU - 128)) + Math.abs(v - 128 - ratio * (plateV - 128))) / 224;
 }
 
-
 // A pixel's chroma difference to its plate (|du| + |dv|, in levels). A chroma sample is shared by 2x2
 // pixels (4:2:0), and an encoder smears it further: the background just beside a person takes some of
 // their colour, and counted as it is, it kept a fringe around everyone (at CRF 30 a band a few pixels

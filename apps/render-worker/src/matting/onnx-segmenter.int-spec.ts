@@ -42,19 +42,19 @@ describe('OnnxSegmenter', () => {
     try {
       // Two pictures the model answers differently: flat grey, and stripes.
       const grey = new Float32Array(256 * 144 * 3).fill(0.5);
-      const dark = Float32Array.from(grey, (_, i) => ((i >> 4) & 1 ? 1 : -1));
-      const [alone, darkAlone] = [await segmenter.segment(grey), await segmenter.segment(dark)];
+      const stripes = Float32Array.from(grey, (_, i) => ((i >> 4) & 1 ? 1 : -1));
+      const [alone, stripesAlone] = [await segmenter.segment(grey), await segmenter.segment(stripes)];
       // The input buffers are moved to the model's thread and back: the caller's arrays never are.
       const tensor = new Float32Array(grey);
       const first = segmenter.segment(tensor);
-      tensor.set(dark);
+      tensor.set(stripes);
       const second = segmenter.segment(tensor);
       const third = segmenter.segment(grey);
       expect(tensor).toHaveLength(256 * 144 * 3);
       expect(tensor.buffer.byteLength).toBe(256 * 144 * 3 * 4);
       const masks = await Promise.all([first, second, third]);
-      expect(alone).not.toEqual(darkAlone);
-      expect(masks).toEqual([alone, darkAlone, alone]);
+      expect(alone).not.toEqual(stripesAlone);
+      expect(masks).toEqual([alone, stripesAlone, alone]);
     } finally {
       await segmenter.release();
     }

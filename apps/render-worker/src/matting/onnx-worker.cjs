@@ -2,7 +2,8 @@
 // thread that calls it, so the render worker keeps its sessions here: its own thread is then free to
 // finish one frame while the model reads the next. Plain CommonJS: it runs before any TypeScript hook.
 // Messages: { id, kind: 'open', path, options, deviceLock? } and { id, kind: 'run', input, dims }; each
-// is answered with { id, ok: true, mask? } or { id, ok: false, error }.
+// is answered with { id, ok: true, mask?, input? } or { id, ok: false, error, input? } (a run's input
+// handed back for the next).
 const { parentPort, threadId } = require('node:worker_threads');
 const ort = require('onnxruntime-node');
 

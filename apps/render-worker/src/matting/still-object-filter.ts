@@ -155,7 +155,7 @@ export class StillObjectFilter {
       const x = i % width;
       // Left, right, up, down; no closure, as this runs on every foreground pixel of every frame.
       for (let side = 0; side < 4; side++) {
-        const j = side === 0 ? (x > 0 ? i - 1 : -1) : side === 1 ? (x < width - 1 ? i + 1 : -1) : side === 2 ? i - width : i + width < mask.length ? i + width : -1;
+        const j = neighbour(i, x, side, width, mask.length);
         if (j < 0 || labels[j] !== 0 || mask[j] < settings.foregroundFrom) continue;
         labels[j] = label;
         stack[top++] = j;
@@ -163,4 +163,12 @@ export class StillObjectFilter {
     }
     return { pixels, active, confident };
   }
+}
+
+// Pixel i's neighbour on `side` (0 left, 1 right, 2 up, 3 down; x: i's column), or -1 past the edge.
+function neighbour(i: number, x: number, side: number, width: number, pixels: number): number {
+  if (side === 0) return x > 0 ? i - 1 : -1;
+  if (side === 1) return x < width - 1 ? i + 1 : -1;
+  if (side === 2) return i - width;
+  return i + width < pixels ? i + width : -1;
 }

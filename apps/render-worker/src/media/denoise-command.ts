@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { ProcessCommand } from './process-runner';
 
 // rnnoise-filter.mjs sits beside this file, with the modules it imports (loudness-meter.mjs,
-// gtcrn-stream.mjs, rnnoise-wasm.mjs, wasm-heap.mjs, spectral-gain.mjs, mains-hum.mjs, stem-mix.mjs,
-// script-args.mjs); a build that bundles the worker must copy them all along.
+// gtcrn-stream.mjs, rnnoise-wasm.mjs, wasm-heap.mjs, wasm-warmup.mjs, spectral-gain.mjs, mains-hum.mjs,
+// stem-mix.mjs, script-args.mjs); a build that bundles the worker must copy them all along.
 export const RNNOISE_FILTER = join(__dirname, 'rnnoise-filter.mjs');
 // The filter's wasm modules, which a waiting process prepares ahead of it (warm-node-processes.ts).
 export const DENOISER_MODULES = [join(__dirname, 'gtcrn-stream.mjs'), join(__dirname, 'rnnoise-wasm.mjs')];

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { resizeHeap } from './wasm-heap.mjs';
+import { quietNoise, WARM_UP_FRAMES } from './wasm-warmup.mjs';
 
 const PACKAGE = '@sapphi-red/web-noise-suppressor';
 const PINNED_VERSION = '0.4.1';
@@ -20,10 +21,6 @@ const BLOCK = 768;
 export const GTCRN_LAG = 890;
 // Samples in, in our int16 scale, to the network's floats.
 const SCALE = 32768;
-// Frames prepare() runs: 0.5 s, after which V8 has handed the network's hot functions to its
-// optimizing compiler (it does so once they have run a while, on a background thread).
-const PREPARE_FRAMES = 50;
-
 /** @type {Promise<WebAssembly.Module> | undefined} */
 let compiled;
 
@@ -131,18 +128,8 @@ export async function prepare() {
   const stream = await GtcrnStream.create();
   try {
     const frame = quietNoise(FRAME);
-    for (let i = 0; i < PREPARE_FRAMES; i++) stream.push(frame);
+    for (let i = 0; i < WARM_UP_FRAMES; i++) stream.push(frame);
   } finally {
     stream.destroy();
   }
-}
-
-// `length` samples of noise at about -40 dBFS, the same every time.
-/** @param {number} length */
-export function quietNoise(length) {
-  let seed = 1;
-  return Float32Array.from({ length }, () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return (seed / 2 ** 32 - 0.5) * 650;
-  });
 }

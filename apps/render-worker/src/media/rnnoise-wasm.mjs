@@ -5,14 +5,12 @@
 // them over a minute of speech) in 1.25 times the time.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { quietNoise } from './gtcrn-stream.mjs';
 import { resizeHeap } from './wasm-heap.mjs';
+import { quietNoise, WARM_UP_FRAMES } from './wasm-warmup.mjs';
 
 const WASM = '@sapphi-red/web-noise-suppressor/rnnoise_simd.wasm';
 // Samples a frame: 10 ms at 48 kHz.
 export const RNNOISE_FRAME = 480;
-// Frames prepare() runs (see gtcrn-stream.mjs's).
-const PREPARE_FRAMES = 50;
 
 /** @type {Promise<WebAssembly.Module> | undefined} */
 let compiled;
@@ -92,7 +90,7 @@ export async function prepare() {
   try {
     const state = rnnoise.newState();
     const frame = quietNoise(RNNOISE_FRAME);
-    for (let i = 0; i < PREPARE_FRAMES; i++) rnnoise.processFrame(state, frame);
+    for (let i = 0; i < WARM_UP_FRAMES; i++) rnnoise.processFrame(state, frame);
   } finally {
     rnnoise.destroy();
   }

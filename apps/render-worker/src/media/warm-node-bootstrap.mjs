@@ -10,8 +10,10 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 process.title = process.argv[2] ?? 'node';
-// Not awaited by the script: one given before this ends shares the compiled modules all the same. A
-// module that cannot load is reported by the script's own import.
+// Not awaited by the script: one given while a prepare() runs starts once its synchronous part ends,
+// and shares the compiled modules all the same. Failures are dropped: a module that cannot load is
+// reported by the script's own import, and a prepare() that fails only leaves the work to the job
+// (stderr belongs to the job's script, so there is nowhere to say so).
 for (const path of process.argv.slice(3)) {
   import(pathToFileURL(path).href).then((module) => module.prepare?.()).catch(() => undefined);
 }

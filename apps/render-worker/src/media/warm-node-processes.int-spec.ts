@@ -98,7 +98,7 @@ describe('WarmNodeProcesses', () => {
     expect((await runReport()).uptime * 1000).toBeLessThan(BOOT_WAIT_MS * 0.9);
   });
 
-  it("prepares the modules it was given while it waits, and the script finds them prepared; a module that cannot load is left to the script", async () => {
+  it('prepares the modules it was given while it waits, and the script finds them prepared; a module that cannot load is left to the script', async () => {
     // prepare() notes when it ran; the script imports the same module and prints that.
     const prepared = join(dir, 'prepared.mjs');
     writeFileSync(prepared, 'export let preparedAt = null; export async function prepare() { preparedAt = process.uptime(); }');

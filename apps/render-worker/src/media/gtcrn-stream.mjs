@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { resizeHeap } from './wasm-heap.mjs';
-import { quietNoise, WARM_UP_FRAMES } from './wasm-warmup.mjs';
+import { compiledOnce, quietNoise, WARM_UP_FRAMES } from './wasm-warmup.mjs';
 
 const PACKAGE = '@sapphi-red/web-noise-suppressor';
 const PINNED_VERSION = '0.4.1';
@@ -21,8 +21,6 @@ const BLOCK = 768;
 export const GTCRN_LAG = 890;
 // Samples in, in our int16 scale, to the network's floats.
 const SCALE = 32768;
-/** @type {Promise<WebAssembly.Module> | undefined} */
-let compiled;
 
 /**
  * @typedef {{ memory: WebAssembly.Memory, init: () => void, create: () => number, destroy: (state: number) => void,
@@ -47,10 +45,7 @@ async function instantiate() {
       b: (/** @type {number} */ bytes) => resizeHeap(memory, bytes),
     },
   };
-  // One compilation per process: every instance runs the same code, so what the optimizing compiler
-  // made of it for one (prepare) serves the next.
-  compiled ??= WebAssembly.compile(readFileSync(wasmPath));
-  const instance = await WebAssembly.instantiate(await compiled, imports);
+  const instance = await WebAssembly.instantiate(await compiledOnce(wasmPath), imports);
   const exported = /** @type {Record<string, any>} */ (instance.exports);
   memory = exported.c;
   return { memory: exported.c, init: exported.d, create: exported.e, free: exported.f, destroy: exported.g, process48k: exported.j, malloc: exported.k };

@@ -61,9 +61,10 @@ function powerAt(samples, frequency, sampleRate) {
 // Hum is looked for on every stretch of audio until it is found, and on speech no harmonic is a line:
 // each is first screened on the stretch low-passed and kept one sample in SCREEN_FACTOR (an eighth
 // of the work), and only one whose ratio to its neighbours there reaches LINE_OVER_NEIGHBOURS /
-// SCREEN_MARGIN is tested on the stretch itself. The low-pass (a Blackman-windowed sinc of SCREEN_TAPS taps, cut at
-// SCREEN_CUTOFF_HZ) passes every harmonic fitted, a line and its neighbours alike (their ratio holds), and
-// keeps what would fold onto them far below them. A stretch is never shorter than the taps (MIN_DETECTION_SECONDS).
+// SCREEN_MARGIN is tested on the stretch itself. The low-pass (a Blackman-windowed sinc of
+// SCREEN_TAPS taps, cut at SCREEN_CUTOFF_HZ) passes every harmonic fitted, a line and its neighbours
+// alike (their ratio holds), and keeps what would fold onto them far below them. A stretch is never
+// shorter than the taps (MIN_DETECTION_SECONDS).
 const SCREEN_FACTOR = 8;
 const SCREEN_CUTOFF_HZ = 2000;
 const SCREEN_TAPS = 8 * SCREEN_FACTOR + 1;

@@ -3,17 +3,13 @@
 // (MIT) ships it for a browser's AudioWorklet; instantiated here with the three functions it imports.
 // The plain build beside it (rnnoise.wasm) gives the same frames within float rounding (140 dB under
 // them over a minute of speech) in 1.25 times the time.
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resizeHeap } from './wasm-heap.mjs';
-import { quietNoise, WARM_UP_FRAMES } from './wasm-warmup.mjs';
+import { compiledOnce, quietNoise, WARM_UP_FRAMES } from './wasm-warmup.mjs';
 
 const WASM = '@sapphi-red/web-noise-suppressor/rnnoise_simd.wasm';
 // Samples a frame: 10 ms at 48 kHz.
 export const RNNOISE_FRAME = 480;
-
-/** @type {Promise<WebAssembly.Module> | undefined} */
-let compiled;
 
 /**
  * @typedef {{ memory: WebAssembly.Memory, __wasm_call_ctors: () => void, rnnoise_get_frame_size: () => number,
@@ -46,9 +42,7 @@ export class Rnnoise {
         throw new Error('RNNoise: assertion failed in the wasm');
       },
     };
-    // One compilation per process, as gtcrn-stream.mjs's.
-    compiled ??= WebAssembly.compile(readFileSync(createRequire(import.meta.url).resolve(WASM)));
-    const instance = await WebAssembly.instantiate(await compiled, { env });
+    const instance = await WebAssembly.instantiate(await compiledOnce(createRequire(import.meta.url).resolve(WASM)), { env });
     const wasm = /** @type {RnnoiseExports} */ (/** @type {unknown} */ (instance.exports));
     memory = wasm.memory;
     wasm.__wasm_call_ctors();

@@ -16,8 +16,8 @@ import { median } from '../support/stats';
 // npm run bench:warm-denoiser [-- --seconds 1 --runs 7]
 
 const SPEECH = join(__dirname, '..', '..', '..', 'shared', 'media', 'audio', 'sense_and_sensibility_01_austen_64kb-0870.wav');
-// How long a waiting process is given to boot (and prepare) before it is used.
-const WAIT_MS = 1_500;
+// How long a waiting process is given to boot (and prepare, 3 s after it boots) before it is used.
+const WAIT_MS = 5_000;
 
 async function main(): Promise<void> {
   const seconds = numberArg('--seconds', 1);

@@ -10,13 +10,19 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 process.title = process.argv[2] ?? 'node';
-// Not awaited by the script: one given while a prepare() runs starts once its synchronous part ends,
-// and shares the compiled modules all the same. Failures are dropped: a module that cannot load is
-// reported by the script's own import, and a prepare() that fails only leaves the work to the job
-// (stderr belongs to the job's script, so there is nowhere to say so).
-for (const path of process.argv.slice(3)) {
-  import(pathToFileURL(path).href).then((module) => module.prepare?.()).catch(() => undefined);
-}
+// Only once the process has waited PREPARE_AFTER_MS: it is booted at the worker's own start and right
+// after a job, and preparing beside those took CPU from them (a deploy's new worker booted slower). A
+// script given before then prepares nothing ahead, as before decision 0110. Not awaited by the script:
+// one given while a prepare() runs starts once its synchronous part ends, and shares the compiled
+// modules all the same. Failures are dropped: a module that cannot load is reported by the script's
+// own import, and a prepare() that fails only leaves the work to the job (stderr belongs to the job's
+// script, so there is nowhere to say so).
+const PREPARE_AFTER_MS = 3_000;
+const preparing = setTimeout(() => {
+  for (const path of process.argv.slice(3)) {
+    import(pathToFileURL(path).href).then((module) => module.prepare?.()).catch(() => undefined);
+  }
+}, PREPARE_AFTER_MS);
 process.once('disconnect', () => process.exit(0));
 process.once('message', (/** @type {{ argv?: unknown }} */ message) => {
   const argv = message?.argv;
@@ -24,6 +30,7 @@ process.once('message', (/** @type {{ argv?: unknown }} */ message) => {
     process.stderr.write('warm-node-bootstrap: expected { argv: [script, ...args] }\n');
     process.exit(2);
   }
+  clearTimeout(preparing);
   process.removeAllListeners('disconnect');
   process.disconnect();
   process.argv = [process.argv[0] ?? process.execPath, ...argv];

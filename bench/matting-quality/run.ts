@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PlateSettings } from '../../apps/render-worker/src/matting/background-plate';
 import { loadMattingModels } from '../../apps/render-worker/src/matting/load-matting-models';
 import { variantFor, type Segmenter } from '../../apps/render-worker/src/matting/matting-model';
 import { runBench } from '../support/bench-stack';
@@ -9,6 +10,7 @@ import { frameCount, type ClipSpec, type SourceName } from './clip-spec';
 import { errorPng, flickerPng, greenPng } from './green';
 import { flickerByDistance, keptInBox, scoreMattes, type MatteScore } from './matte-score';
 import { pipelineMatte } from './pipeline-matte';
+import { plateOverrides } from './plate-overrides';
 import { compareRegionChoices, type RegionChoiceScore } from './region-choice';
 import { renderClip, type RenderedClip } from './render-clip';
 import { scoreTable, type ClipResult } from './score-table';
@@ -27,10 +29,12 @@ import { sourcePerson, type SourcePerson } from './source-person';
 // empty frame where each keeps the most, and the reference where it shows the most of the people.
 // Sets: dev (the set of decision 0066), quick (three of its clips), all (dev and the issue-14 clips, with the
 // webcam clips' drift between tracked and whole-frame mattes and the region choice on two people).
-// Usage: npm run bench:matting-quality [-- --set dev|quick|all --clips pan-60,shake-65 --frames 0.9 --label before --refine on|off --rooms 8]
+// Usage: npm run bench:matting-quality [-- --set dev|quick|all --clips pan-60,shake-65 --frames 0.9 --label before --refine on|off --rooms 8
+//   --plate '{"differWeight":7}']
 //   (composites go to reports/matting-quality/<label>; --clips: only these of the set; --frames: print the pipeline's
 //   frames under that IoU and save each one's errors (green.ts errorPng), and its flicker near the person and beyond;
-//   --rooms: the issue-14 rooms in --set all)
+//   --rooms: the issue-14 rooms in --set all; --plate: background-plate settings over the defaults, on the
+//   pipeline's way only, plate-overrides.ts)
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -57,6 +61,8 @@ interface Settings {
   out: string;
   // Print the pipeline's frames under this IoU (--frames), or null.
   framesUnder: number | null;
+  // The pipeline's background-plate settings over the defaults (--plate).
+  plate: Partial<PlateSettings>;
 }
 
 interface ClipOutcome extends ClipResult {
@@ -73,7 +79,7 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
   const pngs: string[] = [];
   const referenceFrames = new Set<number>();
   for (const { key, name, tracking } of WAYS) {
-    const alpha = await pipelineMatte(video, settings.segmenters, join(settings.dir, 'work'), { refine: settings.refine, tracking });
+    const alpha = await pipelineMatte(video, settings.segmenters, join(settings.dir, 'work'), { refine: settings.refine, tracking, plateSettings: settings.plate });
     const score = scoreMattes(alpha, truth);
     scores[key] = score;
     if (key === 'pipeline' && settings.framesUnder !== null) {
@@ -161,6 +167,7 @@ async function main(): Promise<void> {
   const label = option('label', 'latest');
   const refine = option('refine', 'on') !== 'off';
   const rooms = Number(option('rooms', '8'));
+  const plate = plateOverrides(option('plate', '{}'));
   const out = join(REPORTS, label);
   // Composites of an earlier run with this label would be mistaken for this one's.
   rmSync(out, { recursive: true, force: true });
@@ -169,7 +176,7 @@ async function main(): Promise<void> {
   const models = await loadMattingModels({ cacheDir: join(tmpdir(), 'vj-models'), executionProviders: ['cpu'], intraOpThreads: 1 });
   const segmenters = models.segmentersFor(true);
   const under = option('frames', '');
-  const settings: Settings = { refine, segmenters, dir, out, framesUnder: under === '' ? null : Number(under) };
+  const settings: Settings = { refine, segmenters, dir, out, framesUnder: under === '' ? null : Number(under), plate };
   try {
     const sources = new Map<SourceName, SourcePerson>();
     for (const name of SOURCES) sources.set(name, await sourcePerson(name, MEDIA, segmenters, dir));
@@ -178,7 +185,7 @@ async function main(): Promise<void> {
     const inSet = set === 'quick' ? QUICK_SET : set === 'dev' ? DEV_SET : [...DEV_SET, ...issue14Set(sourceFrames, rooms)];
     const clips = named === '' ? inSet : inSet.filter((clip) => named.split(',').includes(clip.name));
     if (clips.length === 0) throw new Error(`--clips ${named}: none of the set's clips`);
-    console.log(`matting quality (${label}), set ${set}: ${clips.length} clips`);
+    console.log(`matting quality (${label}), set ${set}: ${clips.length} clips${Object.keys(plate).length > 0 ? `, plate ${JSON.stringify(plate)}` : ''}`);
     for (const clip of clips) console.log(clipLine(clip));
     const outcomes: ClipOutcome[] = [];
     let choices: RegionChoiceScore[] = [];

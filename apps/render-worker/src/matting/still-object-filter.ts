@@ -110,7 +110,8 @@ export class StillObjectFilter {
         if (moving) backgroundMoving++;
       }
     }
-    // A picture filled by the person gives no evidence of the camera: it is taken as still.
+    // A picture with no background pixel (the person fills it) tells nothing of the camera: it is not
+    // taken as still (no pixel moving is not less than a share of none).
     const still = !cameraMoving && backgroundMoving < settings.cameraMovingShare * background;
     if (!still) lastMoved.fill(frame);
     return still;

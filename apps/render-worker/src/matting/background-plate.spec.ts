@@ -283,6 +283,38 @@ describe('BackgroundPlate', () => {
     expect(alpha[at(4, 2)]).toBe(0);
   });
 
+  it("takes a shadow that keeps a textured wall's texture out of what the model is sure of; grey clothes before it stay", () => {
+    // A textured wall at 32x32 on a 16x16 grid; then, in the box, the wall at 0.55 of its light (a
+    // shadow: the texture kept) or a grey of the same brightness with a texture of its own. The model
+    // is sure of the box either way (a shadow it takes for a person).
+    const size = { width: 32, height: 32 };
+    const grid = { width: 16, height: 16 };
+    const pixels = size.width * size.height;
+    const texture = (i: number, seed: number): number => ((((i + 1) * 2654435761 + seed * 40503) >>> 0) % 25) - 12;
+    const inBox = (i: number): boolean => i % size.width >= 8 && i % size.width < 24 && i >= 8 * size.width && i < 24 * size.width;
+    const wall = (inside?: (i: number) => number): Uint8Array => {
+      const bytes = new Uint8Array(pixels * 3).fill(128);
+      for (let i = 0; i < pixels; i++) bytes[i] = inside && inBox(i) ? inside(i) : WALL + texture(i, 1);
+      return bytes;
+    };
+    const boxCells: number[] = [];
+    for (let y = 4; y < 12; y++) for (let x = 4; x < 12; x++) boxCells.push(y * grid.width + x);
+    const flat = new Float32Array(grid.width * grid.height).fill((WALL - 16) / 219);
+    const quiet: PlateMotion = { moved: new Uint8Array(grid.width * grid.height), stirred: new Uint8Array(grid.width * grid.height) };
+    const fused = (inside: (i: number) => number): Uint8Array => {
+      const plate = new BackgroundPlate(size, grid, 0, { ...DEFAULT_PLATE, learnRate: 1 });
+      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(pixels), new Float32Array(grid.width * grid.height), { bytes: wall(), chromaShift: 0 }, true, flat, quiet);
+      const alpha = Uint8Array.from({ length: pixels }, (_, i) => (inBox(i) ? 255 : 0));
+      const mask = new Float32Array(grid.width * grid.height);
+      for (const cell of boxCells) mask[cell] = 1;
+      plate.fuse(alpha, mask, { bytes: wall(inside), chromaShift: 0 }, true, flat, quiet);
+      return alpha;
+    };
+    const centre = 16 * size.width + 16;
+    expect(fused((i) => Math.round(16 + 0.55 * (WALL + texture(i, 1) - 16)))[centre]).toBeLessThan(128);
+    expect(fused((i) => Math.round(16 + 0.55 * (WALL - 16)) + texture(i, 7))[centre]).toBeGreaterThanOrEqual(128);
+  });
+
   it('forgets the plate when the camera moves', () => {
     const plate = learnedPlate();
     plate.fuse(new Uint8Array(64), EMPTY, { bytes: picture(), chromaShift: 0 }, false, GRID_LUMA, QUIET);

@@ -1,6 +1,7 @@
 import { gridCentres } from './grid-centres';
 import { lumaOf } from './model-input';
 import type { PictureSize } from './region-crop';
+import { ShadowTexture, type ShadowTextureSettings } from './shadow-texture';
 import { ShiftSearch, type ShiftReference } from './shift-search';
 
 // A still camera is an advantage (decision 0066): each pixel of the scene shows its background whenever
@@ -67,9 +68,12 @@ export interface PlateSettings {
   enteringFirstShare: number;
   leavingShare: number;
   // A pixel darker than its plate by a ratio in this range, with the same colour dimmed alike
-  // (shadedChroma), is a shadow: no evidence either way (the model decides).
+  // (shadedChroma), may be a shadow: no evidence either way (the model decides), unless around it such
+  // pixels follow the plate's texture (shadow-texture.ts): then `shadowWeight` towards the background.
   shadowRatios: [number, number];
   shadowChroma: number;
+  shadowTexture: ShadowTextureSettings;
+  shadowWeight: number;
 }
 
 export const DEFAULT_PLATE: PlateSettings = {
@@ -95,6 +99,8 @@ export const DEFAULT_PLATE: PlateSettings = {
   leavingShare: 0.5,
   shadowRatios: [0.45, 0.92],
   shadowChroma: 0.03,
+  shadowTexture: { reach: 3, correlationFrom: 0.4, textureFrom: 1, shareFrom: 0.15 },
+  shadowWeight: 3,
 };
 
 // The picture the alpha is made at, planar 8-bit YUV: luma at the alpha's size, each chroma plane
@@ -174,6 +180,12 @@ export class BackgroundPlate {
   private readonly rowSums: Float64Array;
   private readonly rowCounts: Int32Array;
   private readonly regional: Float32Array;
+  // This frame's weighed pixels that may be a shadow (weigh), each with its grid cell, and whether
+  // they follow the plate's texture.
+  private readonly shadows: Int32Array;
+  private readonly shadowCells: Int32Array;
+  private shadowCount = 0;
+  private readonly shadowTexture: ShadowTexture;
   // The grid rows and columns this frame's weighed pixels lie in (empty: bottom < top); the cell sums
   // outside its rows are 0.
   private readonly weighed = { top: 0, bottom: -1, left: 0, right: -1 };
@@ -234,6 +246,9 @@ export class BackgroundPlate {
     this.rowSums = new Float64Array(gridPixels);
     this.rowCounts = new Int32Array(gridPixels);
     this.regional = new Float32Array(gridPixels);
+    this.shadows = new Int32Array(pixels);
+    this.shadowCells = new Int32Array(pixels);
+    this.shadowTexture = new ShadowTexture(grid, pixels / gridPixels, settings.shadowTexture);
     this.differs = new Uint8Array(gridPixels);
     this.labels = new Uint8Array(gridPixels);
     this.stack = new Int32Array(gridPixels);
@@ -302,6 +317,7 @@ export class BackgroundPlate {
     this.markDifferences(picture);
     this.markGrid(mask, motion);
     const candidates = this.weigh(alpha, picture);
+    this.weighShadows();
     this.gatherAround();
     this.apply(alpha, candidates);
     this.empty = false;
@@ -337,6 +353,9 @@ export class BackgroundPlate {
     box.left = gridWidth;
     box.right = -1;
     const { knownAfter, chromaWeight, matchBelow, matchWeight, differWeight, differFrom, shadowChroma, everyRow } = settings;
+    const { shadows, shadowCells, shadowTexture } = this;
+    shadowTexture.clear();
+    let shadowCount = 0;
     let count = 0;
     for (let y = 0, i = 0; y < height; y++) {
       const gridRow = gridY[y] * gridWidth;
@@ -376,7 +395,11 @@ export class BackgroundPlate {
             const ratio = (yValue - 16) / (plateY - 16);
             const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[pc], chromaV[pc], ratio) * chromaWeight < shadowChroma;
             let weight = 0;
-            if (!shadow) {
+            if (shadow) {
+              shadows[shadowCount] = i;
+              shadowCells[shadowCount++] = g;
+              shadowTexture.add(g, yValue, plateY);
+            } else {
               weight = -matchWeight + (lumaDifference + chroma - matchBelow) * slope;
               if (weight < -matchWeight) weight = -matchWeight;
               else if (weight > differWeight) weight = differWeight;
@@ -409,7 +432,21 @@ export class BackgroundPlate {
         box.bottom = gridY[y];
       }
     }
+    this.shadowCount = shadowCount;
     return count;
+  }
+
+  // The weighed pixels that may be a shadow, where around them such pixels follow the plate's texture:
+  // `shadowWeight` towards the background instead of no evidence.
+  private weighShadows(): void {
+    const { shadows, shadowCells, shadowTexture, evidence, cellSums } = this;
+    const weight = this.settings.shadowWeight;
+    for (let k = 0; k < this.shadowCount; k++) {
+      const g = shadowCells[k];
+      if (!shadowTexture.follows(g)) continue;
+      evidence[shadows[k]] = -weight;
+      cellSums[g] -= weight;
+    }
   }
 
   // Each grid cell's regional evidence: the mean over the weighed pixels of it and its 8 neighbours.

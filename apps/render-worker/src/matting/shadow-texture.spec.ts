@@ -1,0 +1,59 @@
+import { ShadowTexture } from './shadow-texture';
+
+const GRID = { width: 6, height: 6 };
+const SETTINGS = { reach: 1, correlationFrom: 0.4, textureFrom: 1, shareFrom: 0.15 };
+// Each grid cell 4x4 picture pixels: a region of 3x3 cells is 144 pixels.
+const CELL_PIXELS = 16;
+// A wall's texture, the same every run: -12..12 levels.
+const texture = (n: number, seed: number): number => ((((n + 1) * 2654435761 + seed * 40503) >>> 0) % 25) - 12;
+
+// Ten pixels in each of the cells of the 3x3 block around cell (2, 2), with the plate `plate(n)`
+// and the frame `luma(plate, n)`.
+function filled(luma: (plate: number, n: number) => number, plate = (n: number) => 120 + texture(n, 1), cellPixels = CELL_PIXELS): ShadowTexture {
+  const shadows = new ShadowTexture(GRID, cellPixels, SETTINGS);
+  let n = 0;
+  for (let y = 1; y <= 3; y++) {
+    for (let x = 1; x <= 3; x++) {
+      for (let k = 0; k < 10; k++, n++) shadows.add(y * GRID.width + x, luma(plate(n), n), plate(n));
+    }
+  }
+  return shadows;
+}
+
+const CENTRE = 2 * GRID.width + 2;
+
+describe('ShadowTexture', () => {
+  it("takes pixels dimmed alike, the wall's texture kept, for a shadow", () => {
+    expect(filled((plate) => 16 + 0.55 * (plate - 16)).follows(CENTRE)).toBe(true);
+  });
+
+  it('does not take a texture of its own at the same brightness (grey clothes) for one', () => {
+    expect(filled((_plate, n) => 16 + 0.55 * (120 - 16) + texture(n, 7)).follows(CENTRE)).toBe(false);
+  });
+
+  it('tells nothing on a plain wall: the plate has no texture to follow', () => {
+    expect(filled((plate) => 0.55 * plate, () => 120).follows(CENTRE)).toBe(false);
+    expect(filled((plate, n) => 0.55 * plate + (n % 2), (n) => 120 + (n % 2) * 0.5).follows(CENTRE)).toBe(false);
+  });
+
+  it('judges a cell on its neighbours within reach, and nothing on too few pixels', () => {
+    const shadows = filled((plate) => 0.5 * plate);
+    // Corner cell (0, 0) reaches cell (1, 1): ten pixels, too few.
+    expect(shadows.follows(0)).toBe(false);
+    // Cell (4, 4) reaches cells (3, 3) only of the filled block: too few too; cell (3, 3) all nine.
+    expect(shadows.follows(4 * GRID.width + 4)).toBe(false);
+    expect(shadows.follows(3 * GRID.width + 3)).toBe(true);
+  });
+
+  it("does not take a thin line (a person's rim, darker than the wall and mixed with it) for a shadow", () => {
+    // The same 90 pixels are under shareFrom of a region whose cells hold 100 pixels each.
+    expect(filled((plate) => 0.5 * plate, undefined, 100).follows(CENTRE)).toBe(false);
+  });
+
+  it('forgets the last frame on clear', () => {
+    const shadows = filled((plate) => 0.5 * plate);
+    expect(shadows.follows(CENTRE)).toBe(true);
+    shadows.clear();
+    expect(shadows.follows(CENTRE)).toBe(false);
+  });
+});

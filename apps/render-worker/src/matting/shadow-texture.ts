@@ -1,0 +1,105 @@
+import type { PictureSize } from './region-crop';
+
+// A shadow dims the wall and keeps its texture; someone in grey before the wall does not (decision
+// 0111). The pixels the plate takes for a shadow (darker than their plate by a ratio in shadowRatios,
+// the colour dimmed alike) are no evidence on their own: grey and dark clothes pass that test too.
+// Over each grid cell and its neighbours within `reach`, the frame's luma at those pixels is
+// correlated with the plate's (judge): where the plate has texture and the frame follows it, the wall
+// shows through, and the pixels are a shadow. A plain wall has no texture to follow: nothing is told
+// there.
+
+export interface ShadowTextureSettings {
+  // Grid cells each way around a cell whose shadow pixels are judged together.
+  reach: number;
+  // The correlation from which the frame follows the plate.
+  correlationFrom: number;
+  // The plate's standard deviation (luma levels, about each cell's mean) from which it has texture:
+  // below, the plate's own noise is all there is to follow.
+  textureFrom: number;
+  // The least share of the region's pixels that must be shadow pixels: a person's rim darker than the
+  // wall mixes in the wall's texture too, but is a thin line, where a shadow worth taking out is a patch.
+  shareFrom: number;
+}
+
+// Fewer pixels than this in a cell's region tell nothing: a correlation of a few is noise.
+const MIN_PIXELS = 24;
+// Per cell: the count, and the sums of the frame's luma, the plate's, their squares and their product.
+const SUMS = 6;
+
+export class ShadowTexture {
+  private readonly sums: Float64Array;
+  // The cells added to since the last clear, and each cell's verdict this frame (0: not yet judged,
+  // 1: follows the plate, 2: does not).
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
+  private readonly verdicts: Uint8Array;
+
+  // `cellPixels`: the picture's pixels in one grid cell.
+  constructor(
+    private readonly grid: PictureSize,
+    private readonly cellPixels: number,
+    private readonly settings: ShadowTextureSettings,
+  ) {
+    const cells = grid.width * grid.height;
+    this.sums = new Float64Array(cells * SUMS);
+    this.touched = new Int32Array(cells);
+    this.verdicts = new Uint8Array(cells);
+  }
+
+  // Forgets the last frame's pixels.
+  clear(): void {
+    const { sums, touched, verdicts } = this;
+    for (let k = 0; k < this.touchedCount; k++) sums.fill(0, touched[k] * SUMS, (touched[k] + 1) * SUMS);
+    this.touchedCount = 0;
+    verdicts.fill(0);
+  }
+
+  // A shadow pixel of grid cell g: its luma and its plate's (at the frame's exposure), in levels.
+  add(g: number, luma: number, plate: number): void {
+    const { sums } = this;
+    const at = g * SUMS;
+    if (sums[at] === 0) this.touched[this.touchedCount++] = g;
+    sums[at]++;
+    sums[at + 1] += luma;
+    sums[at + 2] += plate;
+    sums[at + 3] += luma * luma;
+    sums[at + 4] += plate * plate;
+    sums[at + 5] += luma * plate;
+  }
+
+  // Whether the shadow pixels around grid cell g follow the plate's texture.
+  follows(g: number): boolean {
+    if (this.verdicts[g] === 0) this.verdicts[g] = this.judge(g) ? 1 : 2;
+    return this.verdicts[g] === 1;
+  }
+
+  // Each cell's pixels about the cell's own means, pooled over the cells within reach: a soft shadow's
+  // edge dims neighbouring cells by different ratios, a ramp the plate does not have, so only the
+  // texture inside each cell is compared.
+  private judge(g: number): boolean {
+    const { sums, settings } = this;
+    const { width, height } = this.grid;
+    const x = g % width;
+    const y = (g / width) | 0;
+    let n = 0;
+    let cells = 0;
+    let lumaSquares = 0;
+    let plateSquares = 0;
+    let products = 0;
+    for (let row = Math.max(0, y - settings.reach); row <= Math.min(height - 1, y + settings.reach); row++) {
+      for (let column = Math.max(0, x - settings.reach); column <= Math.min(width - 1, x + settings.reach); column++) {
+        const at = (row * width + column) * SUMS;
+        const count = sums[at];
+        cells++;
+        // One pixel has no texture about its own mean.
+        if (count < 2) continue;
+        n += count;
+        lumaSquares += sums[at + 3] - (sums[at + 1] * sums[at + 1]) / count;
+        plateSquares += sums[at + 4] - (sums[at + 2] * sums[at + 2]) / count;
+        products += sums[at + 5] - (sums[at + 1] * sums[at + 2]) / count;
+      }
+    }
+    if (n < MIN_PIXELS || n < settings.shareFrom * cells * this.cellPixels || plateSquares < n * settings.textureFrom ** 2 || lumaSquares <= 0) return false;
+    return products >= settings.correlationFrom * Math.sqrt(plateSquares * lumaSquares);
+  }
+}

@@ -180,11 +180,9 @@ export class BackgroundPlate {
   private readonly rowSums: Float64Array;
   private readonly rowCounts: Int32Array;
   private readonly regional: Float32Array;
-  // This frame's weighed pixels that may be a shadow (weigh), each with its grid cell, and whether
-  // they follow the plate's texture.
-  private readonly shadows: Int32Array;
-  private readonly shadowCells: Int32Array;
-  private shadowCount = 0;
+  // 1 for this frame's weighed pixels that may be a shadow (weigh; a byte a pixel, as the largest
+  // picture has 9.4 million), and whether such pixels follow the plate's texture.
+  private readonly shadowed: Uint8Array;
   private readonly shadowTexture: ShadowTexture;
   // The grid rows and columns this frame's weighed pixels lie in (empty: bottom < top); the cell sums
   // outside its rows are 0.
@@ -246,8 +244,7 @@ export class BackgroundPlate {
     this.rowSums = new Float64Array(gridPixels);
     this.rowCounts = new Int32Array(gridPixels);
     this.regional = new Float32Array(gridPixels);
-    this.shadows = new Int32Array(pixels);
-    this.shadowCells = new Int32Array(pixels);
+    this.shadowed = new Uint8Array(pixels);
     this.shadowTexture = new ShadowTexture(grid, pixels / gridPixels, settings.shadowTexture);
     this.differs = new Uint8Array(gridPixels);
     this.labels = new Uint8Array(gridPixels);
@@ -317,7 +314,7 @@ export class BackgroundPlate {
     this.markDifferences(picture);
     this.markGrid(mask, motion);
     const candidates = this.weigh(alpha, picture);
-    this.weighShadows();
+    this.weighShadows(candidates);
     this.gatherAround();
     this.apply(alpha, candidates);
     this.empty = false;
@@ -353,9 +350,8 @@ export class BackgroundPlate {
     box.left = gridWidth;
     box.right = -1;
     const { knownAfter, chromaWeight, matchBelow, matchWeight, differWeight, differFrom, shadowChroma, everyRow } = settings;
-    const { shadows, shadowCells, shadowTexture } = this;
+    const { shadowed, shadowTexture } = this;
     shadowTexture.clear();
-    let shadowCount = 0;
     let count = 0;
     for (let y = 0, i = 0; y < height; y++) {
       const gridRow = gridY[y] * gridWidth;
@@ -396,8 +392,7 @@ export class BackgroundPlate {
             const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[pc], chromaV[pc], ratio) * chromaWeight < shadowChroma;
             let weight = 0;
             if (shadow) {
-              shadows[shadowCount] = i;
-              shadowCells[shadowCount++] = g;
+              shadowed[i] = 1;
               shadowTexture.add(g, yValue, plateY);
             } else {
               weight = -matchWeight + (lumaDifference + chroma - matchBelow) * slope;
@@ -432,19 +427,23 @@ export class BackgroundPlate {
         box.bottom = gridY[y];
       }
     }
-    this.shadowCount = shadowCount;
     return count;
   }
 
   // The weighed pixels that may be a shadow, where around them such pixels follow the plate's texture:
-  // `shadowWeight` towards the background instead of no evidence.
-  private weighShadows(): void {
-    const { shadows, shadowCells, shadowTexture, evidence, cellSums } = this;
+  // `shadowWeight` towards the background instead of no evidence. Their marks are cleared on the way.
+  private weighShadows(count: number): void {
+    const { shadowed, shadowTexture, candidates, evidence, cellSums, gridX, gridY } = this;
+    const { width } = this.size;
+    const gridWidth = this.grid.width;
     const weight = this.settings.shadowWeight;
-    for (let k = 0; k < this.shadowCount; k++) {
-      const g = shadowCells[k];
+    for (let k = 0; k < count; k++) {
+      const i = candidates[k];
+      if (shadowed[i] === 0) continue;
+      shadowed[i] = 0;
+      const g = gridY[(i / width) | 0] * gridWidth + gridX[i % width];
       if (!shadowTexture.follows(g)) continue;
-      evidence[shadows[k]] = -weight;
+      evidence[i] = -weight;
       cellSums[g] -= weight;
     }
   }

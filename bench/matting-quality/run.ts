@@ -79,7 +79,7 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
   const pngs: string[] = [];
   const referenceFrames = new Set<number>();
   for (const { key, name, tracking } of WAYS) {
-    const alpha = await pipelineMatte(video, settings.segmenters, join(settings.dir, 'work'), { refine: settings.refine, tracking, plateSettings: settings.plate });
+    const alpha = await pipelineMatte(video, settings.segmenters, join(settings.dir, 'work'), { refine: settings.refine, tracking, ...(key === 'pipeline' && { plateSettings: settings.plate }) });
     const score = scoreMattes(alpha, truth);
     scores[key] = score;
     if (key === 'pipeline' && settings.framesUnder !== null) {

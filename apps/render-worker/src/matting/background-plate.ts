@@ -69,7 +69,8 @@ export interface PlateSettings {
   leavingShare: number;
   // A pixel darker than its plate by a ratio in this range, with the same colour dimmed alike
   // (shadedChroma), may be a shadow: no evidence either way (the model decides), unless around it such
-  // pixels follow the plate's texture (shadow-texture.ts): then `shadowWeight` towards the background.
+  // pixels follow the plate's texture (shadow-texture.ts): then `shadowWeight` logits towards the
+  // background.
   shadowRatios: [number, number];
   shadowChroma: number;
   shadowTexture: ShadowTextureSettings;

@@ -1,11 +1,11 @@
+import { DEFAULT_PLATE } from './background-plate';
 import { ShadowTexture } from './shadow-texture';
+import { wallTexture as texture } from './testing/wall-texture';
 
 const GRID = { width: 6, height: 6 };
-const SETTINGS = { reach: 1, correlationFrom: 0.4, textureFrom: 1, shareFrom: 0.15 };
+const SETTINGS = { ...DEFAULT_PLATE.shadowTexture, reach: 1 };
 // Each grid cell 4x4 picture pixels: a region of 3x3 cells is 144 pixels.
 const CELL_PIXELS = 16;
-// A wall's texture, the same every run: -12..12 levels.
-const texture = (n: number, seed: number): number => ((((n + 1) * 2654435761 + seed * 40503) >>> 0) % 25) - 12;
 
 // Ten pixels in each of the cells of the 3x3 block around cell (2, 2), with the plate `plate(n)`
 // and the frame `luma(plate, n)`.
@@ -23,12 +23,24 @@ function filled(luma: (plate: number, n: number) => number, plate = (n: number) 
 const CENTRE = 2 * GRID.width + 2;
 
 describe('ShadowTexture', () => {
+  it("draws the clothes' texture unrelated to the wall's", () => {
+    const wall = Array.from({ length: 90 }, (_, n) => texture(n, 1));
+    const clothes = Array.from({ length: 90 }, (_, n) => texture(n, 2));
+    expect(Math.abs(correlation(wall, clothes))).toBeLessThan(0.15);
+  });
+
   it("takes pixels dimmed alike, the wall's texture kept, for a shadow", () => {
     expect(filled((plate) => 16 + 0.55 * (plate - 16)).follows(CENTRE)).toBe(true);
   });
 
   it('does not take a texture of its own at the same brightness (grey clothes) for one', () => {
-    expect(filled((_plate, n) => 16 + 0.55 * (120 - 16) + texture(n, 7)).follows(CENTRE)).toBe(false);
+    expect(filled((_plate, n) => 16 + 0.55 * (120 - 16) + texture(n, 2)).follows(CENTRE)).toBe(false);
+  });
+
+  it('takes a soft shadow\'s edge, dimmed by a different ratio in each cell, for a shadow', () => {
+    // 0.45 to 0.89 of the light across the block's cells: a ramp the plate does not have, which pooled
+    // as one set of pixels would outweigh the texture the frame follows inside each cell.
+    expect(filled((plate, n) => 16 + (0.45 + 0.055 * Math.floor(n / 10)) * (plate - 16)).follows(CENTRE)).toBe(true);
   });
 
   it('tells nothing on a plain wall: the plate has no texture to follow', () => {
@@ -38,9 +50,9 @@ describe('ShadowTexture', () => {
 
   it('judges a cell on its neighbours within reach, and nothing on too few pixels', () => {
     const shadows = filled((plate) => 0.5 * plate);
-    // Corner cell (0, 0) reaches cell (1, 1): ten pixels, too few.
+    // Corner cell (0, 0) reaches cell (1, 1) of the block: ten pixels, too few.
     expect(shadows.follows(0)).toBe(false);
-    // Cell (4, 4) reaches cells (3, 3) only of the filled block: too few too; cell (3, 3) all nine.
+    // Cell (4, 4) reaches only cell (3, 3) of it: too few too; cell (3, 3) reaches four of its cells, 40 pixels.
     expect(shadows.follows(4 * GRID.width + 4)).toBe(false);
     expect(shadows.follows(3 * GRID.width + 3)).toBe(true);
   });
@@ -57,3 +69,17 @@ describe('ShadowTexture', () => {
     expect(shadows.follows(CENTRE)).toBe(false);
   });
 });
+
+function correlation(a: number[], b: number[]): number {
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const [meanA, meanB] = [mean(a), mean(b)];
+  let products = 0;
+  let squaresA = 0;
+  let squaresB = 0;
+  a.forEach((value, n) => {
+    products += (value - meanA) * (b[n]! - meanB);
+    squaresA += (value - meanA) ** 2;
+    squaresB += (b[n]! - meanB) ** 2;
+  });
+  return products / Math.sqrt(squaresA * squaresB);
+}

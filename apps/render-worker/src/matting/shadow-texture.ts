@@ -16,8 +16,9 @@ export interface ShadowTextureSettings {
   // The plate's standard deviation (luma levels, about each cell's mean) from which it has texture:
   // below, the plate's own noise is all there is to follow.
   textureFrom: number;
-  // The least share of the region's pixels that must be shadow pixels: a person's rim darker than the
-  // wall mixes in the wall's texture too, but is a thin line, where a shadow worth taking out is a patch.
+  // The least share of the region's pixels that must be shadow pixels (counted in the cells that hold
+  // two or more): a person's rim darker than the wall mixes in the wall's texture too, but is a thin
+  // line, where a shadow worth taking out is a patch.
   shareFrom: number;
 }
 

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import { BilinearMap } from '../../apps/render-worker/src/matting/bilinear';
 import type { Segmenter } from '../../apps/render-worker/src/matting/matting-model';
-import { removeBackground, type RemoveBackgroundRequest } from '../../apps/render-worker/src/matting/remove-background';
+import { removeBackground, type MattedFile, type RemoveBackgroundRequest } from '../../apps/render-worker/src/matting/remove-background';
+import { readFrames } from './ffmpeg-io';
 import { upscale } from './upscale';
 
 export interface VideoFile {
@@ -22,7 +23,12 @@ export interface MatteSettings {
   plateSeed?: RemoveBackgroundRequest['plateSeed'];
   onPlate?: RemoveBackgroundRequest['onPlate'];
   plateSettings?: RemoveBackgroundRequest['plateSettings'];
+  // The matte as the job delivers it in this codec, decoded from its file, instead of the alpha handed
+  // to the encoder: what a user scores.
+  delivered?: DeliveredCodec;
 }
+
+export type DeliveredCodec = 'vp9' | 'h264';
 
 // The pipeline's full-size alpha of every frame. With refinement the encoder gets it at full size;
 // without, at the model's size, scaled up here bilinearly as the encoder does. `workDir` is removed
@@ -30,10 +36,10 @@ export interface MatteSettings {
 export async function pipelineMatte(video: VideoFile, segmenters: readonly Segmenter[], workDir: string, settings: MatteSettings): Promise<Uint8Array[]> {
   const frames: Uint8Array[] = [];
   try {
-    await removeBackground({
+    const matted = await removeBackground({
       inputPath: video.path,
       workDir,
-      options: { output_codec: 'h264', refine_foreground_edges: settings.refine },
+      options: { output_codec: settings.delivered ?? 'h264', refine_foreground_edges: settings.refine },
       segmenters,
       maxSeconds: 3600,
       timeoutMs: 600_000,
@@ -44,6 +50,7 @@ export async function pipelineMatte(video: VideoFile, segmenters: readonly Segme
       ...(settings.plateSettings && { plateSettings: settings.plateSettings }),
       onMatte: (index, alpha) => (frames[index] = Uint8Array.from(alpha)),
     });
+    if (settings.delivered) return await deliveredMatte(matted.files, settings.delivered, video.width * video.height);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -51,4 +58,13 @@ export async function pipelineMatte(video: VideoFile, segmenters: readonly Segme
   const model = segmenters.find((segmenter) => segmenter.spec.width * segmenter.spec.height === frames[0]!.length)!.spec;
   const map = new BilinearMap(model.width, model.height, video.width, video.height);
   return frames.map((alpha) => upscale(alpha, map, 1));
+}
+
+// Each frame's alpha as a user reads it from the job's files: VP9's alpha plane through libvpx (ffmpeg's
+// own decoder drops it), the H.264 matte's luma.
+async function deliveredMatte(files: readonly MattedFile[], codec: DeliveredCodec, pixels: number): Promise<Uint8Array[]> {
+  const file = files.find(({ role }) => role === (codec === 'vp9' ? 'transparent' : 'matte'));
+  if (!file) throw new Error(`the job delivered no ${codec} matte`);
+  const decode = codec === 'vp9' ? ['-c:v', 'libvpx-vp9', '-i', file.path, '-vf', 'alphaextract'] : ['-i', file.path];
+  return readFrames([...decode, '-pix_fmt', 'gray'], pixels);
 }

@@ -9,7 +9,7 @@ import { DEV_SET, issue14Set, QUICK_SET } from './clip-sets';
 import { frameCount, type ClipSpec, type SourceName } from './clip-spec';
 import { errorPng, flickerPng, greenPng } from './green';
 import { flickerByDistance, keptInBox, scoreMattes, type MatteScore } from './matte-score';
-import { pipelineMatte } from './pipeline-matte';
+import { pipelineMatte, type DeliveredCodec } from './pipeline-matte';
 import { plateOverrides } from './plate-overrides';
 import { compareRegionChoices, type RegionChoiceScore } from './region-choice';
 import { renderClip, type RenderedClip } from './render-clip';
@@ -30,11 +30,12 @@ import { sourcePerson, type SourcePerson } from './source-person';
 // Sets: dev (the set of decision 0066), quick (three of its clips), all (dev and the issue-14 clips, with the
 // webcam clips' drift between tracked and whole-frame mattes and the region choice on two people).
 // Usage: npm run bench:matting-quality [-- --set dev|quick|all --clips pan-60,shake-65 --frames 0.9 --label before --refine on|off --rooms 8
-//   --plate '{"differWeight":7}']
+//   --plate '{"differWeight":7}' --delivered vp9|h264]
 //   (composites go to reports/matting-quality/<label>; --clips: only these of the set; --frames: print the pipeline's
 //   frames under that IoU and save each one's errors (green.ts errorPng), and its flicker near the person and beyond;
 //   --rooms: the issue-14 rooms in --set all; --plate: background-plate settings over the defaults, on the
-//   pipeline's way only, plate-overrides.ts)
+//   pipeline's way only, plate-overrides.ts; --delivered: the pipeline's matte decoded from the job's VP9 WebM or
+//   H.264 matte, as a user gets it, instead of the alpha the encoder was given)
 
 const MEDIA = join(__dirname, '..', '..', '..', 'shared', 'media', 'video');
 const SOURCES: SourceName[] = ['again', 'thanks'];
@@ -63,6 +64,8 @@ interface Settings {
   framesUnder: number | null;
   // The pipeline's background-plate settings over the defaults (--plate).
   plate: Partial<PlateSettings>;
+  // The pipeline's matte read back from the job's file in this codec (--delivered), or as made.
+  delivered: DeliveredCodec | undefined;
 }
 
 interface ClipOutcome extends ClipResult {
@@ -79,7 +82,11 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
   const pngs: string[] = [];
   const referenceFrames = new Set<number>();
   for (const { key, name, tracking } of WAYS) {
-    const alpha = await pipelineMatte(video, settings.segmenters, join(settings.dir, 'work'), { refine: settings.refine, tracking, ...(key === 'pipeline' && { plateSettings: settings.plate }) });
+    const alpha = await pipelineMatte(video, settings.segmenters, join(settings.dir, 'work'), {
+      refine: settings.refine,
+      tracking,
+      ...(key === 'pipeline' && { plateSettings: settings.plate, delivered: settings.delivered }),
+    });
     const score = scoreMattes(alpha, truth);
     scores[key] = score;
     if (key === 'pipeline' && settings.framesUnder !== null) {
@@ -168,6 +175,9 @@ async function main(): Promise<void> {
   const refine = option('refine', 'on') !== 'off';
   const rooms = Number(option('rooms', '8'));
   const plate = plateOverrides(option('plate', '{}'));
+  const deliveredOption = option('delivered', '');
+  if (!['', 'vp9', 'h264'].includes(deliveredOption)) throw new Error(`--delivered ${deliveredOption}: vp9 or h264`);
+  const delivered = deliveredOption === '' ? undefined : (deliveredOption as DeliveredCodec);
   const out = join(REPORTS, label);
   // Composites of an earlier run with this label would be mistaken for this one's.
   rmSync(out, { recursive: true, force: true });
@@ -176,7 +186,7 @@ async function main(): Promise<void> {
   const models = await loadMattingModels({ cacheDir: join(tmpdir(), 'vj-models'), executionProviders: ['cpu'], intraOpThreads: 1 });
   const segmenters = models.segmentersFor(true);
   const under = option('frames', '');
-  const settings: Settings = { refine, segmenters, dir, out, framesUnder: under === '' ? null : Number(under), plate };
+  const settings: Settings = { refine, segmenters, dir, out, framesUnder: under === '' ? null : Number(under), plate, delivered };
   try {
     const sources = new Map<SourceName, SourcePerson>();
     for (const name of SOURCES) sources.set(name, await sourcePerson(name, MEDIA, segmenters, dir));
@@ -185,7 +195,8 @@ async function main(): Promise<void> {
     const inSet = set === 'quick' ? QUICK_SET : set === 'dev' ? DEV_SET : [...DEV_SET, ...issue14Set(sourceFrames, rooms)];
     const clips = named === '' ? inSet : inSet.filter((clip) => named.split(',').includes(clip.name));
     if (clips.length === 0) throw new Error(`--clips ${named}: none of the set's clips`);
-    console.log(`matting quality (${label}), set ${set}: ${clips.length} clips${Object.keys(plate).length > 0 ? `, plate ${JSON.stringify(plate)}` : ''}`);
+    const plateNote = Object.keys(plate).length > 0 ? `, plate ${JSON.stringify(plate)}` : '';
+    console.log(`matting quality (${label}), set ${set}: ${clips.length} clips${plateNote}${delivered ? `, the pipeline's matte read back from its ${delivered} file` : ''}`);
     for (const clip of clips) console.log(clipLine(clip));
     const outcomes: ClipOutcome[] = [];
     let choices: RegionChoiceScore[] = [];

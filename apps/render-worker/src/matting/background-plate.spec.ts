@@ -49,6 +49,34 @@ function learnedPlate(): BackgroundPlate {
   return plate;
 }
 
+// A textured wall at 32x32 on a 16x16 grid, learned; then a frame with `inside` in the box from 8 to 24
+// each way, which the model is sure of (as it is of a shadow it takes for a person). Returns its alpha.
+const TEXTURE = { width: 32, height: 32 };
+const TEXTURE_GRID = { width: 16, height: 16 };
+const TEXTURE_CENTRE = 16 * TEXTURE.width + 16;
+function fusedOverTexture(inside: (i: number) => number): Uint8Array {
+  const pixels = TEXTURE.width * TEXTURE.height;
+  const cells = TEXTURE_GRID.width * TEXTURE_GRID.height;
+  const inBox = (i: number): boolean => i % TEXTURE.width >= 8 && i % TEXTURE.width < 24 && i >= 8 * TEXTURE.width && i < 24 * TEXTURE.width;
+  const wall = (frame?: (i: number) => number): Uint8Array => {
+    const bytes = new Uint8Array(pixels * 3).fill(128);
+    for (let i = 0; i < pixels; i++) bytes[i] = frame && inBox(i) ? frame(i) : WALL + texture(i, 1);
+    return bytes;
+  };
+  const flat = new Float32Array(cells).fill((WALL - 16) / 219);
+  const quiet: PlateMotion = { moved: new Uint8Array(cells), stirred: new Uint8Array(cells) };
+  const plate = new BackgroundPlate(TEXTURE, TEXTURE_GRID, 0, { ...DEFAULT_PLATE, learnRate: 1 });
+  for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(pixels), new Float32Array(cells), { bytes: wall(), chromaShift: 0 }, true, flat, quiet);
+  const alpha = Uint8Array.from({ length: pixels }, (_, i) => (inBox(i) ? 255 : 0));
+  const mask = new Float32Array(cells);
+  for (let y = 4; y < 12; y++) for (let x = 4; x < 12; x++) mask[y * TEXTURE_GRID.width + x] = 1;
+  plate.fuse(alpha, mask, { bytes: wall(inside), chromaShift: 0 }, true, flat, quiet);
+  return alpha;
+}
+
+// The textured wall at 0.55 of its light: a shadow that keeps its texture.
+const shaded = (i: number): number => Math.round(16 + 0.55 * (WALL + texture(i, 1) - 16));
+
 describe('BackgroundPlate', () => {
   it("learns each frame the rows that frame's number gives, so a segment of a long video learns the rows the whole run would", () => {
     // Three frames of the empty wall from `firstFrame` on; then which of picture rows 2 and 3 are
@@ -285,34 +313,19 @@ describe('BackgroundPlate', () => {
   });
 
   it("takes a shadow that keeps a textured wall's texture out of what the model is sure of; grey clothes before it stay", () => {
-    // A textured wall at 32x32 on a 16x16 grid; then, in the box, the wall at 0.55 of its light (a
-    // shadow: the texture kept) or a grey of the same brightness with a texture of its own. The model
-    // is sure of the box either way (a shadow it takes for a person).
-    const size = { width: 32, height: 32 };
-    const grid = { width: 16, height: 16 };
-    const pixels = size.width * size.height;
-    const inBox = (i: number): boolean => i % size.width >= 8 && i % size.width < 24 && i >= 8 * size.width && i < 24 * size.width;
-    const wall = (inside?: (i: number) => number): Uint8Array => {
-      const bytes = new Uint8Array(pixels * 3).fill(128);
-      for (let i = 0; i < pixels; i++) bytes[i] = inside && inBox(i) ? inside(i) : WALL + texture(i, 1);
-      return bytes;
-    };
-    const boxCells: number[] = [];
-    for (let y = 4; y < 12; y++) for (let x = 4; x < 12; x++) boxCells.push(y * grid.width + x);
-    const flat = new Float32Array(grid.width * grid.height).fill((WALL - 16) / 219);
-    const quiet: PlateMotion = { moved: new Uint8Array(grid.width * grid.height), stirred: new Uint8Array(grid.width * grid.height) };
-    const fused = (inside: (i: number) => number): Uint8Array => {
-      const plate = new BackgroundPlate(size, grid, 0, { ...DEFAULT_PLATE, learnRate: 1 });
-      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(pixels), new Float32Array(grid.width * grid.height), { bytes: wall(), chromaShift: 0 }, true, flat, quiet);
-      const alpha = Uint8Array.from({ length: pixels }, (_, i) => (inBox(i) ? 255 : 0));
-      const mask = new Float32Array(grid.width * grid.height);
-      for (const cell of boxCells) mask[cell] = 1;
-      plate.fuse(alpha, mask, { bytes: wall(inside), chromaShift: 0 }, true, flat, quiet);
-      return alpha;
-    };
-    const centre = 16 * size.width + 16;
-    expect(fused((i) => Math.round(16 + 0.55 * (WALL + texture(i, 1) - 16)))[centre]).toBeLessThan(128);
-    expect(fused((i) => Math.round(16 + 0.55 * (WALL - 16)) + texture(i, 2))[centre]).toBeGreaterThanOrEqual(128);
+    // In the box, the wall at 0.55 of its light (a shadow: the texture kept) or a grey of the same
+    // brightness with a texture of its own.
+    expect(fusedOverTexture(shaded)[TEXTURE_CENTRE]).toBeLessThan(128);
+    expect(fusedOverTexture((i) => Math.round(16 + 0.55 * (WALL - 16)) + texture(i, 2))[TEXTURE_CENTRE]).toBeGreaterThanOrEqual(128);
+  });
+
+  it('weighs a pixel that fails the shadow test alone among shadow pixels as they are: no specks; a patch that fails it stays', () => {
+    // Brighter than its plate: never a shadow, and clearly different from the wall.
+    const lit = (i: number): number => WALL + texture(i, 1) + 60;
+    const speck = (i: number): number => (i === TEXTURE_CENTRE ? lit(i) : shaded(i));
+    expect(fusedOverTexture(speck)[TEXTURE_CENTRE]).toBeLessThan(128);
+    const patch = (i: number): number => (Math.abs((i % TEXTURE.width) - 16) <= 1 && Math.abs(Math.floor(i / TEXTURE.width) - 16) <= 1 ? lit(i) : shaded(i));
+    expect(fusedOverTexture(patch)[TEXTURE_CENTRE]).toBeGreaterThanOrEqual(128);
   });
 
   it('forgets the plate when the camera moves', () => {

@@ -149,6 +149,11 @@ const MIN_GAIN_CELLS = 50;
 const BLED_MATCH = 0.5;
 const BLED_SOURCE = 1.5;
 
+// A weighed pixel that failed the shadow test with at least this many of its eight neighbours passing
+// it is weighed as they are (weighShadows); it is marked SPECK meanwhile, apart from those that passed.
+const SPECK_NEIGHBOURS = 5;
+const SPECK = 2;
+
 // What a plate has learned, carried to where a segment of a long video begins (decision 0100).
 export interface PlateSnapshot {
   luma: Float32Array;
@@ -432,20 +437,29 @@ export class BackgroundPlate {
   }
 
   // The weighed pixels that may be a shadow, where around them such pixels follow the plate's texture:
-  // `shadowWeight` towards the background instead of no evidence. Their marks are cleared on the way.
+  // `shadowWeight` towards the background instead of no evidence. So does a pixel that failed the
+  // shadow test alone among them (`SPECK_NEIGHBOURS` of its eight neighbours passed it): grain or a
+  // chroma sample shared with the person tips single pixels out of the test, and each came out as a
+  // speck of foreground in the shadow, a different one every frame. Their marks are cleared on the way.
   private weighShadows(count: number): void {
     const { shadowed, shadowTexture, candidates, evidence, cellSums, gridX, gridY } = this;
-    const { width } = this.size;
+    const { width, height } = this.size;
     const gridWidth = this.grid.width;
     const weight = this.settings.shadowWeight;
+    if (shadowTexture.empty) return;
     for (let k = 0; k < count; k++) {
       const i = candidates[k];
-      if (shadowed[i] === 0) continue;
+      if (shadowed[i] === 0 && isSpeck(shadowed, i, width, height)) shadowed[i] = SPECK;
+    }
+    for (let k = 0; k < count; k++) {
+      const i = candidates[k];
+      const mark = shadowed[i];
+      if (mark === 0) continue;
       shadowed[i] = 0;
       const g = gridY[(i / width) | 0] * gridWidth + gridX[i % width];
       if (!shadowTexture.follows(g)) continue;
+      cellSums[g] -= weight + evidence[i];
       evidence[i] = -weight;
-      cellSums[g] -= weight;
     }
   }
 
@@ -753,4 +767,20 @@ interface ChromaPlanes {
   // log2 of the luma pixels per chroma sample along each side, and the luma's width.
   shift: number;
   lumaWidth: number;
+}
+
+// Whether at least SPECK_NEIGHBOURS of pixel i's eight neighbours passed the shadow test (marked 1) this
+// frame; it stops at the first miss too many, as most pixels near a person have no such neighbour.
+function isSpeck(shadowed: Uint8Array, i: number, width: number, height: number): boolean {
+  const x = i % width;
+  const y = (i - x) / width;
+  let missed = 0;
+  for (let dy = -1; dy <= 1; dy++) {
+    for (let dx = -1; dx <= 1; dx++) {
+      if (dx === 0 && dy === 0) continue;
+      const inside = x + dx >= 0 && x + dx < width && y + dy >= 0 && y + dy < height;
+      if ((!inside || shadowed[i + dy * width + dx] !== 1) && ++missed > 8 - SPECK_NEIGHBOURS) return false;
+    }
+  }
+  return true;
 }

@@ -151,7 +151,7 @@ const BLED_SOURCE = 1.5;
 
 // A weighed pixel that failed the shadow test with at least this many of its eight neighbours passing
 // it is weighed as they are (weighShadows); it is marked SPECK meanwhile, apart from those that passed.
-const SPECK_NEIGHBOURS = 5;
+const SPECK_NEIGHBOURS = 4;
 const SPECK = 2;
 
 // What a plate has learned, carried to where a segment of a long video begins (decision 0100).

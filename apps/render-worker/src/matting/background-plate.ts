@@ -150,7 +150,8 @@ const BLED_MATCH = 0.5;
 const BLED_SOURCE = 1.5;
 
 // A weighed pixel that failed the shadow test with at least this many of its eight neighbours passing
-// it is weighed as they are (weighShadows); it is marked SPECK meanwhile, apart from those that passed.
+// it is weighed as they are (weighShadows): half, so a line two pixels wide (a strand of hair, a
+// finger's edge) keeps its own evidence. It is marked SPECK meanwhile, apart from those that passed.
 const SPECK_NEIGHBOURS = 4;
 const SPECK = 2;
 
@@ -438,9 +439,9 @@ export class BackgroundPlate {
 
   // The weighed pixels that may be a shadow, where around them such pixels follow the plate's texture:
   // `shadowWeight` towards the background instead of no evidence. So does a pixel that failed the
-  // shadow test alone among them (`SPECK_NEIGHBOURS` of its eight neighbours passed it): grain or a
-  // chroma sample shared with the person tips single pixels out of the test, and each came out as a
-  // speck of foreground in the shadow, a different one every frame. Their marks are cleared on the way.
+  // shadow test where half its eight neighbours passed it (SPECK_NEIGHBOURS): grain or a chroma sample
+  // shared with the person tips single pixels out of the test, and each came out as a speck of
+  // foreground in the shadow, a different one every frame. Their marks are cleared on the way.
   private weighShadows(count: number): void {
     const { shadowed, shadowTexture, candidates, evidence, cellSums, gridX, gridY } = this;
     const { width, height } = this.size;

@@ -30,8 +30,9 @@ export interface MatteSettings {
 
 export type DeliveredCodec = 'vp9' | 'h264';
 
-// The pipeline's full-size alpha of every frame. With refinement the encoder gets it at full size;
-// without, at the model's size, scaled up here bilinearly as the encoder does. `workDir` is removed
+// The pipeline's full-size alpha of every frame, or with `delivered` as decoded from the job's file.
+// With refinement the encoder gets it at full size; without, at the model's size, scaled up here
+// bilinearly as the encoder does. `workDir` is removed
 // afterwards.
 export async function pipelineMatte(video: VideoFile, segmenters: readonly Segmenter[], workDir: string, settings: MatteSettings): Promise<Uint8Array[]> {
   const frames: Uint8Array[] = [];
@@ -66,5 +67,7 @@ async function deliveredMatte(files: readonly MattedFile[], codec: DeliveredCode
   const file = files.find(({ role }) => role === (codec === 'vp9' ? 'transparent' : 'matte'));
   if (!file) throw new Error(`the job delivered no ${codec} matte`);
   const decode = codec === 'vp9' ? ['-c:v', 'libvpx-vp9', '-i', file.path, '-vf', 'alphaextract'] : ['-i', file.path];
-  return readFrames([...decode, '-pix_fmt', 'gray'], pixels);
+  // Every frame once, as the file holds it: a constant rate would repeat or drop frames on the WebM's
+  // millisecond timestamps.
+  return readFrames([...decode, '-fps_mode', 'passthrough', '-pix_fmt', 'gray'], pixels);
 }

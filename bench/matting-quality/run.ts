@@ -85,7 +85,8 @@ async function scoreClip(clip: RenderedClip, settings: Settings): Promise<ClipOu
     const alpha = await pipelineMatte(video, settings.segmenters, join(settings.dir, 'work'), {
       refine: settings.refine,
       tracking,
-      ...(key === 'pipeline' && { plateSettings: settings.plate, delivered: settings.delivered }),
+      ...(key === 'pipeline' && { plateSettings: settings.plate }),
+      ...(key === 'pipeline' && settings.delivered && { delivered: settings.delivered }),
     });
     const score = scoreMattes(alpha, truth);
     scores[key] = score;

@@ -150,9 +150,10 @@ const BLED_MATCH = 0.5;
 const BLED_SOURCE = 1.5;
 
 // A weighed pixel that failed the shadow test with at least this many of its eight neighbours passing
-// it is weighed as they are (weighShadows): half, so a line two pixels wide (a strand of hair, a
-// finger's edge) keeps its own evidence. It is marked SPECK meanwhile, apart from those that passed.
-const SPECK_NEIGHBOURS = 4;
+// it is weighed as they are (weighShadows): a pixel alone, a line one pixel wide and a 2x2 blob are
+// taken; a line two pixels wide (a strand of hair, a finger's edge), upright or slanting, keeps its own
+// evidence. It is marked SPECK, not 1, so that it does not count as passing for the pixels after it.
+const SPECK_NEIGHBOURS = 5;
 const SPECK = 2;
 
 // What a plate has learned, carried to where a segment of a long video begins (decision 0100).
@@ -188,7 +189,8 @@ export class BackgroundPlate {
   private readonly rowCounts: Int32Array;
   private readonly regional: Float32Array;
   // 1 for this frame's weighed pixels that may be a shadow (weigh; a byte a pixel, as the largest
-  // picture has 9.4 million), and whether such pixels follow the plate's texture.
+  // picture has 9.4 million), SPECK for those among them that failed the test (weighShadows), and
+  // whether such pixels follow the plate's texture.
   private readonly shadowed: Uint8Array;
   private readonly shadowTexture: ShadowTexture;
   // The grid rows and columns this frame's weighed pixels lie in (empty: bottom < top); the cell sums
@@ -439,26 +441,26 @@ export class BackgroundPlate {
 
   // The weighed pixels that may be a shadow, where around them such pixels follow the plate's texture:
   // `shadowWeight` towards the background instead of no evidence. So does a pixel that failed the
-  // shadow test where half its eight neighbours passed it (SPECK_NEIGHBOURS): grain or a chroma sample
-  // shared with the person tips single pixels out of the test, and each came out as a speck of
-  // foreground in the shadow, a different one every frame. Their marks are cleared on the way.
+  // shadow test where at least SPECK_NEIGHBOURS of its eight neighbours passed it, unless its own
+  // evidence is further towards the background already: grain or a chroma sample shared with the
+  // person tips single pixels out of the test, and each came out as a speck of foreground in the
+  // shadow, a different one every frame. Their marks are cleared on the way.
   private weighShadows(count: number): void {
     const { shadowed, shadowTexture, candidates, evidence, cellSums, gridX, gridY } = this;
     const { width, height } = this.size;
     const gridWidth = this.grid.width;
     const weight = this.settings.shadowWeight;
-    if (shadowTexture.empty) return;
+    if (!shadowTexture.holdsPixels) return;
     for (let k = 0; k < count; k++) {
       const i = candidates[k];
       if (shadowed[i] === 0 && isSpeck(shadowed, i, width, height)) shadowed[i] = SPECK;
     }
     for (let k = 0; k < count; k++) {
       const i = candidates[k];
-      const mark = shadowed[i];
-      if (mark === 0) continue;
+      if (shadowed[i] === 0) continue;
       shadowed[i] = 0;
       const g = gridY[(i / width) | 0] * gridWidth + gridX[i % width];
-      if (!shadowTexture.follows(g)) continue;
+      if (!shadowTexture.follows(g) || evidence[i] <= -weight) continue;
       cellSums[g] -= weight + evidence[i];
       evidence[i] = -weight;
     }

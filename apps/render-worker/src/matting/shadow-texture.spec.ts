@@ -29,6 +29,15 @@ describe('ShadowTexture', () => {
     expect(Math.abs(correlation(wall, clothes))).toBeLessThan(0.15);
   });
 
+  it('holds pixels from the first one added until it is cleared', () => {
+    const shadows = new ShadowTexture(GRID, CELL_PIXELS, SETTINGS);
+    expect(shadows.holdsPixels).toBe(false);
+    shadows.add(CENTRE, 60, 110);
+    expect(shadows.holdsPixels).toBe(true);
+    shadows.clear();
+    expect(shadows.holdsPixels).toBe(false);
+  });
+
   it("takes pixels dimmed alike, the wall's texture kept, for a shadow", () => {
     expect(filled((plate) => 16 + 0.55 * (plate - 16)).follows(CENTRE)).toBe(true);
   });

@@ -55,9 +55,9 @@ export class ShadowTexture {
     verdicts.fill(0);
   }
 
-  // Whether no shadow pixel was added since the last clear.
-  get empty(): boolean {
-    return this.touchedCount === 0;
+  // Whether a shadow pixel was added since the last clear.
+  get holdsPixels(): boolean {
+    return this.touchedCount > 0;
   }
 
   // A shadow pixel of grid cell g: its luma and its plate's (at the frame's exposure), in levels.

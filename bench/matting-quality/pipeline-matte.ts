@@ -32,8 +32,7 @@ export type DeliveredCodec = 'vp9' | 'h264';
 
 // The pipeline's full-size alpha of every frame, or with `delivered` as decoded from the job's file.
 // With refinement the encoder gets it at full size; without, at the model's size, scaled up here
-// bilinearly as the encoder does. `workDir` is removed
-// afterwards.
+// bilinearly as the encoder does. `workDir` is removed afterwards.
 export async function pipelineMatte(video: VideoFile, segmenters: readonly Segmenter[], workDir: string, settings: MatteSettings): Promise<Uint8Array[]> {
   const frames: Uint8Array[] = [];
   try {

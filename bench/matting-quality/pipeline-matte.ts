@@ -48,7 +48,8 @@ export async function pipelineMatte(video: VideoFile, segmenters: readonly Segme
       ...(settings.plateSeed && { plateSeed: settings.plateSeed }),
       ...(settings.onPlate && { onPlate: settings.onPlate }),
       ...(settings.plateSettings && { plateSettings: settings.plateSettings }),
-      onMatte: (index, alpha) => (frames[index] = Uint8Array.from(alpha)),
+      // A delivered matte is read from the file: the frames handed to the encoder are not kept.
+      ...(!settings.delivered && { onMatte: (index: number, alpha: Uint8Array) => (frames[index] = Uint8Array.from(alpha)) }),
     });
     if (settings.delivered) return await deliveredMatte(matted.files, settings.delivered, video.width * video.height);
   } finally {

@@ -152,8 +152,10 @@ const BLED_SOURCE = 1.5;
 // A weighed pixel that failed the shadow test with at least this many of its eight neighbours passing
 // it is weighed as they are (weighShadows): a pixel alone, a line one pixel wide and a 2x2 blob are
 // taken; a line two pixels wide (a strand of hair, a finger's edge), upright or slanting, keeps its own
-// evidence. It is marked SPECK, not 1, so that it does not count as passing for the pixels after it.
+// evidence. It is marked SPECK, not SHADOW, so that it does not count as passing for the pixels after it.
 const SPECK_NEIGHBOURS = 5;
+// The marks of `shadowed`: a pixel that passed the shadow test, and a speck among such pixels.
+const SHADOW = 1;
 const SPECK = 2;
 
 // What a plate has learned, carried to where a segment of a long video begins (decision 0100).
@@ -188,7 +190,7 @@ export class BackgroundPlate {
   private readonly rowSums: Float64Array;
   private readonly rowCounts: Int32Array;
   private readonly regional: Float32Array;
-  // 1 for this frame's weighed pixels that may be a shadow (weigh; a byte a pixel, as the largest
+  // SHADOW for this frame's weighed pixels that may be a shadow (weigh; a byte a pixel, as the largest
   // picture has 9.4 million), SPECK for those among them that failed the test (weighShadows), and
   // whether such pixels follow the plate's texture.
   private readonly shadowed: Uint8Array;
@@ -401,7 +403,7 @@ export class BackgroundPlate {
             const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[pc], chromaV[pc], ratio) * chromaWeight < shadowChroma;
             let weight = 0;
             if (shadow) {
-              shadowed[i] = 1;
+              shadowed[i] = SHADOW;
               shadowTexture.add(g, yValue, plateY);
             } else {
               weight = -matchWeight + (lumaDifference + chroma - matchBelow) * slope;
@@ -772,7 +774,7 @@ interface ChromaPlanes {
   lumaWidth: number;
 }
 
-// Whether at least SPECK_NEIGHBOURS of pixel i's eight neighbours passed the shadow test (marked 1) this
+// Whether at least SPECK_NEIGHBOURS of pixel i's eight neighbours passed the shadow test (marked SHADOW) this
 // frame; it stops at the first miss too many, as most pixels near a person have no such neighbour.
 function isSpeck(shadowed: Uint8Array, i: number, width: number, height: number): boolean {
   const x = i % width;
@@ -782,7 +784,7 @@ function isSpeck(shadowed: Uint8Array, i: number, width: number, height: number)
     for (let dx = -1; dx <= 1; dx++) {
       if (dx === 0 && dy === 0) continue;
       const inside = x + dx >= 0 && x + dx < width && y + dy >= 0 && y + dy < height;
-      if ((!inside || shadowed[i + dy * width + dx] !== 1) && ++missed > 8 - SPECK_NEIGHBOURS) return false;
+      if ((!inside || shadowed[i + dy * width + dx] !== SHADOW) && ++missed > 8 - SPECK_NEIGHBOURS) return false;
     }
   }
   return true;

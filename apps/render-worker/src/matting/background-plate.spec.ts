@@ -169,7 +169,43 @@ describe('BackgroundPlate', () => {
     };
     // Never sure (sureFrom over 1): matching alone takes the pixel out.
     expect(scene({ sureFrom: 2 })).toBeLessThan(128);
-    expect(scene({})).toBeGreaterThanOrEqual(128);
+    // On 8x8 every pixel lies within two of the outline, where the next test's peel would reach it.
+    expect(scene({ outlinePeel: 0 })).toBeGreaterThanOrEqual(128);
+  });
+
+  it('peels the ring beyond the person that the model is sure of and that matches the plate (a halo), two pixels deep; a match inside stays', () => {
+    // 32x32 on an 8x8 grid (4x4 pixels a cell). The model is sure of the box 8..24 each way, the person
+    // fills 10..22, a little lighter than the wall: a ring two pixels wide matches the wall, as does one
+    // pixel inside them. The ring's regions differ in part, so the floor holds it.
+    const size = { width: 32, height: 32 };
+    const grid = { width: 8, height: 8 };
+    const quiet: PlateMotion = { moved: new Uint8Array(64), stirred: new Uint8Array(64) };
+    const gridLuma = new Float32Array(64).fill((WALL - 16) / 219);
+    const wall = (): Uint8Array => new Uint8Array(32 * 32 * 3).fill(128).fill(WALL, 0, 32 * 32);
+    const inside = (x: number, y: number, from: number, to: number): boolean => x >= from && x < to && y >= from && y < to;
+    const halo = (outlinePeel: number) => {
+      const plate = new BackgroundPlate(size, grid, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, outlinePeel });
+      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(32 * 32), new Float32Array(64), { bytes: wall(), chromaShift: 0 }, true, gridLuma, quiet);
+      const bytes = wall();
+      const alpha = new Uint8Array(32 * 32);
+      const mask = new Float32Array(64);
+      for (let y = 0; y < 32; y++) {
+        for (let x = 0; x < 32; x++) {
+          if (inside(x, y, 8, 24)) alpha[y * 32 + x] = 255;
+          if (inside(x, y, 10, 22)) bytes[y * 32 + x] = 140;
+        }
+      }
+      bytes[16 * 32 + 16] = WALL;
+      for (let y = 2; y < 6; y++) mask.fill(1, y * 8 + 2, y * 8 + 6);
+      plate.fuse(alpha, mask, { bytes, chromaShift: 0 }, true, gridLuma, quiet);
+      return { ring: [alpha[16 * 32 + 8], alpha[16 * 32 + 9], alpha[9 * 32 + 16], alpha[16 * 32 + 23], alpha[23 * 32 + 16]], person: alpha[16 * 32 + 10], match: alpha[16 * 32 + 16] };
+    };
+    const floored = halo(0);
+    expect(Math.min(...floored.ring)).toBeGreaterThanOrEqual(128);
+    const peeled = halo(DEFAULT_PLATE.outlinePeel);
+    expect(Math.max(...peeled.ring)).toBeLessThan(128);
+    expect(peeled.person).toBeGreaterThanOrEqual(128);
+    expect(peeled.match).toBeGreaterThanOrEqual(128);
   });
 
   it('takes a few chroma levels at the same brightness for a difference (skin before a beige wall), weighted by chromaWeight', () => {

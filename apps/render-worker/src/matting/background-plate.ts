@@ -56,6 +56,11 @@ export interface PlateSettings {
   // came out with holes; a coat on a chair beside the person matches all over (decision 0072).
   sureFrom: number;
   sceneRegionBelow: number;
+  // Except at the person's outline: there a sure pixel that matches the plate, with the background or
+  // other such pixels on most sides (OUTLINE_NEIGHBOURS), takes its own alpha, peeled in from the
+  // background up to `outlinePeel` pixels deep. The model's mask, upscaled from its grid, is sure a pixel
+  // or two beyond the person, and the floor kept that ring as a halo (decision 0112).
+  outlinePeel: number;
   // What enters at the picture's edge (entering): a patch of at least this many grid cells, at least
   // `enteringMoved` of which moved within `enteringSeconds`: a patch that stopped (the scene shifted
   // once, a door that stays open) is not someone coming in.
@@ -93,6 +98,7 @@ export const DEFAULT_PLATE: PlateSettings = {
   regionWeight: 1.5,
   sureFrom: 0.9,
   sceneRegionBelow: -1.5,
+  outlinePeel: 2,
   enteringPixels: 8,
   enteringMoved: 0.3,
   enteringSeconds: 0.3,
@@ -113,6 +119,8 @@ export interface PlatePicture {
 
 // Where the model's mask shows its person.
 const PERSON = 0.5;
+// Where an 8-bit alpha shows the person.
+const HALF = 128;
 
 // Per grid cell, 1 where its picture moved within motionSeconds' `moved` (just now: someone entering)
 // and `stirred` (of late: a faint answer that is not the scene), else 0 (StillObjectFilter.movedWithin).
@@ -154,9 +162,15 @@ const BLED_SOURCE = 1.5;
 // taken; a line two pixels wide (a strand of hair, a finger's edge), upright or slanting, keeps its own
 // evidence. It is marked SPECK, not SHADOW, so that it does not count as passing for the pixels after it.
 const SPECK_NEIGHBOURS = 5;
-// The marks of `shadowed`: a pixel that passed the shadow test, and a speck among such pixels.
+// The marks of `shadowed`: a pixel that passed the shadow test, and a speck among such pixels; in
+// apply, a sure pixel that only the floor keeps (peelOutline).
 const SHADOW = 1;
 const SPECK = 2;
+const FLOORED = 3;
+// A floored pixel at the outline is peeled where at least this many of its eight neighbours are the
+// background or floored too: a ring of them is, a lone pixel of the person that matches the wall by
+// chance (three background neighbours across the outline) is not.
+const OUTLINE_NEIGHBOURS = 5;
 
 // What a plate has learned, carried to where a segment of a long video begins (decision 0100).
 export interface PlateSnapshot {
@@ -192,7 +206,7 @@ export class BackgroundPlate {
   private readonly regional: Float32Array;
   // SHADOW for this frame's weighed pixels that may be a shadow (weigh; a byte a pixel, as the largest
   // picture has 9.4 million), SPECK for those among them that failed the test (weighShadows), and
-  // whether such pixels follow the plate's texture.
+  // whether such pixels follow the plate's texture. Clear between passes; apply marks FLOORED pixels.
   private readonly shadowed: Uint8Array;
   private readonly shadowTexture: ShadowTexture;
   // The grid rows and columns this frame's weighed pixels lie in (empty: bottom < top); the cell sums
@@ -515,23 +529,59 @@ export class BackgroundPlate {
 
   // The weighed pixels' alpha: the model's logit plus the pixel's and its region's evidence. Away from
   // the person a difference adds nothing: a moved chair, a flicker of light. A sure pixel keeps its
-  // person unless its whole region matches the plate (sureFrom).
+  // person unless its whole region matches the plate (sureFrom), or it lies at the outline (peelOutline).
   private apply(alpha: Uint8Array, count: number): void {
     const { evidence, candidates, regional, near, gridX, gridY, settings } = this;
     const { width } = this.size;
     const gridWidth = this.grid.width;
     const sure = Math.ceil(settings.sureFrom * 255);
+    // The floored pixels whose own alpha is background are gathered at the front of `candidates`
+    // (never ahead of the pixel being read), each with its own alpha in `evidence`.
+    let floored = 0;
     for (let k = 0; k < count; k++) {
       const i = candidates[k];
       const g = gridY[(i / width) | 0] * gridWidth + gridX[i % width];
       let total = evidence[i] + settings.regionWeight * regional[g];
       if (total > 0 && near[g] === 0) total = 0;
       let logit = LOGITS[alpha[i]] + total;
-      if (logit < SURE_FLOOR && alpha[i] >= sure && regional[g] > settings.sceneRegionBelow) logit = SURE_FLOOR;
       if (logit < -LOGIT_RANGE) logit = -LOGIT_RANGE;
       else if (logit > LOGIT_RANGE) logit = LOGIT_RANGE;
+      if (logit < SURE_FLOOR && alpha[i] >= sure && regional[g] > settings.sceneRegionBelow) {
+        const own = ALPHAS[((logit + LOGIT_RANGE) * STEPS + 0.5) | 0];
+        if (own < HALF) {
+          candidates[floored++] = i;
+          evidence[i] = own;
+        }
+        logit = SURE_FLOOR;
+      }
       alpha[i] = ALPHAS[((logit + LOGIT_RANGE) * STEPS + 0.5) | 0];
     }
+    this.peelOutline(alpha, floored);
+  }
+
+  // The first `floored` of `candidates`, sure pixels the floor kept over their own alpha (`evidence`):
+  // those at the outline take their own, one ring a pass from the background in, `outlinePeel` passes.
+  private peelOutline(alpha: Uint8Array, floored: number): void {
+    const { candidates, evidence, shadowed } = this;
+    const { width, height } = this.size;
+    for (let k = 0; k < floored; k++) shadowed[candidates[k]] = FLOORED;
+    for (let pass = 0; pass < this.settings.outlinePeel && floored > 0; pass++) {
+      // Judged on the alpha as the pass found it, then peeled: one ring a pass.
+      for (let k = 0; k < floored; k++) {
+        const i = candidates[k];
+        if (atOutline(alpha, shadowed, i, width, height)) evidence[i] = -1 - evidence[i];
+      }
+      let kept = 0;
+      for (let k = 0; k < floored; k++) {
+        const i = candidates[k];
+        if (evidence[i] < 0) {
+          alpha[i] = -1 - evidence[i];
+          shadowed[i] = 0;
+        } else candidates[kept++] = i;
+      }
+      floored = kept;
+    }
+    for (let k = 0; k < floored; k++) shadowed[candidates[k]] = 0;
   }
 
   // Whether the frame fits the plate better shifted than in place: a camera that drifted (a slow
@@ -788,4 +838,24 @@ function isSpeck(shadowed: Uint8Array, i: number, width: number, height: number)
     }
   }
   return true;
+}
+
+// Whether a floored pixel touches the background (one of its four neighbours inside the picture) and
+// at least OUTLINE_NEIGHBOURS of its eight are the background or floored: the picture's own edge is
+// not the background, so a person leaving by it is not peeled there.
+function atOutline(alpha: Uint8Array, shadowed: Uint8Array, i: number, width: number, height: number): boolean {
+  const x = i % width;
+  const y = (i / width) | 0;
+  const touches = (x > 0 && alpha[i - 1] < HALF) || (x < width - 1 && alpha[i + 1] < HALF) || (y > 0 && alpha[i - width] < HALF) || (y < height - 1 && alpha[i + width] < HALF);
+  if (!touches) return false;
+  let around = 0;
+  for (let dy = -1; dy <= 1; dy++) {
+    if (y + dy < 0 || y + dy >= height) continue;
+    for (let dx = -1; dx <= 1; dx++) {
+      if ((dx === 0 && dy === 0) || x + dx < 0 || x + dx >= width) continue;
+      const j = i + dy * width + dx;
+      if (alpha[j] < HALF || shadowed[j] === FLOORED) around++;
+    }
+  }
+  return around >= OUTLINE_NEIGHBOURS;
 }

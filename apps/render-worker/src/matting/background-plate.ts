@@ -56,10 +56,11 @@ export interface PlateSettings {
   // came out with holes; a coat on a chair beside the person matches all over (decision 0072).
   sureFrom: number;
   sceneRegionBelow: number;
-  // Except at the person's outline: there a sure pixel that matches the plate, with the background or
-  // other such pixels on most sides (OUTLINE_NEIGHBOURS), takes its own alpha, peeled in from the
-  // background up to `outlinePeel` pixels deep. The model's mask, upscaled from its grid, is sure a pixel
-  // or two beyond the person, and the floor kept that ring as a halo (decision 0112).
+  // Except at the person's outline: there a sure pixel that the plate takes for background by a full
+  // match or more (its own evidence and its region's: at most -matchWeight), with the background or
+  // other such pixels on most sides (OUTLINE_NEIGHBOURS), takes the plate's alpha, peeled in from the
+  // background up to `outlinePeel` pixels deep. The model's mask, upscaled from its grid, is sure a
+  // pixel or two beyond the person, and its certainty kept that ring as a halo (decision 0112).
   outlinePeel: number;
   // What enters at the picture's edge (entering): a patch of at least this many grid cells, at least
   // `enteringMoved` of which moved within `enteringSeconds`: a patch that stopped (the scene shifted
@@ -163,12 +164,12 @@ const BLED_SOURCE = 1.5;
 // evidence. It is marked SPECK, not SHADOW, so that it does not count as passing for the pixels after it.
 const SPECK_NEIGHBOURS = 5;
 // The marks of `shadowed`: a pixel that passed the shadow test, and a speck among such pixels; in
-// apply, a sure pixel that only the floor keeps (peelOutline).
+// apply, a sure pixel the plate takes for background (peelOutline).
 const SHADOW = 1;
 const SPECK = 2;
-const FLOORED = 3;
-// A floored pixel at the outline is peeled where at least this many of its eight neighbours are the
-// background or floored too: a ring of them is, a lone pixel of the person that matches the wall by
+const MATCHED = 3;
+// A matched pixel at the outline is peeled where at least this many of its eight neighbours are the
+// background or matched too: a ring of them is, a lone pixel of the person that matches the wall by
 // chance (three background neighbours across the outline) is not.
 const OUTLINE_NEIGHBOURS = 5;
 
@@ -206,7 +207,7 @@ export class BackgroundPlate {
   private readonly regional: Float32Array;
   // SHADOW for this frame's weighed pixels that may be a shadow (weigh; a byte a pixel, as the largest
   // picture has 9.4 million), SPECK for those among them that failed the test (weighShadows), and
-  // whether such pixels follow the plate's texture. Clear between passes; apply marks FLOORED pixels.
+  // whether such pixels follow the plate's texture. Clear between passes; apply marks MATCHED pixels.
   private readonly shadowed: Uint8Array;
   private readonly shadowTexture: ShadowTexture;
   // The grid rows and columns this frame's weighed pixels lie in (empty: bottom < top); the cell sums
@@ -535,9 +536,10 @@ export class BackgroundPlate {
     const { width } = this.size;
     const gridWidth = this.grid.width;
     const sure = Math.ceil(settings.sureFrom * 255);
-    // The floored pixels whose own alpha is background are gathered at the front of `candidates`
-    // (never ahead of the pixel being read), each with its own alpha in `evidence`.
-    let floored = 0;
+    // The sure pixels the plate takes for background by a full match or more (own and region) are
+    // gathered at the front of `candidates` (never ahead of the pixel being read), each with the
+    // plate's alpha in `evidence`, for peelOutline.
+    let matched = 0;
     for (let k = 0; k < count; k++) {
       const i = candidates[k];
       const g = gridY[(i / width) | 0] * gridWidth + gridX[i % width];
@@ -546,42 +548,42 @@ export class BackgroundPlate {
       let logit = LOGITS[alpha[i]] + total;
       if (logit < -LOGIT_RANGE) logit = -LOGIT_RANGE;
       else if (logit > LOGIT_RANGE) logit = LOGIT_RANGE;
-      if (logit < SURE_FLOOR && alpha[i] >= sure && regional[g] > settings.sceneRegionBelow) {
-        const own = ALPHAS[((logit + LOGIT_RANGE) * STEPS + 0.5) | 0];
-        if (own < HALF) {
-          candidates[floored++] = i;
-          evidence[i] = own;
+      if (alpha[i] >= sure && regional[g] > settings.sceneRegionBelow) {
+        if (logit < SURE_FLOOR) logit = SURE_FLOOR;
+        if (total <= -settings.matchWeight) {
+          candidates[matched++] = i;
+          evidence[i] = ALPHAS[((Math.max(-LOGIT_RANGE, total) + LOGIT_RANGE) * STEPS + 0.5) | 0];
         }
-        logit = SURE_FLOOR;
       }
       alpha[i] = ALPHAS[((logit + LOGIT_RANGE) * STEPS + 0.5) | 0];
     }
-    this.peelOutline(alpha, floored);
+    this.peelOutline(alpha, matched);
   }
 
-  // The first `floored` of `candidates`, sure pixels the floor kept over their own alpha (`evidence`):
-  // those at the outline take their own, one ring a pass from the background in, `outlinePeel` passes.
-  private peelOutline(alpha: Uint8Array, floored: number): void {
+  // The first `matched` of `candidates`, sure pixels the plate takes for background (apply): those at
+  // the outline take the plate's alpha (`evidence`), one ring a pass from the background in,
+  // `outlinePeel` passes.
+  private peelOutline(alpha: Uint8Array, matched: number): void {
     const { candidates, evidence, shadowed } = this;
     const { width, height } = this.size;
-    for (let k = 0; k < floored; k++) shadowed[candidates[k]] = FLOORED;
-    for (let pass = 0; pass < this.settings.outlinePeel && floored > 0; pass++) {
+    for (let k = 0; k < matched; k++) shadowed[candidates[k]] = MATCHED;
+    for (let pass = 0; pass < this.settings.outlinePeel && matched > 0; pass++) {
       // Judged on the alpha as the pass found it, then peeled: one ring a pass.
-      for (let k = 0; k < floored; k++) {
+      for (let k = 0; k < matched; k++) {
         const i = candidates[k];
         if (atOutline(alpha, shadowed, i, width, height)) evidence[i] = -1 - evidence[i];
       }
       let kept = 0;
-      for (let k = 0; k < floored; k++) {
+      for (let k = 0; k < matched; k++) {
         const i = candidates[k];
         if (evidence[i] < 0) {
           alpha[i] = -1 - evidence[i];
           shadowed[i] = 0;
         } else candidates[kept++] = i;
       }
-      floored = kept;
+      matched = kept;
     }
-    for (let k = 0; k < floored; k++) shadowed[candidates[k]] = 0;
+    for (let k = 0; k < matched; k++) shadowed[candidates[k]] = 0;
   }
 
   // Whether the frame fits the plate better shifted than in place: a camera that drifted (a slow
@@ -840,8 +842,8 @@ function isSpeck(shadowed: Uint8Array, i: number, width: number, height: number)
   return true;
 }
 
-// Whether a floored pixel touches the background (one of its four neighbours inside the picture) and
-// at least OUTLINE_NEIGHBOURS of its eight are the background or floored: the picture's own edge is
+// Whether a matched pixel touches the background (one of its four neighbours inside the picture) and
+// at least OUTLINE_NEIGHBOURS of its eight are the background or matched: the picture's own edge is
 // not the background, so a person leaving by it is not peeled there.
 function atOutline(alpha: Uint8Array, shadowed: Uint8Array, i: number, width: number, height: number): boolean {
   const x = i % width;
@@ -854,7 +856,7 @@ function atOutline(alpha: Uint8Array, shadowed: Uint8Array, i: number, width: nu
     for (let dx = -1; dx <= 1; dx++) {
       if ((dx === 0 && dy === 0) || x + dx < 0 || x + dx >= width) continue;
       const j = i + dy * width + dx;
-      if (alpha[j] < HALF || shadowed[j] === FLOORED) around++;
+      if (alpha[j] < HALF || shadowed[j] === MATCHED) around++;
     }
   }
   return around >= OUTLINE_NEIGHBOURS;

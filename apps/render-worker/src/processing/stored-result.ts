@@ -11,21 +11,14 @@ export function resultPrefix(accountId: string, jobId: string): string {
   return `results/${accountId}/${jobId}/`;
 }
 
-// What each built-in job type keeps for exports (decision 0093) and measures of its work (decision
-// 0096); a type registered at run time keeps and measures nothing.
-const OWN: Partial<Record<JobType, { kept: StoredExportSourceV1['kind']; quality: StoredQualityV1['kind'] }>> = {
-  'clean-audio-video': { kept: 'stems', quality: 'clean-audio' },
-  'video-background-removal': { kept: 'matte', quality: 'cutout' },
-};
-
 // The result shape of each job type (docs/spec/video-jobs-resources.md 2.4 and 2.5, by its
-// definition's `result`), with what it kept and what it measured.
+// definition's `result`), with what it kept and what it measured (the kinds its definition names).
 export function storedResult(jobType: JobType, files: StoredFileV1[], kept?: StoredExportSourceV1, quality?: StoredQualityV1): StoredResultV1 {
-  const own = OWN[jobType];
-  if (kept && kept.kind !== own?.kept) throw new Error(`${jobType} cannot keep ${kept.kind}`);
-  if (quality && quality.kind !== own?.quality) throw new Error(`${jobType} cannot measure ${quality.kind}`);
+  const definition = jobTypeDefinition(jobType);
+  if (kept && kept.kind !== definition.keeps) throw new Error(`${jobType} cannot keep ${kept.kind}`);
+  if (quality && quality.kind !== definition.measures) throw new Error(`${jobType} cannot measure ${quality.kind}`);
   const extras = { ...(kept && { export_source: kept }), ...(quality && { quality }) };
-  if (jobTypeDefinition(jobType).result === 'video') {
+  if (definition.result === 'video') {
     if (files.length !== 1) throw new Error(`${jobType} produces one file, got ${files.length}`);
     return { job_type: jobType, video: files[0], ...extras } as StoredResultV1;
   }

@@ -29,4 +29,6 @@ export const CLEAN_AUDIO_VIDEO_TYPE = defineJobType<'clean-audio-video', CleanAu
     export: { credits_per_second: 0.1, minimum_credits: 1 },
   },
   result: 'video',
+  keeps: 'stems',
+  measures: 'clean-audio',
 });

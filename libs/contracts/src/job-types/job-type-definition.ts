@@ -1,3 +1,4 @@
+import type { StoredExportSourceV1, StoredQualityV1 } from '../job/stored-result';
 import type { ExportPriceV1 } from '../pricing/price-list';
 
 // The booleans among a job type's options: the ones a price may multiply.
@@ -27,6 +28,10 @@ export interface JobTypeDefinition<T extends string = string> {
   };
   // What a COMPLETED job's result holds (docs/spec/video-jobs-resources.md): one `video`, or a list of `files`.
   readonly result: 'video' | 'files';
+  // What a COMPLETED job keeps beside its result for exports (decision 0093) and what it measures of
+  // its work (decision 0096), if anything: the worker stores no other kind for it.
+  readonly keeps?: StoredExportSourceV1['kind'];
+  readonly measures?: StoredQualityV1['kind'];
 }
 
 // A definition checked against its options: defaults complete, only boolean options priced.

@@ -68,4 +68,6 @@ export const VIDEO_BACKGROUND_REMOVAL_TYPE = defineJobType<'video-background-rem
     export: { credits_per_second: 0.5, minimum_credits: 2 },
   },
   result: 'files',
+  keeps: 'matte',
+  measures: 'cutout',
 });

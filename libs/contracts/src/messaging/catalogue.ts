@@ -46,10 +46,7 @@ import type {
 import type { JobRecordV1 } from '../job/job-record';
 
 // The typed catalogue: one payload type per subject kind.
-export interface WorkPayloads extends Record<JobType, JobWorkRequestedV1> {
-  'video-background-removal': JobWorkRequestedV1<'video-background-removal'>;
-  'clean-audio-video': JobWorkRequestedV1<'clean-audio-video'>;
-}
+export type WorkPayloads = { [T in JobType]: JobWorkRequestedV1<T> };
 
 export interface ReportPayloads extends Record<JobReportKind, unknown> {
   started: JobStartedReportV1;

@@ -4,7 +4,7 @@ describe('plateOverrides', () => {
   it('takes plate settings of the defaults\' types', () => {
     expect(plateOverrides('{"differWeight":7,"everyRow":true,"shadowRatios":[0.5,0.9]}')).toEqual({ differWeight: 7, everyRow: true, shadowRatios: [0.5, 0.9] });
     expect(plateOverrides('{}')).toEqual({});
-    const shadowTexture = { reach: 1, correlationFrom: 0.5, textureFrom: 1, shareFrom: 0.2 };
+    const shadowTexture = { reach: 1, correlationFrom: 0.5, textureFrom: 1, shareFrom: 0.2, ownTextureFrom: 3 };
     expect(plateOverrides(JSON.stringify({ shadowTexture }))).toEqual({ shadowTexture });
   });
 
@@ -17,7 +17,7 @@ describe('plateOverrides', () => {
     ['a number for a boolean', '{"everyRow":1}', /everyRow must be like false/],
     ['an inherited key', '{"constructor":1}', /not a plate setting/],
     ['an object missing a key', '{"shadowTexture":{"reach":1,"correlationFrom":0.5}}', /shadowTexture must be like/],
-    ['an object with a key of its own', '{"shadowTexture":{"reach":1,"correlationFrom":0.5,"textureFrom":1,"shareFrom":0.2,"more":1}}', /shadowTexture must be like/],
+    ['an object with a key of its own', '{"shadowTexture":{"reach":1,"correlationFrom":0.5,"textureFrom":1,"shareFrom":0.2,"ownTextureFrom":3,"more":1}}', /shadowTexture must be like/],
     ['an array for an object', '{"shadowTexture":[1,2,3]}', /shadowTexture must be like/],
   ])('refuses %s', (_what, json, error) => {
     expect(() => plateOverrides(json)).toThrow(error);

@@ -355,6 +355,38 @@ describe('BackgroundPlate', () => {
     expect(fusedOverTexture((i) => Math.round(16 + 0.55 * (WALL - 16)) + texture(i, 2))[TEXTURE_CENTRE]).toBeGreaterThanOrEqual(128);
   });
 
+  it('adds hair the model missed beside the person, darker than a light plain wall: its own texture tells it from a shadow', () => {
+    // 32x32 on a 16x16 grid: the wall at 180; the person (60) in x 8..16, sure; hair in x 16..24, darker
+    // than the wall by a shadow's ratio and colour, varying by -24..24 levels, which the model missed.
+    const hair = (settings: Partial<typeof DEFAULT_PLATE.shadowTexture>) => {
+      const size = { width: 32, height: 32 };
+      const grid = { width: 16, height: 16 };
+      const wall = (): Uint8Array => new Uint8Array(32 * 32 * 3).fill(128).fill(180, 0, 32 * 32);
+      const quiet: PlateMotion = { moved: new Uint8Array(256), stirred: new Uint8Array(256) };
+      const gridLuma = new Float32Array(256).fill((180 - 16) / 219);
+      const plate = new BackgroundPlate(size, grid, 0, { ...DEFAULT_PLATE, shadowTexture: { ...DEFAULT_PLATE.shadowTexture, ...settings } });
+      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(32 * 32), new Float32Array(256), { bytes: wall(), chromaShift: 0 }, true, gridLuma, quiet);
+      const bytes = wall();
+      const alpha = new Uint8Array(32 * 32);
+      const mask = new Float32Array(256);
+      for (let y = 8; y < 24; y++) {
+        for (let x = 8; x < 24; x++) {
+          const i = y * 32 + x;
+          if (x < 16) {
+            bytes[i] = 60;
+            alpha[i] = 255;
+            mask[(y >> 1) * 16 + (x >> 1)] = 1;
+          } else bytes[i] = 130 + 2 * texture(i, 2);
+        }
+      }
+      plate.fuse(alpha, mask, { bytes, chromaShift: 0 }, true, gridLuma, quiet);
+      return alpha[16 * 32 + 20];
+    };
+    expect(hair({})).toBeGreaterThanOrEqual(128);
+    // Told nothing (as a plain patch before a plain wall is), the missed hair stays missed.
+    expect(hair({ ownTextureFrom: 1000 })).toBeLessThan(128);
+  });
+
   it('weighs a pixel that fails the shadow test among shadow pixels as they are: a speck and a thin line go, a line two pixels wide stays', () => {
     // Brighter than its plate: never a shadow, and clearly different from the wall. Each scene puts it
     // on the pixels `on(x, y)` and keeps the shadow elsewhere; the box's centre is (16, 16).

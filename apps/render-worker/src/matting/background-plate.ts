@@ -1,7 +1,7 @@
 import { gridCentres } from './grid-centres';
 import { lumaOf } from './model-input';
 import type { PictureSize } from './region-crop';
-import { ShadowTexture, type ShadowTextureSettings } from './shadow-texture';
+import { FOLLOWS, OWN_TEXTURE, ShadowTexture, type ShadowTextureSettings } from './shadow-texture';
 import { ShiftSearch, type ShiftReference } from './shift-search';
 
 // A still camera is an advantage (decision 0066): each pixel of the scene shows its background whenever
@@ -76,7 +76,7 @@ export interface PlateSettings {
   // A pixel darker than its plate by a ratio in this range, with the same colour dimmed alike
   // (shadedChroma), may be a shadow: no evidence either way (the model decides), unless around it such
   // pixels follow the plate's texture (shadow-texture.ts): then `shadowWeight` logits towards the
-  // background.
+  // background; or carry a texture of their own: then their difference, as any pixel's.
   shadowRatios: [number, number];
   shadowChroma: number;
   shadowTexture: ShadowTextureSettings;
@@ -107,7 +107,7 @@ export const DEFAULT_PLATE: PlateSettings = {
   leavingShare: 0.5,
   shadowRatios: [0.45, 0.92],
   shadowChroma: 0.03,
-  shadowTexture: { reach: 3, correlationFrom: 0.4, textureFrom: 1, shareFrom: 0.15 },
+  shadowTexture: { reach: 3, correlationFrom: 0.4, textureFrom: 1, shareFrom: 0.15, ownTextureFrom: 3 },
   shadowWeight: 3,
 };
 
@@ -416,18 +416,15 @@ export class BackgroundPlate {
             }
             const ratio = (yValue - 16) / (plateY - 16);
             const shadow = yValue < plateY && ratio >= darkest && ratio <= lightest && shadedChroma(u, v, chromaU[pc], chromaV[pc], ratio) * chromaWeight < shadowChroma;
-            let weight = 0;
+            let weight = -matchWeight + (lumaDifference + chroma - matchBelow) * slope;
+            if (weight < -matchWeight) weight = -matchWeight;
+            else if (weight > differWeight) weight = differWeight;
+            evidence[i] = weight;
+            candidates[count++] = i;
             if (shadow) {
               shadowed[i] = SHADOW;
               shadowTexture.add(g, yValue, plateY);
-            } else {
-              weight = -matchWeight + (lumaDifference + chroma - matchBelow) * slope;
-              if (weight < -matchWeight) weight = -matchWeight;
-              else if (weight > differWeight) weight = differWeight;
-            }
-            evidence[i] = weight;
-            candidates[count++] = i;
-            cellSums[g] += weight;
+            } else cellSums[g] += weight;
             cellCounts[g]++;
             if (gx < box.left) box.left = gx;
             if (gx > box.right) box.right = gx;
@@ -461,7 +458,9 @@ export class BackgroundPlate {
   // shadow test where at least SPECK_NEIGHBOURS of its eight neighbours passed it, unless its own
   // evidence is further towards the background already: grain or a chroma sample shared with the
   // person tips single pixels out of the test, and each came out as a speck of foreground in the
-  // shadow, a different one every frame. Their marks are cleared on the way.
+  // shadow, a different one every frame. Where the pixels that may be a shadow carry a texture of
+  // their own, each weighs its difference to the plate as any other pixel (weigh keeps it in
+  // `evidence`, out of the cell sums until now; decision 0113). Their marks are cleared on the way.
   private weighShadows(count: number): void {
     const { shadowed, shadowTexture, candidates, evidence, cellSums, gridX, gridY } = this;
     const { width, height } = this.size;
@@ -474,12 +473,19 @@ export class BackgroundPlate {
     }
     for (let k = 0; k < count; k++) {
       const i = candidates[k];
-      if (shadowed[i] === 0) continue;
+      const mark = shadowed[i];
+      if (mark === 0) continue;
       shadowed[i] = 0;
       const g = gridY[(i / width) | 0] * gridWidth + gridX[i % width];
-      if (!shadowTexture.follows(g) || evidence[i] <= -weight) continue;
-      cellSums[g] -= weight + evidence[i];
-      evidence[i] = -weight;
+      const verdict = shadowTexture.verdict(g);
+      if (mark === SHADOW) {
+        if (verdict === FOLLOWS) evidence[i] = -weight;
+        else if (verdict !== OWN_TEXTURE) evidence[i] = 0;
+        cellSums[g] += evidence[i];
+      } else if (verdict === FOLLOWS && evidence[i] > -weight) {
+        cellSums[g] -= weight + evidence[i];
+        evidence[i] = -weight;
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import { DEFAULT_PLATE } from './background-plate';
-import { ShadowTexture } from './shadow-texture';
+import { FOLLOWS, OWN_TEXTURE, ShadowTexture, UNTOLD } from './shadow-texture';
 import { wallTexture as texture } from './testing/wall-texture';
 
 const GRID = { width: 6, height: 6 };
@@ -55,6 +55,18 @@ describe('ShadowTexture', () => {
   it('tells nothing on a plain wall: the plate has no texture to follow', () => {
     expect(filled((plate) => 0.55 * plate, () => 120).follows(CENTRE)).toBe(false);
     expect(filled((plate, n) => 0.55 * plate + (n % 2), (n) => 120 + (n % 2) * 0.5).follows(CENTRE)).toBe(false);
+  });
+
+  it('tells a texture of its own, darker than a plain or a textured wall (hair), from a shadow and from grain', () => {
+    const dim = 16 + 0.55 * (120 - 16);
+    // Hair before a plain wall (-12..12 levels of its own), and before a textured one, varying more than it.
+    expect(filled((_plate, n) => dim + texture(n, 2), () => 120).verdict(CENTRE)).toBe(OWN_TEXTURE);
+    expect(filled((_plate, n) => dim + 2 * texture(n, 2)).verdict(CENTRE)).toBe(OWN_TEXTURE);
+    // As much as the wall varies: told from a shadow (FOLLOWS) only, not as a texture of its own.
+    expect(filled((_plate, n) => dim + texture(n, 2)).verdict(CENTRE)).toBe(UNTOLD);
+    // A shadow on the textured wall follows it; on a plain wall under grain of a level or two it tells nothing.
+    expect(filled((plate) => 16 + 0.55 * (plate - 16)).verdict(CENTRE)).toBe(FOLLOWS);
+    expect(filled((_plate, n) => dim + texture(n, 3) / 6, () => 120).verdict(CENTRE)).toBe(UNTOLD);
   });
 
   it('judges a cell on its neighbours within reach, and nothing on too few pixels', () => {

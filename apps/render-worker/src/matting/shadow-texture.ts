@@ -5,8 +5,10 @@ import type { PictureSize } from './region-crop';
 // the colour dimmed alike) are no evidence on their own: grey and dark clothes pass that test too.
 // Over each grid cell and its neighbours within `reach`, the frame's luma at those pixels is
 // correlated with the plate's (judge): where the plate has texture and the frame follows it, the wall
-// shows through, and the pixels are a shadow. A plain wall has no texture to follow: nothing is told
-// there.
+// shows through, and the pixels are a shadow. Where the frame does not follow it and varies clearly
+// more than the plate does, the pixels carry a texture of their own (hair, a patterned shirt darker
+// than a light wall): not a shadow (decision 0113). Otherwise, a plain wall under a plain patch,
+// nothing is told.
 
 export interface ShadowTextureSettings {
   // Grid cells each way around a cell whose shadow pixels are judged together.
@@ -20,7 +22,18 @@ export interface ShadowTextureSettings {
   // two or more): a person's rim darker than the wall mixes in the wall's texture too, but is a thin
   // line, where a shadow worth taking out is a patch.
   shareFrom: number;
+  // How much more the frame's standard deviation (luma levels, about each cell's mean) must be than the
+  // plate's for a texture of its own: above a camera's grain, which the plate, learned over many
+  // frames, has averaged away.
+  ownTextureFrom: number;
 }
+
+// What the shadow pixels around a cell tell (ShadowTexture.verdict): they follow the plate's texture
+// (a shadow), they carry one of their own (something before the wall), or nothing.
+export const FOLLOWS = 1;
+export const UNTOLD = 2;
+export const OWN_TEXTURE = 3;
+export type ShadowVerdict = typeof FOLLOWS | typeof UNTOLD | typeof OWN_TEXTURE;
 
 // Fewer pixels than this in a cell's region tell nothing: a correlation of a few is noise.
 const MIN_PIXELS = 24;
@@ -75,14 +88,19 @@ export class ShadowTexture {
 
   // Whether the shadow pixels around grid cell g follow the plate's texture.
   follows(g: number): boolean {
-    if (this.verdicts[g] === 0) this.verdicts[g] = this.judge(g) ? 1 : 2;
-    return this.verdicts[g] === 1;
+    return this.verdict(g) === FOLLOWS;
+  }
+
+  // What the shadow pixels around grid cell g tell, judged once a frame.
+  verdict(g: number): ShadowVerdict {
+    if (this.verdicts[g] === 0) this.verdicts[g] = this.judge(g);
+    return this.verdicts[g] as ShadowVerdict;
   }
 
   // Each cell's pixels about the cell's own means, pooled over the cells within reach: a soft shadow's
   // edge dims neighbouring cells by different ratios, a ramp the plate does not have, so only the
   // texture inside each cell is compared.
-  private judge(g: number): boolean {
+  private judge(g: number): ShadowVerdict {
     const { sums, settings } = this;
     const { width, height } = this.grid;
     const x = g % width;
@@ -105,7 +123,10 @@ export class ShadowTexture {
         products += sums[at + 5] - (sums[at + 1] * sums[at + 2]) / count;
       }
     }
-    if (n < MIN_PIXELS || n < settings.shareFrom * cells * this.cellPixels || plateSquares < n * settings.textureFrom ** 2 || lumaSquares <= 0) return false;
-    return products >= settings.correlationFrom * Math.sqrt(plateSquares * lumaSquares);
+    if (n < MIN_PIXELS || n < settings.shareFrom * cells * this.cellPixels || lumaSquares <= 0) return UNTOLD;
+    // A plain plate (under textureFrom) has nothing to follow.
+    const textured = plateSquares >= n * settings.textureFrom ** 2;
+    if (textured && products >= settings.correlationFrom * Math.sqrt(plateSquares * lumaSquares)) return FOLLOWS;
+    return Math.sqrt(lumaSquares / n) >= Math.sqrt(Math.max(0, plateSquares) / n) + settings.ownTextureFrom ? OWN_TEXTURE : UNTOLD;
   }
 }

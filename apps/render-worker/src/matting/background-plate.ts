@@ -1,7 +1,7 @@
 import { gridCentres } from './grid-centres';
 import { lumaOf } from './model-input';
 import type { PictureSize } from './region-crop';
-import { FOLLOWS, OWN_TEXTURE, ShadowTexture, type ShadowTextureSettings } from './shadow-texture';
+import { FOLLOWS, ShadowTexture, UNTOLD, type ShadowTextureSettings } from './shadow-texture';
 import { ShiftSearch, type ShiftReference } from './shift-search';
 
 // A still camera is an advantage (decision 0066): each pixel of the scene shows its background whenever
@@ -170,7 +170,7 @@ const SPECK = 2;
 const MATCHED = 3;
 // A matched pixel at the outline is peeled where at least this many of its eight neighbours are the
 // background or matched too: a ring of them is, a lone pixel of the person that matches the wall by
-// chance (three background neighbours across the outline) is not.
+// chance on a straight outline (three background neighbours across it) is not.
 const OUTLINE_NEIGHBOURS = 5;
 
 // What a plate has learned, carried to where a segment of a long video begins (decision 0100).
@@ -196,8 +196,9 @@ export class BackgroundPlate {
   private readonly near: Uint8Array;
   private readonly unlearnable: Uint8Array;
   private readonly scratch: Uint8Array;
-  // This frame's evidence per pixel, the pixels weighed (in order), and per grid cell the evidence's
-  // sum and count, then its mean over the cell and its neighbours.
+  // This frame's evidence per pixel, the pixels weighed (in order; apply gathers some at the front and
+  // keeps their plate's alpha in `evidence`), and per grid cell the evidence's sum and count, then its
+  // mean over the cell and its neighbours.
   private readonly evidence: Float32Array;
   private readonly candidates: Int32Array;
   private readonly cellSums: Float64Array;
@@ -207,7 +208,7 @@ export class BackgroundPlate {
   private readonly regional: Float32Array;
   // SHADOW for this frame's weighed pixels that may be a shadow (weigh; a byte a pixel, as the largest
   // picture has 9.4 million), SPECK for those among them that failed the test (weighShadows), and
-  // whether such pixels follow the plate's texture. Clear between passes; apply marks MATCHED pixels.
+  // what such pixels tell (ShadowTexture). Clear between passes; peelOutline marks MATCHED pixels.
   private readonly shadowed: Uint8Array;
   private readonly shadowTexture: ShadowTexture;
   // The grid rows and columns this frame's weighed pixels lie in (empty: bottom < top); the cell sums
@@ -347,7 +348,8 @@ export class BackgroundPlate {
   }
 
   // Each pixel's evidence against its plate where the plate is known and the pixel may change (the
-  // model shows something there, or it is near the person), summed per grid cell; learns the
+  // model shows something there, or it is near the person), summed per grid cell (a pixel that may be
+  // a shadow in weighShadows, once its region is judged); learns the
   // background where the model shows none. Returns how many pixels were weighed (`candidates`).
   private weigh(alpha: Uint8Array, picture: PlatePicture): number {
     const { luma, chromaU, chromaV, seen, near, unlearnable, gridX, gridY, centreColumns, centreRows, chromaWidth, evidence, candidates, cellSums, cellCounts, gain, settings } = this;
@@ -466,6 +468,7 @@ export class BackgroundPlate {
     const { width, height } = this.size;
     const gridWidth = this.grid.width;
     const weight = this.settings.shadowWeight;
+    // Every pixel weigh marked SHADOW was added to shadowTexture: none marked, none left out of the sums.
     if (!shadowTexture.holdsPixels) return;
     for (let k = 0; k < count; k++) {
       const i = candidates[k];
@@ -480,7 +483,7 @@ export class BackgroundPlate {
       const verdict = shadowTexture.verdict(g);
       if (mark === SHADOW) {
         if (verdict === FOLLOWS) evidence[i] = -weight;
-        else if (verdict !== OWN_TEXTURE) evidence[i] = 0;
+        else if (verdict === UNTOLD) evidence[i] = 0;
         cellSums[g] += evidence[i];
       } else if (verdict === FOLLOWS && evidence[i] > -weight) {
         cellSums[g] -= weight + evidence[i];

@@ -39,22 +39,22 @@ describe('ShadowTexture', () => {
   });
 
   it("takes pixels dimmed alike, the wall's texture kept, for a shadow", () => {
-    expect(filled((plate) => 16 + 0.55 * (plate - 16)).follows(CENTRE)).toBe(true);
+    expect(filled((plate) => 16 + 0.55 * (plate - 16)).verdict(CENTRE)).toBe(FOLLOWS);
   });
 
   it('does not take a texture of its own at the same brightness (grey clothes) for one', () => {
-    expect(filled((_plate, n) => 16 + 0.55 * (120 - 16) + texture(n, 2)).follows(CENTRE)).toBe(false);
+    expect(filled((_plate, n) => 16 + 0.55 * (120 - 16) + texture(n, 2)).verdict(CENTRE)).not.toBe(FOLLOWS);
   });
 
   it('takes a soft shadow\'s edge, dimmed by a different ratio in each cell, for a shadow', () => {
     // 0.45 to 0.89 of the light across the block's cells: a ramp the plate does not have, which pooled
     // as one set of pixels would outweigh the texture the frame follows inside each cell.
-    expect(filled((plate, n) => 16 + (0.45 + 0.055 * Math.floor(n / 10)) * (plate - 16)).follows(CENTRE)).toBe(true);
+    expect(filled((plate, n) => 16 + (0.45 + 0.055 * Math.floor(n / 10)) * (plate - 16)).verdict(CENTRE)).toBe(FOLLOWS);
   });
 
   it('tells nothing on a plain wall: the plate has no texture to follow', () => {
-    expect(filled((plate) => 0.55 * plate, () => 120).follows(CENTRE)).toBe(false);
-    expect(filled((plate, n) => 0.55 * plate + (n % 2), (n) => 120 + (n % 2) * 0.5).follows(CENTRE)).toBe(false);
+    expect(filled((plate) => 0.55 * plate, () => 120).verdict(CENTRE)).not.toBe(FOLLOWS);
+    expect(filled((plate, n) => 0.55 * plate + (n % 2), (n) => 120 + (n % 2) * 0.5).verdict(CENTRE)).not.toBe(FOLLOWS);
   });
 
   it('tells a texture of its own, darker than a plain or a textured wall (hair), from a shadow and from grain', () => {
@@ -69,25 +69,36 @@ describe('ShadowTexture', () => {
     expect(filled((_plate, n) => dim + texture(n, 3) / 6, () => 120).verdict(CENTRE)).toBe(UNTOLD);
   });
 
+  it("tells nothing of a hard shadow's edge on a plain wall: only the cells along it vary", () => {
+    // The block's middle column of cells holds the edge: half of each cell's pixels dimmed to 0.55, half
+    // to 0.85; the other cells are wholly in the shadow, under a level of grain.
+    const edge = filled((_plate, n) => {
+      const cell = Math.floor(n / 10);
+      const across = cell % 3 === 1 && n % 2 === 0 ? 0.85 : 0.55;
+      return 16 + across * (120 - 16) + texture(n, 3) / 12;
+    }, () => 120);
+    expect(edge.verdict(CENTRE)).toBe(UNTOLD);
+  });
+
   it('judges a cell on its neighbours within reach, and nothing on too few pixels', () => {
     const shadows = filled((plate) => 0.5 * plate);
     // Corner cell (0, 0) reaches cell (1, 1) of the block: ten pixels, too few.
-    expect(shadows.follows(0)).toBe(false);
+    expect(shadows.verdict(0)).not.toBe(FOLLOWS);
     // Cell (4, 4) reaches only cell (3, 3) of it: too few too; cell (3, 3) reaches four of its cells, 40 pixels.
-    expect(shadows.follows(4 * GRID.width + 4)).toBe(false);
-    expect(shadows.follows(3 * GRID.width + 3)).toBe(true);
+    expect(shadows.verdict(4 * GRID.width + 4)).not.toBe(FOLLOWS);
+    expect(shadows.verdict(3 * GRID.width + 3)).toBe(FOLLOWS);
   });
 
   it("does not take a thin line (a person's rim, darker than the wall and mixed with it) for a shadow", () => {
     // The same 90 pixels are under shareFrom of a region whose cells hold 100 pixels each.
-    expect(filled((plate) => 0.5 * plate, undefined, 100).follows(CENTRE)).toBe(false);
+    expect(filled((plate) => 0.5 * plate, undefined, 100).verdict(CENTRE)).not.toBe(FOLLOWS);
   });
 
   it('forgets the last frame on clear', () => {
     const shadows = filled((plate) => 0.5 * plate);
-    expect(shadows.follows(CENTRE)).toBe(true);
+    expect(shadows.verdict(CENTRE)).toBe(FOLLOWS);
     shadows.clear();
-    expect(shadows.follows(CENTRE)).toBe(false);
+    expect(shadows.verdict(CENTRE)).not.toBe(FOLLOWS);
   });
 });
 

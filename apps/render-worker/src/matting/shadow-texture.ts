@@ -43,7 +43,7 @@ const SUMS = 6;
 export class ShadowTexture {
   private readonly sums: Float64Array;
   // The cells added to since the last clear, and each cell's verdict this frame (0: not yet judged,
-  // 1: follows the plate, 2: does not).
+  // else a ShadowVerdict).
   private readonly touched: Int32Array;
   private touchedCount = 0;
   private readonly verdicts: Uint8Array;
@@ -86,11 +86,6 @@ export class ShadowTexture {
     sums[at + 5] += luma * plate;
   }
 
-  // Whether the shadow pixels around grid cell g follow the plate's texture.
-  follows(g: number): boolean {
-    return this.verdict(g) === FOLLOWS;
-  }
-
   // What the shadow pixels around grid cell g tell, judged once a frame.
   verdict(g: number): ShadowVerdict {
     if (this.verdicts[g] === 0) this.verdicts[g] = this.judge(g);
@@ -110,6 +105,10 @@ export class ShadowTexture {
     let lumaSquares = 0;
     let plateSquares = 0;
     let products = 0;
+    // The cells of two or more pixels, and those among them that vary by ownTextureFrom more than their
+    // plate on their own.
+    let judged = 0;
+    let textured = 0;
     for (let row = Math.max(0, y - settings.reach); row <= Math.min(height - 1, y + settings.reach); row++) {
       for (let column = Math.max(0, x - settings.reach); column <= Math.min(width - 1, x + settings.reach); column++) {
         const at = (row * width + column) * SUMS;
@@ -117,16 +116,23 @@ export class ShadowTexture {
         cells++;
         // One pixel has no texture about its own mean.
         if (count < 2) continue;
+        const cellLuma = sums[at + 3] - (sums[at + 1] * sums[at + 1]) / count;
+        const cellPlate = sums[at + 4] - (sums[at + 2] * sums[at + 2]) / count;
         n += count;
-        lumaSquares += sums[at + 3] - (sums[at + 1] * sums[at + 1]) / count;
-        plateSquares += sums[at + 4] - (sums[at + 2] * sums[at + 2]) / count;
+        lumaSquares += cellLuma;
+        plateSquares += cellPlate;
         products += sums[at + 5] - (sums[at + 1] * sums[at + 2]) / count;
+        judged++;
+        if (Math.sqrt(Math.max(0, cellLuma) / count) >= Math.sqrt(Math.max(0, cellPlate) / count) + settings.ownTextureFrom) textured++;
       }
     }
     if (n < MIN_PIXELS || n < settings.shareFrom * cells * this.cellPixels || lumaSquares <= 0) return UNTOLD;
     // A plain plate (under textureFrom) has nothing to follow.
-    const textured = plateSquares >= n * settings.textureFrom ** 2;
-    if (textured && products >= settings.correlationFrom * Math.sqrt(plateSquares * lumaSquares)) return FOLLOWS;
-    return Math.sqrt(lumaSquares / n) >= Math.sqrt(Math.max(0, plateSquares) / n) + settings.ownTextureFrom ? OWN_TEXTURE : UNTOLD;
+    const plateTextured = plateSquares >= n * settings.textureFrom ** 2;
+    if (plateTextured && products >= settings.correlationFrom * Math.sqrt(plateSquares * lumaSquares)) return FOLLOWS;
+    // A texture of its own varies in most cells; a hard shadow's edge, dimming part of a cell more than
+    // the rest, only in the cells along it.
+    const varies = Math.sqrt(lumaSquares / n) >= Math.sqrt(Math.max(0, plateSquares) / n) + settings.ownTextureFrom;
+    return varies && textured * 2 >= judged ? OWN_TEXTURE : UNTOLD;
   }
 }

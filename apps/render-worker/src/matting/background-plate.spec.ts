@@ -49,6 +49,18 @@ function learnedPlate(): BackgroundPlate {
   return plate;
 }
 
+// A plain wall of `wallLuma` at 32x32, learned on `grid`: `fuse` then fuses one frame (yuv444p
+// `bytes`, neutral chroma unless set) over it.
+function learnedPlainWall(grid: { width: number; height: number }, wallLuma: number, settings: Partial<typeof DEFAULT_PLATE>) {
+  const cells = grid.width * grid.height;
+  const quiet: PlateMotion = { moved: new Uint8Array(cells), stirred: new Uint8Array(cells) };
+  const gridLuma = new Float32Array(cells).fill((wallLuma - 16) / 219);
+  const wall = (): Uint8Array => new Uint8Array(32 * 32 * 3).fill(128).fill(wallLuma, 0, 32 * 32);
+  const plate = new BackgroundPlate({ width: 32, height: 32 }, grid, 0, { ...DEFAULT_PLATE, ...settings });
+  for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(32 * 32), new Float32Array(cells), { bytes: wall(), chromaShift: 0 }, true, gridLuma, quiet);
+  return { wall, fuse: (alpha: Uint8Array, mask: Float32Array, bytes: Uint8Array) => plate.fuse(alpha, mask, { bytes, chromaShift: 0 }, true, gridLuma, quiet) };
+}
+
 // A textured wall at 32x32 on a 16x16 grid, learned; then a frame with `inside` in the box from 8 to 24
 // each way, which the model is sure of (as it is of a shadow it takes for a person). Returns its alpha.
 const TEXTURE = { width: 32, height: 32 };
@@ -177,15 +189,9 @@ describe('BackgroundPlate', () => {
     // 32x32 on an 8x8 grid (4x4 pixels a cell). The model is sure of the box 8..24 each way, the person
     // fills 10..22, a little lighter than the wall: a ring two pixels wide matches the wall, as does one
     // pixel inside them. The ring's regions differ in part, so the floor holds it.
-    const size = { width: 32, height: 32 };
-    const grid = { width: 8, height: 8 };
-    const quiet: PlateMotion = { moved: new Uint8Array(64), stirred: new Uint8Array(64) };
-    const gridLuma = new Float32Array(64).fill((WALL - 16) / 219);
-    const wall = (): Uint8Array => new Uint8Array(32 * 32 * 3).fill(128).fill(WALL, 0, 32 * 32);
     const inside = (x: number, y: number, from: number, to: number): boolean => x >= from && x < to && y >= from && y < to;
     const halo = (outlinePeel: number) => {
-      const plate = new BackgroundPlate(size, grid, 0, { ...DEFAULT_PLATE, reach: 1, learnMargin: 0, outlinePeel });
-      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(32 * 32), new Float32Array(64), { bytes: wall(), chromaShift: 0 }, true, gridLuma, quiet);
+      const { wall, fuse } = learnedPlainWall({ width: 8, height: 8 }, WALL, { reach: 1, learnMargin: 0, outlinePeel });
       const bytes = wall();
       const alpha = new Uint8Array(32 * 32);
       const mask = new Float32Array(64);
@@ -197,7 +203,7 @@ describe('BackgroundPlate', () => {
       }
       bytes[16 * 32 + 16] = WALL;
       for (let y = 2; y < 6; y++) mask.fill(1, y * 8 + 2, y * 8 + 6);
-      plate.fuse(alpha, mask, { bytes, chromaShift: 0 }, true, gridLuma, quiet);
+      fuse(alpha, mask, bytes);
       return { ring: [alpha[16 * 32 + 8], alpha[16 * 32 + 9], alpha[9 * 32 + 16], alpha[16 * 32 + 23], alpha[23 * 32 + 16]], person: alpha[16 * 32 + 10], match: alpha[16 * 32 + 16] };
     };
     const floored = halo(0);
@@ -359,13 +365,7 @@ describe('BackgroundPlate', () => {
     // 32x32 on a 16x16 grid: the wall at 180; the person (60) in x 8..16, sure; hair in x 16..24, darker
     // than the wall by a shadow's ratio and colour, varying by -24..24 levels, which the model missed.
     const hair = (settings: Partial<typeof DEFAULT_PLATE.shadowTexture>) => {
-      const size = { width: 32, height: 32 };
-      const grid = { width: 16, height: 16 };
-      const wall = (): Uint8Array => new Uint8Array(32 * 32 * 3).fill(128).fill(180, 0, 32 * 32);
-      const quiet: PlateMotion = { moved: new Uint8Array(256), stirred: new Uint8Array(256) };
-      const gridLuma = new Float32Array(256).fill((180 - 16) / 219);
-      const plate = new BackgroundPlate(size, grid, 0, { ...DEFAULT_PLATE, shadowTexture: { ...DEFAULT_PLATE.shadowTexture, ...settings } });
-      for (let frame = 0; frame <= DEFAULT_PLATE.knownAfter; frame++) plate.fuse(new Uint8Array(32 * 32), new Float32Array(256), { bytes: wall(), chromaShift: 0 }, true, gridLuma, quiet);
+      const { wall, fuse } = learnedPlainWall({ width: 16, height: 16 }, 180, { shadowTexture: { ...DEFAULT_PLATE.shadowTexture, ...settings } });
       const bytes = wall();
       const alpha = new Uint8Array(32 * 32);
       const mask = new Float32Array(256);
@@ -379,7 +379,7 @@ describe('BackgroundPlate', () => {
           } else bytes[i] = 130 + 2 * texture(i, 2);
         }
       }
-      plate.fuse(alpha, mask, { bytes, chromaShift: 0 }, true, gridLuma, quiet);
+      fuse(alpha, mask, bytes);
       return alpha[16 * 32 + 20];
     };
     expect(hair({})).toBeGreaterThanOrEqual(128);

@@ -349,8 +349,8 @@ export class BackgroundPlate {
 
   // Each pixel's evidence against its plate where the plate is known and the pixel may change (the
   // model shows something there, or it is near the person), summed per grid cell (a pixel that may be
-  // a shadow in weighShadows, once its region is judged); learns the
-  // background where the model shows none. Returns how many pixels were weighed (`candidates`).
+  // a shadow in weighShadows, once its region is judged); learns the background where the model shows
+  // none. Returns how many pixels were weighed (`candidates`).
   private weigh(alpha: Uint8Array, picture: PlatePicture): number {
     const { luma, chromaU, chromaV, seen, near, unlearnable, gridX, gridY, centreColumns, centreRows, chromaWidth, evidence, candidates, cellSums, cellCounts, gain, settings } = this;
     const gridPlate = this.shiftReference.luma;
